@@ -1,0 +1,102 @@
+// Package display is the API notebook-Go cells use to show rich output:
+// HTML, Markdown, LaTeX, images, plots, tables and progress bars, and to ask
+// the user for input.
+//
+// A value is shown as a MIME bundle (Bundle). Where the bundle goes is
+// decided by whoever runs the cell: the Jupyter kernel turns it into
+// display_data messages, `goldp run` prints text and saves images, `goldp nb
+// run` writes notebook outputs. They install a Publisher for the duration of
+// a cell with SetPublisher.
+package display
+
+import (
+	"context"
+	"errors"
+	"sync"
+)
+
+// Bundle is a MIME bundle: MIME type → data, ready to be encoded as JSON in
+// a Jupyter message or a notebook. Text types ("text/plain", "text/html",
+// "text/markdown", "text/latex", "image/svg+xml") hold a string; binary
+// types ("image/png") hold the base64 encoding of the bytes as a string;
+// "application/json" holds any JSON-encodable value.
+type Bundle map[string]any
+
+// Publisher receives what cells display. Implementations must be safe for
+// concurrent use: goroutines started by a cell may display too.
+type Publisher interface {
+	// Publish shows data. displayID is empty for an ordinary display; with
+	// a non-empty displayID and update true it replaces the output shown
+	// earlier under that ID (Jupyter's update_display_data).
+	Publish(data Bundle, metadata map[string]any, displayID string, update bool)
+	// ClearOutput clears the cell's output; with wait true the clearing
+	// happens when the next output arrives (avoids flicker).
+	ClearOutput(wait bool)
+	// Input asks the user for one line of text. password hides the
+	// typing. It fails when the front end cannot answer (ErrNoInput).
+	Input(prompt string, password bool) (string, error)
+}
+
+// ErrNoInput is returned by Input when the front end does not accept input
+// requests (for example a notebook executed headless, or a Jupyter execute
+// request sent with allow_stdin false).
+var ErrNoInput = errors.New("display: the front end does not accept input requests")
+
+var (
+	mu      sync.RWMutex
+	current Publisher = discard{}
+	cellCtx           = context.Background()
+)
+
+// SetPublisher installs p (nil means discard) and the context of the running
+// cell, and returns a function that restores the previous ones. Runners call
+// it around each cell.
+func SetPublisher(p Publisher, ctx context.Context) (restore func()) {
+	if p == nil {
+		p = discard{}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	mu.Lock()
+	prevP, prevC := current, cellCtx
+	current, cellCtx = p, ctx
+	mu.Unlock()
+	return func() {
+		mu.Lock()
+		current, cellCtx = prevP, prevC
+		mu.Unlock()
+	}
+}
+
+// publisher returns the publisher of the running cell.
+func publisher() Publisher {
+	mu.RLock()
+	defer mu.RUnlock()
+	return current
+}
+
+// Context returns the context of the running cell. It is cancelled when the
+// user interrupts the cell, so long library calls made from a cell should
+// receive it:
+//
+//	res, err := iwp.Run(display.Context(), cfg)
+func Context() context.Context {
+	mu.RLock()
+	defer mu.RUnlock()
+	return cellCtx
+}
+
+// Input asks the user for one line of text with the given prompt, like
+// Python's input(). In a notebook the front end shows an input box; in a
+// script it reads a line from standard input.
+func Input(prompt string) (string, error) { return publisher().Input(prompt, false) }
+
+// Password is Input with the typing hidden.
+func Password(prompt string) (string, error) { return publisher().Input(prompt, true) }
+
+type discard struct{}
+
+func (discard) Publish(Bundle, map[string]any, string, bool) {}
+func (discard) ClearOutput(bool)                             {}
+func (discard) Input(string, bool) (string, error)           { return "", ErrNoInput }
