@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# test.sh — runs every test of goldp: the README's test command, and what
+# .ci/run calls.
+#
+#   1. scripts/setup.sh: Debian packages (only when missing), bin/goldp, kernelspec
+#   2. gofmt and go vet
+#   3. go test ./... (unit, property, statistical tests, fuzz seed corpora)
+#   4. Python protocol/notebook tests against the installed kernel (pytest)
+#
+# GOLDP_TEST_SKIP_SETUP=1 skips step 1 (when you know the machine is set up).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/usr/local/go/bin"
+
+if [ "${GOLDP_TEST_SKIP_SETUP:-0}" != 1 ]; then
+  bash scripts/setup.sh
+else
+  go build -o bin/goldp .
+fi
+
+echo "== gofmt / go vet"
+unformatted=$(gofmt -l $(git ls-files '*.go' | grep -v '^kernel/symbols/') 2>/dev/null || true)
+if [ -n "$unformatted" ]; then echo "gofmt needed:"; echo "$unformatted"; exit 1; fi
+go vet ./...
+
+echo "== go test"
+go test -count=1 ./...
+
+if ls tests/test_*.py >/dev/null 2>&1; then
+  echo "== python tests (kernel protocol, notebooks)"
+  export GOLDP_BIN="$PWD/bin/goldp"
+  # Debian's interpreter: it has jupyter_client, nbclient and jupyter_kernel_test.
+  /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/
+fi
+echo "== all tests passed"
