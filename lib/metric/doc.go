@@ -1,0 +1,30 @@
+// Package metric provides metric spaces for nearest-prototype learning:
+// built-in metrics on vectors, strings, variable-length series and
+// geographic points, combinators that build new metrics from old ones,
+// an exact nearest-neighbour index (a vantage-point tree) and Voronoi
+// partitions defined by a set of prototypes.
+//
+// # Spaces and metrics
+//
+// A point of a vector space, a time series (of any length) or a place
+// (latitude and longitude in degrees) is a []float64; its metric implements
+// Vector. Strings have their own interface, String. Both have func adapters
+// (VectorFunc, StringFunc) so that a metric written in a notebook cell plugs
+// in directly:
+//
+//	m := metric.VectorFunc(func(a, b []float64) float64 { ... })
+//
+// A call into interpreted code costs a few microseconds, so the index in this
+// package is built to make few distance calls: a query among k prototypes
+// costs about log k calls instead of k. Its counters (Stats) report the calls
+// actually made.
+//
+// # Ties
+//
+// Nearest-prototype queries follow the tie rule of Györfi and Weiss: among
+// prototypes at the same distance from the query the one with the lowest
+// index wins. The index returns exactly the brute-force answer under this
+// rule, provided the distance satisfies the triangle inequality. Distances
+// that do not (DTW, Cosine, a Minkowski "distance" with p < 1) report it
+// through the Metricity interface and are searched by brute force.
+package metric

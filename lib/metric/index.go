@@ -1,0 +1,291 @@
+package metric
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/goldp/goldp/lib/progress"
+)
+
+// IndexOptions configures a nearest-prototype index. The zero value (or a
+// nil *IndexOptions) gives an exact vantage-point tree with leaves of one
+// point, searched in parallel on every CPU.
+type IndexOptions struct {
+	// Brute makes every query compare against all prototypes. It is the
+	// reference the tree is tested against, and the only exact method for a
+	// distance that violates the triangle inequality (chosen automatically
+	// for such distances, see Metricity).
+	Brute bool
+	// LeafSize is the number of prototypes kept in a leaf of the tree
+	// (default 1, which makes the fewest distance calls; larger leaves trade
+	// calls for less tree overhead with cheap built-in metrics).
+	LeafSize int
+	// Workers is the number of goroutines answering a batch of queries
+	// (0 means runtime.GOMAXPROCS(0)).
+	Workers int
+	// Seed chooses the vantage points (the answers never depend on it).
+	Seed uint64
+	// Progress, if not nil, receives the number of queries answered.
+	Progress progress.Reporter
+}
+
+func (o *IndexOptions) orDefault() IndexOptions {
+	var v IndexOptions
+	if o != nil {
+		v = *o
+	}
+	if v.LeafSize <= 0 {
+		v.LeafSize = 1
+	}
+	if v.Workers <= 0 {
+		v.Workers = runtime.GOMAXPROCS(0)
+	}
+	return v
+}
+
+// Stats counts the work of an index.
+type Stats struct {
+	// Prototypes is the number of indexed prototypes.
+	Prototypes int
+	// BuildCalls is the number of distance calls made to build the index.
+	BuildCalls int64
+	// Queries is the number of nearest-prototype queries answered.
+	Queries int64
+	// Calls is the number of distance calls made by those queries.
+	Calls int64
+}
+
+// CallsPerQuery returns Calls/Queries (0 before the first query).
+func (s Stats) CallsPerQuery() float64 {
+	if s.Queries == 0 {
+		return 0
+	}
+	return float64(s.Calls) / float64(s.Queries)
+}
+
+// String formats the statistics in one line.
+func (s Stats) String() string {
+	return fmt.Sprintf("%d prototypes, %d build calls, %d queries, %.1f calls/query (brute force %d)",
+		s.Prototypes, s.BuildCalls, s.Queries, s.CallsPerQuery(), s.Prototypes)
+}
+
+type counters struct {
+	queries, calls atomic.Int64
+}
+
+// VectorIndex answers exact nearest-prototype queries among points given as
+// []float64 under a Vector metric, with ties going to the lowest prototype
+// index. It is safe for concurrent use.
+type VectorIndex struct {
+	t       vptree[[]float64]
+	m       Vector
+	dim     int // -1 when lengths may vary
+	opt     IndexOptions
+	build   int64
+	counter counters
+}
+
+// NewVectorIndex builds an index over the prototypes (not copied; do not
+// modify them while the index is in use). All prototypes must have the same
+// length unless the metric accepts variable lengths (Lengths).
+func NewVectorIndex(prototypes [][]float64, m Vector, opt *IndexOptions) (*VectorIndex, error) {
+	if m == nil {
+		return nil, fmt.Errorf("metric: NewVectorIndex: nil metric")
+	}
+	if len(prototypes) == 0 {
+		return nil, fmt.Errorf("metric: NewVectorIndex: no prototypes")
+	}
+	if len(prototypes) >= math.MaxInt32 {
+		return nil, fmt.Errorf("metric: NewVectorIndex: %d prototypes, too many", len(prototypes))
+	}
+	dim := -1
+	if !variableLength(m) {
+		dim = len(prototypes[0])
+		for i, p := range prototypes {
+			if len(p) != dim {
+				return nil, fmt.Errorf("metric: NewVectorIndex: prototype %d has length %d, want %d", i, len(p), dim)
+			}
+		}
+	}
+	o := opt.orDefault()
+	o.Brute = o.Brute || !IsMetric(m)
+	ix := &VectorIndex{m: m, dim: dim, opt: o}
+	ix.t = vptree[[]float64]{pts: prototypes, dist: m.Dist, brute: o.Brute}
+	ix.build = ix.t.build(o.LeafSize, o.Seed)
+	return ix, nil
+}
+
+// Len returns the number of prototypes.
+func (ix *VectorIndex) Len() int { return len(ix.t.pts) }
+
+// Brute reports whether the index answers queries by brute force.
+func (ix *VectorIndex) Brute() bool { return ix.t.brute }
+
+// Stats returns the counters of the index.
+func (ix *VectorIndex) Stats() Stats {
+	return Stats{Prototypes: len(ix.t.pts), BuildCalls: ix.build,
+		Queries: ix.counter.queries.Load(), Calls: ix.counter.calls.Load()}
+}
+
+// ResetStats sets the query counters to zero.
+func (ix *VectorIndex) ResetStats() {
+	ix.counter.queries.Store(0)
+	ix.counter.calls.Store(0)
+}
+
+func (ix *VectorIndex) check(i int, q []float64) error {
+	if ix.dim >= 0 && len(q) != ix.dim {
+		return fmt.Errorf("metric: query %d has length %d, want %d", i, len(q), ix.dim)
+	}
+	return nil
+}
+
+// Nearest returns the index of the prototype nearest to q (the lowest index
+// among equidistant ones) and its distance.
+func (ix *VectorIndex) Nearest(q []float64) (int, float64, error) {
+	if err := ix.check(0, q); err != nil {
+		return -1, 0, err
+	}
+	var calls int64
+	j, d := ix.t.nearest(q, &calls)
+	ix.counter.queries.Add(1)
+	ix.counter.calls.Add(calls)
+	return j, d, nil
+}
+
+// Query finds the nearest prototype of every query point, in parallel. It
+// writes the prototype indices to cells and, when dists is not nil, the
+// distances to dists; both must have len(qs) elements. It stops early with
+// ctx's error when ctx is cancelled.
+func (ix *VectorIndex) Query(ctx context.Context, qs [][]float64, cells []int, dists []float64) error {
+	if len(cells) != len(qs) || (dists != nil && len(dists) != len(qs)) {
+		return fmt.Errorf("metric: Query: %d queries but len(cells) = %d, len(dists) = %d", len(qs), len(cells), len(dists))
+	}
+	for i, q := range qs {
+		if err := ix.check(i, q); err != nil {
+			return err
+		}
+	}
+	return parallel(ctx, len(qs), ix.opt.Workers, ix.opt.Progress, &ix.counter, func(i int, calls *int64) {
+		j, d := ix.t.nearest(qs[i], calls)
+		cells[i] = j
+		if dists != nil {
+			dists[i] = d
+		}
+	})
+}
+
+// Cells returns the index of the nearest prototype of every query point.
+func (ix *VectorIndex) Cells(ctx context.Context, qs [][]float64) ([]int, error) {
+	cells := make([]int, len(qs))
+	if err := ix.Query(ctx, qs, cells, nil); err != nil {
+		return nil, err
+	}
+	return cells, nil
+}
+
+// StringIndex answers exact nearest-prototype queries among strings under a
+// String metric, with ties going to the lowest prototype index. It is safe
+// for concurrent use.
+type StringIndex struct {
+	t       vptree[string]
+	opt     IndexOptions
+	build   int64
+	counter counters
+}
+
+// NewStringIndex builds an index over the prototype strings.
+func NewStringIndex(prototypes []string, m String, opt *IndexOptions) (*StringIndex, error) {
+	if m == nil {
+		return nil, fmt.Errorf("metric: NewStringIndex: nil metric")
+	}
+	if len(prototypes) == 0 {
+		return nil, fmt.Errorf("metric: NewStringIndex: no prototypes")
+	}
+	o := opt.orDefault()
+	o.Brute = o.Brute || !IsMetric(m)
+	ix := &StringIndex{opt: o}
+	ix.t = vptree[string]{pts: append([]string(nil), prototypes...), dist: m.Dist, brute: o.Brute}
+	ix.build = ix.t.build(o.LeafSize, o.Seed)
+	return ix, nil
+}
+
+// Len returns the number of prototypes.
+func (ix *StringIndex) Len() int { return len(ix.t.pts) }
+
+// Stats returns the counters of the index.
+func (ix *StringIndex) Stats() Stats {
+	return Stats{Prototypes: len(ix.t.pts), BuildCalls: ix.build,
+		Queries: ix.counter.queries.Load(), Calls: ix.counter.calls.Load()}
+}
+
+// ResetStats sets the query counters to zero.
+func (ix *StringIndex) ResetStats() {
+	ix.counter.queries.Store(0)
+	ix.counter.calls.Store(0)
+}
+
+// Nearest returns the index of the prototype nearest to q (lowest index
+// among equidistant ones) and its distance.
+func (ix *StringIndex) Nearest(q string) (int, float64) {
+	var calls int64
+	j, d := ix.t.nearest(q, &calls)
+	ix.counter.queries.Add(1)
+	ix.counter.calls.Add(calls)
+	return j, d
+}
+
+// Cells returns the index of the nearest prototype of every query string,
+// computed in parallel; it stops early with ctx's error when ctx is cancelled.
+func (ix *StringIndex) Cells(ctx context.Context, qs []string) ([]int, error) {
+	cells := make([]int, len(qs))
+	err := parallel(ctx, len(qs), ix.opt.Workers, ix.opt.Progress, &ix.counter, func(i int, calls *int64) {
+		cells[i], _ = ix.t.nearest(qs[i], calls)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return cells, nil
+}
+
+// parallel runs f(i) for i in [0, n) on workers goroutines, in chunks,
+// checking ctx between chunks and reporting progress.
+func parallel(ctx context.Context, n, workers int, rep progress.Reporter, c *counters, f func(i int, calls *int64)) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	defer progress.Finish(rep)
+	const chunk = 256
+	var next, done atomic.Int64
+	var wg sync.WaitGroup
+	workers = max(1, min(workers, (n+chunk-1)/chunk))
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var calls, queries int64
+			defer func() {
+				c.calls.Add(calls)
+				c.queries.Add(queries)
+			}()
+			for ctx.Err() == nil {
+				lo := int(next.Add(chunk)) - chunk
+				if lo >= n {
+					return
+				}
+				hi := min(n, lo+chunk)
+				for i := lo; i < hi; i++ {
+					f(i, &calls)
+				}
+				queries += int64(hi - lo)
+				progress.Report(rep, done.Add(int64(hi-lo)), int64(n))
+			}
+		}()
+	}
+	wg.Wait()
+	return ctx.Err()
+}

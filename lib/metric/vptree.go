@@ -1,0 +1,178 @@
+package metric
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// vpNode is a node of a vantage-point tree. An internal node has a vantage
+// point and two children holding the other points of its subtree, split at
+// the median distance to the vantage point; each child carries the range
+// [lo, hi] of its points' distances to the vantage point and the lowest
+// point index it holds (for the tie rule). A leaf holds a bucket of points.
+type vpNode struct {
+	vp                 int32 // vantage point, -1 for a leaf
+	child              [2]int32
+	lo, hi             [2]float64
+	minIdx             [2]int32
+	bucketLo, bucketHi int32 // leaf bucket in vptree.bucket
+}
+
+// vptree is an exact nearest-neighbour index over points of any type under a
+// distance satisfying the triangle inequality. It is unexported so that the
+// package exports only concrete types (the interpreter drops generics).
+type vptree[T any] struct {
+	pts    []T
+	dist   func(a, b T) float64
+	nodes  []vpNode
+	bucket []int32
+	brute  bool
+}
+
+// build constructs the tree; it returns the number of distance calls made.
+func (t *vptree[T]) build(leafSize int, seed uint64) int64 {
+	if t.brute {
+		return 0
+	}
+	idx := make([]int32, len(t.pts))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	var calls int64
+	d := make([]float64, len(t.pts))
+	t.nodes = t.nodes[:0]
+	t.grow(idx, d, leafSize, rng, &calls)
+	return calls
+}
+
+func (t *vptree[T]) grow(idx []int32, d []float64, leafSize int, rng *rand.Rand, calls *int64) int32 {
+	ni := int32(len(t.nodes))
+	t.nodes = append(t.nodes, vpNode{vp: -1})
+	if len(idx) <= leafSize {
+		lo := int32(len(t.bucket))
+		t.bucket = append(t.bucket, idx...)
+		t.nodes[ni].bucketLo, t.nodes[ni].bucketHi = lo, int32(len(t.bucket))
+		return ni
+	}
+	// A random vantage point, moved to the front.
+	r := rng.IntN(len(idx))
+	idx[0], idx[r] = idx[r], idx[0]
+	vp := idx[0]
+	rest := idx[1:]
+	dd := d[:len(rest)]
+	for i, p := range rest {
+		dd[i] = t.dist(t.pts[vp], t.pts[p])
+	}
+	*calls += int64(len(rest))
+	// Sort the rest by distance (ties by index, for reproducibility).
+	ord := make([]int, len(rest))
+	for i := range ord {
+		ord[i] = i
+	}
+	slices.SortFunc(ord, func(a, b int) int {
+		if dd[a] < dd[b] {
+			return -1
+		}
+		if dd[a] > dd[b] {
+			return 1
+		}
+		return int(rest[a]) - int(rest[b])
+	})
+	sIdx := make([]int32, len(rest))
+	sD := make([]float64, len(rest))
+	for i, o := range ord {
+		sIdx[i], sD[i] = rest[o], dd[o]
+	}
+	copy(rest, sIdx)
+	mid := len(rest) / 2
+	parts := [2][]int32{rest[:mid], rest[mid:]}
+	partD := [2][]float64{sD[:mid], sD[mid:]}
+	nd := vpNode{vp: vp, child: [2]int32{-1, -1}}
+	for c := 0; c < 2; c++ {
+		if len(parts[c]) == 0 {
+			continue
+		}
+		nd.lo[c], nd.hi[c] = partD[c][0], partD[c][len(partD[c])-1]
+		nd.minIdx[c] = slices.Min(parts[c])
+	}
+	for c := 0; c < 2; c++ {
+		if len(parts[c]) == 0 {
+			continue
+		}
+		nd.child[c] = t.grow(parts[c], d, leafSize, rng, calls)
+	}
+	t.nodes[ni] = nd
+	return ni
+}
+
+// searcher holds the state of one nearest-neighbour query.
+type searcher[T any] struct {
+	t       *vptree[T]
+	q       T
+	best    float64
+	bestIdx int32
+	calls   int64
+}
+
+func (s *searcher[T]) offer(i int32, d float64) {
+	if d < s.best || (d == s.best && i < s.bestIdx) {
+		s.best, s.bestIdx = d, i
+	}
+}
+
+// nearest returns the index of the nearest point to q (lowest index among
+// equidistant ones) and its distance.
+func (t *vptree[T]) nearest(q T, calls *int64) (int, float64) {
+	s := searcher[T]{t: t, q: q, best: math.Inf(1), bestIdx: math.MaxInt32}
+	if t.brute || len(t.nodes) == 0 {
+		for i := range t.pts {
+			s.offer(int32(i), t.dist(q, t.pts[i]))
+		}
+		s.calls = int64(len(t.pts))
+	} else {
+		s.search(0)
+	}
+	*calls += s.calls
+	if s.bestIdx == math.MaxInt32 { // all distances NaN
+		return -1, math.NaN()
+	}
+	return int(s.bestIdx), s.best
+}
+
+func (s *searcher[T]) search(ni int32) {
+	n := &s.t.nodes[ni]
+	if n.vp < 0 {
+		for _, p := range s.t.bucket[n.bucketLo:n.bucketHi] {
+			s.offer(p, s.t.dist(s.q, s.t.pts[p]))
+		}
+		s.calls += int64(n.bucketHi - n.bucketLo)
+		return
+	}
+	d := s.t.dist(s.q, s.t.pts[n.vp])
+	s.calls++
+	s.offer(n.vp, d)
+	first := 0
+	if n.child[1] >= 0 && (n.child[0] < 0 || d > (n.hi[0]+n.lo[1])/2) {
+		first = 1
+	}
+	for k := 0; k < 2; k++ {
+		c := first ^ k
+		if n.child[c] < 0 {
+			continue
+		}
+		lb := math.Max(0, math.Max(n.lo[c]-d, d-n.hi[c]))
+		// Slack for rounding in the computed distances: the pruning may
+		// only ever visit more, never fewer, subtrees than exact arithmetic.
+		slack := 1e-9 * (d + n.hi[c])
+		if n.minIdx[c] < s.bestIdx {
+			if lb-slack > s.best {
+				continue
+			}
+		} else if lb-slack >= s.best {
+			continue
+		}
+		s.search(n.child[c])
+	}
+}
