@@ -7,6 +7,45 @@
 // display_data messages, `goldp run` prints text and saves images, `goldp nb
 // run` writes notebook outputs. They install a Publisher for the duration of
 // a cell with SetPublisher.
+//
+// # Showing values
+//
+// A cell's last value is rendered with Render (the engine calls it), and
+// Display(v) shows a value in the middle of a cell. Typed helpers make a
+// value that renders as one MIME type: HTML, Markdown, LaTeX, SVG and PNG
+// are string or byte types (display.HTML("<b>hi</b>")), JSON wraps any
+// JSON data, Text is plain text, Image encodes an image.Image, and Table
+// builds a table of rows. Plots (*plot.Plot), images, gonum matrices,
+// []float64 and errors have their own renderers; Merge combines bundles.
+//
+// A type renders itself by implementing HTMLer, Markdowner, LaTeXer, SVGer,
+// PNGer, JSONer or MIMEBundler. For compiled types (the LDP library's
+// guarantees, for instance) Render finds these methods by itself. For a
+// type declared in a cell the interpreter exposes the methods only where
+// the value is passed as a compiled interface type, never through a bare
+// any (and a type assertion to one of these interfaces inside a cell does
+// not work in yaegi v0.16.1). Hence the typed entry points RenderHTMLer,
+// RenderMarkdowner, RenderLaTeXer, RenderSVGer, RenderPNGer, RenderJSONer
+// and RenderMIMEBundler, which return a Bundle that Display and the
+// handles show as is:
+//
+//	type Eps float64
+//	func (e Eps) LaTeX() string { return fmt.Sprintf("$\\varepsilon = %g$", float64(e)) }
+//	display.Display(display.RenderLaTeXer(Eps(1)))
+//
+// The engine's last-value helper uses the same entry points: for a value
+// whose type is declared in a cell it may try each Render<I>(v) call (one
+// that does not compile means v lacks the method), combine the ones that
+// compile with Merge, and fall back to Render(v).
+//
+// # Display IDs, clearing and progress
+//
+// A Handle shows a value under a display ID and replaces it in place with
+// Update (update_display_data); Clear clears the cell's output. Progress is
+// a bar with count, rate and ETA: one display updated at most 10 times a
+// second in a notebook, a bar redrawn on the terminal in a script (when the
+// runner's Publisher implements TextOutput), sparse lines in a log.
+// Reporter adapts it to lib/progress.Reporter for library loops.
 package display
 
 import (
