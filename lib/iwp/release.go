@@ -1,0 +1,113 @@
+package iwp
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+)
+
+// Releaser is a one-shot local-DP release of features and labels: every
+// feature gets Gaussian noise of standard deviation Sigma, every ±1 label is
+// kept with probability KeepProb and flipped otherwise. The features are an
+// n×d row-major slice; Release must be deterministic in seed (whatever
+// workers is) and must not modify x or y.
+//
+// mech.FeatureLabelRelease (budget-calibrated, with a privacy guarantee)
+// satisfies it; NoiseRelease is a release with given noise levels for
+// simulations.
+type Releaser interface {
+	Sigma() float64
+	KeepProb() float64
+	Release(ctx context.Context, seed uint64, x, y []float64, workers int) (xt, yt []float64, err error)
+}
+
+// NoiseRelease is a release with given noise levels: features plus
+// N(0, σ²) noise and labels through randomized response with budget epsY.
+// It states no privacy guarantee of its own (that needs the feature
+// domain); use mech.FeatureLabelRelease to calibrate σ from (ε, δ).
+type NoiseRelease struct {
+	sigma, epsY float64
+}
+
+// NewNoiseRelease returns a release with feature noise sigma (>= 0) and
+// label budget epsY (> 0; +Inf leaves labels unchanged).
+func NewNoiseRelease(sigma, epsY float64) (*NoiseRelease, error) {
+	if !(sigma >= 0) || math.IsInf(sigma, 1) {
+		return nil, fmt.Errorf("iwp: NewNoiseRelease: sigma = %v, need finite sigma >= 0", sigma)
+	}
+	if !(epsY > 0) {
+		return nil, fmt.Errorf("iwp: NewNoiseRelease: epsY = %v, need epsY > 0", epsY)
+	}
+	return &NoiseRelease{sigma: sigma, epsY: epsY}, nil
+}
+
+// Sigma returns the feature noise standard deviation.
+func (r *NoiseRelease) Sigma() float64 { return r.sigma }
+
+// KeepProb returns the probability e^epsY/(1+e^epsY) that a label is kept.
+func (r *NoiseRelease) KeepProb() float64 { return keepProb(r.epsY) }
+
+// releaseBlock is the number of rows drawn from one random stream, so that
+// a release does not depend on the number of workers.
+const releaseBlock = 8192
+
+// Release returns x + σN and the randomized labels. Rows are processed in
+// blocks of a fixed size, each with its own stream derived from seed, on
+// up to workers goroutines (<= 0 means 1).
+func (r *NoiseRelease) Release(ctx context.Context, seed uint64, x, y []float64, workers int) (xt, yt []float64, err error) {
+	n := len(y)
+	if n == 0 || len(x)%n != 0 {
+		return nil, nil, fmt.Errorf("iwp: NoiseRelease.Release: len(x) = %d is not a positive multiple of len(y) = %d", len(x), n)
+	}
+	d := len(x) / n
+	xt = make([]float64, len(x))
+	yt = make([]float64, n)
+	p := r.KeepProb()
+	nblk := (n + releaseBlock - 1) / releaseBlock
+	if workers < 1 {
+		workers = 1
+	}
+	workers = min(workers, nblk)
+	var wg sync.WaitGroup
+	next := make(chan int, nblk)
+	for b := range nblk {
+		next <- b
+	}
+	close(next)
+	for range workers {
+		wg.Go(func() {
+			for b := range next {
+				if ctx.Err() != nil {
+					return
+				}
+				rng := rand.New(rand.NewPCG(seed, splitmix(uint64(b)+0x9e37)))
+				lo, hi := b*releaseBlock, min((b+1)*releaseBlock, n)
+				for i := lo; i < hi; i++ {
+					for j := i * d; j < (i+1)*d; j++ {
+						xt[j] = x[j] + r.sigma*rng.NormFloat64()
+					}
+					yt[i] = y[i]
+					if rng.Float64() >= p {
+						yt[i] = -y[i]
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	return xt, yt, nil
+}
+
+// splitmix returns the SplitMix64 hash of v, used to derive independent
+// seeds.
+func splitmix(v uint64) uint64 {
+	v += 0x9e3779b97f4a7c15
+	v = (v ^ (v >> 30)) * 0xbf58476d1ce4e5b9
+	v = (v ^ (v >> 27)) * 0x94d049bb133111eb
+	return v ^ (v >> 31)
+}

@@ -1,0 +1,392 @@
+package iwp
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/goldp/goldp/lib/progress"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Experiment compares clean SGD, naive SGD on the release and IWP-SGD over
+// repeated noise draws (the paper's Figures 1, 2 and 4). Each repetition
+// draws a fresh release of the training data (and, with Shuffle, a fresh
+// row order shared by the three methods) from seeds derived from Seed and
+// the repetition index, so results do not depend on Workers.
+type Experiment struct {
+	// Params are the SGD hyper-parameters. Sigma and EpsY are overwritten
+	// from Release.
+	Params Params
+	// Release draws the private training data.
+	Release Releaser
+	// Methods to run (nil = Clean, Naive, IWP).
+	Methods []Method
+	// Reps is the number of repetitions (noise draws), at least 1.
+	Reps int
+	// Seed derives every repetition's seeds.
+	Seed uint64
+	// Workers is the number of repetitions run in parallel (<= 0 means
+	// GOMAXPROCS).
+	Workers int
+	// Points is the number of trajectory points, evenly spaced in batches
+	// with the last at the end of the pass; 0 or 1 records only the final
+	// model.
+	Points int
+	// TrajTest caps the test rows used for the intermediate trajectory
+	// points (the first TrajTest rows; 0 = all). The final point always
+	// uses the whole test set.
+	TrajTest int
+	// Shuffle draws a new order of the training rows in every repetition.
+	Shuffle bool
+	// Progress, if not nil, receives the number of finished runs
+	// (repetitions × methods).
+	Progress progress.Reporter
+}
+
+// Curve holds one method's results over the repetitions.
+type Curve struct {
+	// Method is the method the curve belongs to.
+	Method Method
+	// Risk and Acc are the test risk (mean loss) and accuracy, indexed
+	// [rep][point]; points are at Result.Batches.
+	Risk, Acc [][]float64
+	// Theta is the final model of each repetition.
+	Theta [][]float64
+	// AvgTheta is the average of the final models over the repetitions.
+	AvgTheta []float64
+	// AvgRisk and AvgAcc are the test risk and accuracy of AvgTheta.
+	AvgRisk, AvgAcc float64
+}
+
+// Result is the outcome of Experiment.Run.
+type Result struct {
+	// Batches are the batch counts at the trajectory points; the last one
+	// is the end of the pass.
+	Batches []int
+	// Curves has one entry per method, in the order of Experiment.Methods.
+	Curves []*Curve
+	// Sigma and EpsY are the release's noise levels.
+	Sigma, EpsY float64
+	// Warnings lists numerical concerns (e.g. the logistic series'
+	// variance blowing up at the noise level reached).
+	Warnings []string
+}
+
+// Run trains every method on every repetition and evaluates the models on
+// the clean test set. x and xTest are n×d and m×d row-major; y and yTest
+// hold ±1 labels.
+func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d int) (*Result, error) {
+	if e.Release == nil {
+		return nil, fmt.Errorf("iwp: Experiment.Release is nil")
+	}
+	if e.Reps < 1 {
+		return nil, fmt.Errorf("iwp: Experiment.Reps = %d, need >= 1", e.Reps)
+	}
+	if e.Points < 0 || e.TrajTest < 0 {
+		return nil, fmt.Errorf("iwp: Experiment: Points = %d, TrajTest = %d, need >= 0", e.Points, e.TrajTest)
+	}
+	p := e.Params
+	p.Sigma = e.Release.Sigma()
+	kp := e.Release.KeepProb()
+	p.EpsY = math.Log(kp / (1 - kp))
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	n, err := checkData("Experiment.Run (train)", x, y, d)
+	if err != nil {
+		return nil, err
+	}
+	m, err := checkData("Experiment.Run (test)", xTest, yTest, d)
+	if err != nil {
+		return nil, err
+	}
+	if m == 0 || n < p.Batch {
+		return nil, fmt.Errorf("iwp: Experiment.Run: %d training rows (batch %d) and %d test rows; need at least one batch and one test row", n, p.Batch, m)
+	}
+	methods := e.Methods
+	if methods == nil {
+		methods = Methods
+	}
+	nb := n / p.Batch
+	every := 0
+	var batches []int
+	if e.Points > 0 {
+		every = max(1, nb/e.Points)
+		for b := every; b < nb; b += every {
+			batches = append(batches, b)
+		}
+	}
+	batches = append(batches, nb)
+	np := len(batches)
+	tm := m
+	if e.TrajTest > 0 && e.TrajTest < m {
+		tm = e.TrajTest
+	}
+	xTraj, yTraj := xTest[:tm*d], yTest[:tm]
+
+	res := &Result{Batches: batches, Sigma: p.Sigma, EpsY: p.EpsY}
+	for _, meth := range methods {
+		c := &Curve{Method: meth, Risk: make([][]float64, e.Reps), Acc: make([][]float64, e.Reps), Theta: make([][]float64, e.Reps)}
+		for r := range e.Reps {
+			c.Risk[r] = make([]float64, np)
+			c.Acc[r] = make([]float64, np)
+		}
+		res.Curves = append(res.Curves, c)
+	}
+
+	workers := e.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, e.Reps)
+	total := int64(e.Reps * len(methods))
+	var done atomic.Int64
+	defer progress.Finish(e.Progress)
+	jobs := make(chan int, e.Reps)
+	for r := range e.Reps {
+		jobs <- r
+	}
+	close(jobs)
+	var wg sync.WaitGroup
+	var firstErr error
+	var errOnce sync.Once
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for range workers {
+		wg.Go(func() {
+			tr := newTrainer(p, d)
+			var xs, ys []float64
+			if e.Shuffle {
+				xs, ys = make([]float64, len(x)), make([]float64, n)
+			}
+			for r := range jobs {
+				if ctx.Err() != nil {
+					return
+				}
+				xr, yr := x, y
+				if e.Shuffle {
+					rng := rand.New(rand.NewPCG(splitmix(e.Seed^0x5eed), splitmix(uint64(r)<<1)))
+					perm := rng.Perm(n)
+					for i, pi := range perm {
+						copy(xs[i*d:i*d+d], x[pi*d:pi*d+d])
+						ys[i] = y[pi]
+					}
+					xr, yr = xs, ys
+				}
+				var xt, yt []float64
+				for k, meth := range methods {
+					if meth != Clean && xt == nil {
+						var err error
+						xt, yt, err = e.Release.Release(ctx, splitmix(e.Seed+uint64(r)*0x9e3779b97f4a7c15+1), xr, yr, 1)
+						if err != nil {
+							errOnce.Do(func() { firstErr = fmt.Errorf("iwp: repetition %d: release: %w", r, err) })
+							cancel()
+							return
+						}
+						if len(xt) != len(xr) || len(yt) != len(yr) {
+							errOnce.Do(func() {
+								firstErr = fmt.Errorf("iwp: repetition %d: release returned %d features and %d labels, want %d and %d", r, len(xt), len(yt), len(xr), len(yr))
+							})
+							cancel()
+							return
+						}
+					}
+					dx, dy := xr, yr
+					if meth != Clean {
+						dx, dy = xt, yt
+					}
+					c := res.Curves[k]
+					pt := 0
+					tr.reset()
+					err := tr.run(ctx, meth, dx, dy, every, func(b int, theta []float64) {
+						if b == nb || pt >= np-1 {
+							return
+						}
+						c.Risk[r][pt], c.Acc[r][pt] = evaluate(p.Loss, theta, xTraj, yTraj, d)
+						pt++
+					})
+					if err != nil {
+						errOnce.Do(func() { firstErr = err })
+						cancel()
+						return
+					}
+					th := tr.result()
+					c.Theta[r] = th
+					c.Risk[r][np-1], c.Acc[r][np-1] = evaluate(p.Loss, th, xTest, yTest, d)
+					progress.Report(e.Progress, done.Add(1), total)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, c := range res.Curves {
+		c.AvgTheta = make([]float64, p.Dim(d))
+		for _, th := range c.Theta {
+			for j, v := range th {
+				c.AvgTheta[j] += v / float64(e.Reps)
+			}
+		}
+		c.AvgRisk, c.AvgAcc = evaluate(p.Loss, c.AvgTheta, xTest, yTest, d)
+		if c.Method == IWP && p.Loss.kind == LogisticKind && p.Loss.k > 0 {
+			var mx float64
+			for _, th := range c.Theta {
+				_, n2 := dotNorm(th[:d], th[:d])
+				mx = max(mx, n2)
+			}
+			if w := logisticWarning(p.Loss.k, p.Sigma*math.Sqrt(mx)); w != "" {
+				res.Warnings = append(res.Warnings, w)
+			}
+		}
+	}
+	return res, nil
+}
+
+// logisticWarning returns a warning when the truncated logistic estimator
+// of order k at noise level s has more than twice the spread of the
+// uncorrected one.
+func logisticWarning(k int, s float64) string {
+	_, sd0, err0 := TruncationStats(s, 0, 0)
+	_, sdk, errk := TruncationStats(s, 0, k)
+	if err0 != nil || errk != nil || sd0 == 0 {
+		return ""
+	}
+	if sdk > 2*sd0 {
+		return fmt.Sprintf("logistic series of order K=%d at s=σ‖θ‖=%.3g: estimator std %.3g is %.1f× the uncorrected %.3g; the variance blows up, use a lower K",
+			k, s, sdk, sdk/sd0, sd0)
+	}
+	return ""
+}
+
+// Curve returns the curve of method m, or nil if it was not run.
+func (r *Result) Curve(m Method) *Curve {
+	for _, c := range r.Curves {
+		if c.Method == m {
+			return c
+		}
+	}
+	return nil
+}
+
+// FinalRisk returns the test risk of each repetition's final model.
+func (c *Curve) FinalRisk() []float64 { return column(c.Risk, -1) }
+
+// FinalAcc returns the test accuracy of each repetition's final model.
+func (c *Curve) FinalAcc() []float64 { return column(c.Acc, -1) }
+
+// RiskBand returns, per trajectory point, the mean test risk over the
+// repetitions and its standard deviation.
+func (c *Curve) RiskBand() (mean, sd []float64) { return band(c.Risk) }
+
+// AccBand returns, per trajectory point, the mean test accuracy over the
+// repetitions and its standard deviation.
+func (c *Curve) AccBand() (mean, sd []float64) { return band(c.Acc) }
+
+func column(a [][]float64, j int) []float64 {
+	out := make([]float64, len(a))
+	for i, row := range a {
+		k := j
+		if k < 0 {
+			k = len(row) + j
+		}
+		out[i] = row[k]
+	}
+	return out
+}
+
+func band(a [][]float64) (mean, sd []float64) {
+	if len(a) == 0 {
+		return nil, nil
+	}
+	np := len(a[0])
+	mean, sd = make([]float64, np), make([]float64, np)
+	for j := range np {
+		mean[j], sd[j] = MeanSD(column(a, j))
+	}
+	return mean, sd
+}
+
+// MeanSD returns the sample mean and the sample standard deviation (n−1
+// denominator; 0 for fewer than two values).
+func MeanSD(v []float64) (mean, sd float64) {
+	if len(v) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	for _, x := range v {
+		mean += x
+	}
+	mean /= float64(len(v))
+	if len(v) < 2 {
+		return mean, 0
+	}
+	var s float64
+	for _, x := range v {
+		s += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(s / float64(len(v)-1))
+}
+
+// Welch returns Welch's two-sample t statistic for mean(a) − mean(b), its
+// degrees of freedom (Welch–Satterthwaite) and the two-sided p-value.
+// Each sample needs at least two values. When both samples have zero
+// spread, t is 0 (p = 1) for equal means and ±Inf (p = 0) otherwise.
+func Welch(a, b []float64) (t, df, p float64, err error) {
+	if len(a) < 2 || len(b) < 2 {
+		return 0, 0, 0, fmt.Errorf("iwp: Welch: sample sizes %d and %d, need at least 2 each", len(a), len(b))
+	}
+	ma, sa := MeanSD(a)
+	mb, sb := MeanSD(b)
+	va, vb := sa*sa/float64(len(a)), sb*sb/float64(len(b))
+	se := math.Sqrt(va + vb)
+	if se == 0 {
+		if ma == mb {
+			return 0, math.Inf(1), 1, nil
+		}
+		return math.Copysign(math.Inf(1), ma-mb), math.Inf(1), 0, nil
+	}
+	t = (ma - mb) / se
+	df = (va + vb) * (va + vb) / (va*va/float64(len(a)-1) + vb*vb/float64(len(b)-1))
+	st := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
+	p = 2 * st.CDF(-math.Abs(t))
+	return t, df, p, nil
+}
+
+// Table returns a plain-text table of the final test risk and accuracy per
+// method (mean, standard error over the repetitions), the risk and
+// accuracy of the averaged model, and Welch's test of each method's final
+// risk against the clean reference (t and two-sided p).
+func (r *Result) Table() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%-10s %12s %10s %9s %9s %11s %9s %9s %10s\n",
+		"method", "risk mean", "risk se", "acc mean", "acc se", "avg-model", "avg acc", "t vs clean", "p")
+	ref := r.Curve(Clean)
+	for _, c := range r.Curves {
+		fr, fa := c.FinalRisk(), c.FinalAcc()
+		mr, sr := MeanSD(fr)
+		ma, sa := MeanSD(fa)
+		k := math.Sqrt(float64(len(fr)))
+		ts, ps := "-", "-"
+		if ref != nil && c != ref && len(fr) >= 2 {
+			if t, _, p, err := Welch(fr, ref.FinalRisk()); err == nil {
+				ts, ps = fmt.Sprintf("%.2f", t), fmt.Sprintf("%.3g", p)
+			}
+		}
+		fmt.Fprintf(&sb, "%-10s %12.6f %10.2e %9.4f %9.2e %11.6f %9.4f %9s %10s\n",
+			c.Method, mr, sr/k, ma, sa/k, c.AvgRisk, c.AvgAcc, ts, ps)
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&sb, "warning: %s\n", w)
+	}
+	return sb.String()
+}

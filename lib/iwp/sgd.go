@@ -1,0 +1,365 @@
+package iwp
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// Method says what SGD trains on and which gradient it uses.
+type Method int
+
+const (
+	// Clean is plain SGD on the non-private data (the reference).
+	Clean Method = iota
+	// Naive is plain SGD on the private release, as if it were clean; it
+	// converges to a biased model.
+	Naive
+	// IWP is IWP-SGD on the private release: the gradient is inverted
+	// through the Weierstrass and Bernoulli transforms and is unbiased.
+	IWP
+)
+
+// Methods lists the three methods in their usual order.
+var Methods = []Method{Clean, Naive, IWP}
+
+// String returns the method's name as used in tables and plots.
+func (m Method) String() string {
+	switch m {
+	case Clean:
+		return "SGD-clean"
+	case Naive:
+		return "SGD-naive"
+	case IWP:
+		return "IWP-SGD"
+	}
+	return fmt.Sprintf("Method(%d)", int(m))
+}
+
+// Params are the hyper-parameters of single-pass mini-batch SGD
+// (Algorithm 1 of the IWP paper):
+//
+//	θ ← Π(θ − Step·(mean batch gradient + Lambda·θ))
+//
+// for ⌊n/Batch⌋ batches, each example used once.
+type Params struct {
+	// Loss is the generalised linear loss.
+	Loss Loss
+	// Batch is the mini-batch size (at least 1).
+	Batch int
+	// Step is the constant step size γ (> 0).
+	Step float64
+	// Lambda is the L2 regularisation λ (the penalty is λ/2·‖θ‖², applied
+	// to every coordinate, intercept included; it is data-independent so
+	// IWP adds it unchanged).
+	Lambda float64
+	// Radius is the radius of the Euclidean ball Θ that θ is projected on
+	// after each step; 0 means no projection.
+	Radius float64
+	// Intercept adds a last coordinate to θ that multiplies a constant 1.
+	// The constant is public, so it carries no noise: the IWP correction
+	// uses s = σ‖θ_{1..d}‖ over the feature coordinates only.
+	Intercept bool
+	// TailAverage, in [0, 1), returns the average of the iterates over the
+	// last TailAverage fraction of the batches instead of the last iterate
+	// (0, the default, returns the last iterate).
+	TailAverage float64
+	// Sigma is the standard deviation of the Gaussian feature noise of the
+	// release (used by IWP only).
+	Sigma float64
+	// EpsY is the randomized-response budget of the labels (used by IWP
+	// only); +Inf means the labels were released unchanged.
+	EpsY float64
+}
+
+// Dim returns the length of θ for d features.
+func (p Params) Dim(d int) int {
+	if p.Intercept {
+		return d + 1
+	}
+	return d
+}
+
+// Validate reports the first invalid parameter.
+func (p Params) Validate() error {
+	switch {
+	case p.Batch < 1:
+		return fmt.Errorf("iwp: Params.Batch = %d, need >= 1", p.Batch)
+	case !(p.Step > 0) || math.IsInf(p.Step, 1):
+		return fmt.Errorf("iwp: Params.Step = %v, need a finite step > 0", p.Step)
+	case !(p.Lambda >= 0) || math.IsInf(p.Lambda, 1):
+		return fmt.Errorf("iwp: Params.Lambda = %v, need finite lambda >= 0", p.Lambda)
+	case !(p.Radius >= 0):
+		return fmt.Errorf("iwp: Params.Radius = %v, need radius >= 0 (0 = no projection)", p.Radius)
+	case !(p.TailAverage >= 0 && p.TailAverage < 1):
+		return fmt.Errorf("iwp: Params.TailAverage = %v, need 0 <= TailAverage < 1", p.TailAverage)
+	case !(p.Sigma >= 0) || math.IsInf(p.Sigma, 1):
+		return fmt.Errorf("iwp: Params.Sigma = %v, need finite sigma >= 0", p.Sigma)
+	case !(p.EpsY > 0):
+		return fmt.Errorf("iwp: Params.EpsY = %v, need epsY > 0 (+Inf for clean labels)", p.EpsY)
+	}
+	if p.Loss.kind == LogisticKind && (p.Loss.k < 0 || p.Loss.k > MaxLogisticOrder) {
+		return fmt.Errorf("iwp: Params.Loss: logistic order %d out of range", p.Loss.k)
+	}
+	return nil
+}
+
+// checkData validates the shape of a data set.
+func checkData(what string, x, y []float64, d int) (n int, err error) {
+	if d < 1 {
+		return 0, fmt.Errorf("iwp: %s: d = %d, need d >= 1", what, d)
+	}
+	if len(x)%d != 0 {
+		return 0, fmt.Errorf("iwp: %s: len(x) = %d is not a multiple of d = %d", what, len(x), d)
+	}
+	n = len(x) / d
+	if len(y) != n {
+		return 0, fmt.Errorf("iwp: %s: len(y) = %d, want n = %d rows", what, len(y), n)
+	}
+	return n, nil
+}
+
+// SGD runs single-pass mini-batch SGD with method m on the n×d row-major
+// features x and labels y (±1), starting from theta0 (nil = zeros; length
+// p.Dim(d)). For Clean and Naive it uses the plain gradient (the caller
+// passes clean data or the release); for IWP the IWP gradient with
+// p.Sigma and p.EpsY. It returns the last iterate, or the tail average
+// when p.TailAverage > 0.
+func SGD(ctx context.Context, p Params, m Method, x, y []float64, d int, theta0 []float64) ([]float64, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if _, err := checkData("SGD", x, y, d); err != nil {
+		return nil, err
+	}
+	tr := newTrainer(p, d)
+	if theta0 != nil {
+		if len(theta0) != len(tr.theta) {
+			return nil, fmt.Errorf("iwp: SGD: len(theta0) = %d, want %d", len(theta0), len(tr.theta))
+		}
+		copy(tr.theta, theta0)
+	}
+	if err := tr.run(ctx, m, x, y, 0, nil); err != nil {
+		return nil, err
+	}
+	return tr.result(), nil
+}
+
+// trainer holds the state of one SGD run; it allocates once and is
+// reused across runs.
+type trainer struct {
+	p     Params
+	d     int
+	theta []float64
+	grad  []float64
+	avg   []float64
+	navg  int
+	la    float64 // log of the label weights
+	lb    float64
+	a, b  float64
+}
+
+func newTrainer(p Params, d int) *trainer {
+	k := p.Dim(d)
+	tr := &trainer{p: p, d: d, theta: make([]float64, k), grad: make([]float64, k), avg: make([]float64, k)}
+	tr.a, tr.b = labelWeights(p.EpsY)
+	tr.la, tr.lb = math.Log(tr.a), math.Log(tr.b)
+	return tr
+}
+
+func (tr *trainer) reset() {
+	clear(tr.theta)
+	clear(tr.avg)
+	tr.navg = 0
+}
+
+func (tr *trainer) result() []float64 {
+	if tr.navg > 0 {
+		out := make([]float64, len(tr.avg))
+		for j, v := range tr.avg {
+			out[j] = v / float64(tr.navg)
+		}
+		return out
+	}
+	return append([]float64(nil), tr.theta...)
+}
+
+// ctxCheckEvery is how many batches run between context checks.
+const ctxCheckEvery = 256
+
+// run does one pass. If every > 0, check is called with the batch count
+// after every `every` batches (and after the last one).
+func (tr *trainer) run(ctx context.Context, m Method, x, y []float64, every int, check func(batch int, theta []float64)) error {
+	p, d := tr.p, tr.d
+	n := len(y)
+	nb := n / p.Batch
+	tailStart := nb
+	if p.TailAverage > 0 {
+		tailStart = nb - int(math.Ceil(p.TailAverage*float64(nb)))
+	}
+	theta, grad := tr.theta, tr.grad
+	thf := theta[:d] // feature coordinates
+	inv := 1 / float64(p.Batch)
+	s2 := p.Sigma * p.Sigma
+	for t := range nb {
+		if t%ctxCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		lo := t * p.Batch
+		xb := x[lo*d : (lo+p.Batch)*d]
+		yb := y[lo : lo+p.Batch]
+		var sumB float64
+		clear(grad)
+		if m == IWP {
+			sumB = tr.iwpBatch(xb, yb)
+		} else {
+			tr.plainBatch(xb, yb)
+		}
+		// θ ← θ − γ(grad/B − σ²·θ_f·ΣB/B + λθ)
+		g, lam := p.Step, p.Lambda
+		cb := s2 * sumB * inv
+		var nrm float64
+		for j := range theta {
+			gj := grad[j]*inv + lam*theta[j]
+			if j < d {
+				gj -= cb * thf[j]
+			}
+			theta[j] -= g * gj
+			nrm += theta[j] * theta[j]
+		}
+		if p.Radius > 0 && nrm > p.Radius*p.Radius {
+			f := p.Radius / math.Sqrt(nrm)
+			for j := range theta {
+				theta[j] *= f
+			}
+		}
+		if t >= tailStart {
+			for j, v := range theta {
+				tr.avg[j] += v
+			}
+			tr.navg++
+		}
+		if check != nil && every > 0 && ((t+1)%every == 0 || t == nb-1) {
+			check(t+1, theta)
+		}
+	}
+	return nil
+}
+
+// plainBatch adds Σ φ′(u_i, y_i)·x_i into tr.grad.
+func (tr *trainer) plainBatch(xb, yb []float64) {
+	d := tr.d
+	theta, grad := tr.theta, tr.grad
+	icpt := 0.0
+	if tr.p.Intercept {
+		icpt = theta[d]
+	}
+	kind := tr.p.Loss.kind
+	for i, y := range yb {
+		xi := xb[i*d : i*d+d]
+		u := icpt
+		for j, v := range xi {
+			u += theta[j] * v
+		}
+		var c float64
+		switch kind {
+		case ExponentialKind:
+			c = -y * math.Exp(-y*u)
+		case LogisticKind:
+			c = -y * sigmoid(-y*u)
+		default:
+			c = 2 * (u - y)
+		}
+		for j, v := range xi {
+			grad[j] += c * v
+		}
+		if tr.p.Intercept {
+			grad[d] += c
+		}
+	}
+}
+
+// iwpBatch adds Σ A_i·x̃_i into tr.grad and returns Σ B_i.
+func (tr *trainer) iwpBatch(xb, yb []float64) float64 {
+	d := tr.d
+	theta, grad := tr.theta, tr.grad
+	icpt := 0.0
+	if tr.p.Intercept {
+		icpt = theta[d]
+	}
+	var n2 float64
+	for _, v := range theta[:d] {
+		n2 += v * v
+	}
+	h := tr.p.Sigma * tr.p.Sigma * n2 / 2
+	l := tr.p.Loss
+	var sumB float64
+	for i, y := range yb {
+		xi := xb[i*d : i*d+d]
+		u := icpt
+		for j, v := range xi {
+			u += theta[j] * v
+		}
+		var A, B float64
+		if l.kind == ExponentialKind {
+			m := y * u
+			e1 := math.Exp(tr.la - m - h)
+			e2 := math.Exp(tr.lb + m - h)
+			A, B = -y*(e1+e2), e1-e2
+		} else {
+			A, B = l.iwpCoef(u, y, h, tr.la, tr.lb, tr.a, tr.b)
+		}
+		for j, v := range xi {
+			grad[j] += A * v
+		}
+		if tr.p.Intercept {
+			grad[d] += A
+		}
+		sumB += B
+	}
+	return sumB
+}
+
+// Evaluate returns the mean loss and the accuracy (share of rows where the
+// sign of ⟨θ,x⟩, with 0 counted as +1, equals y) of θ on the n×d clean
+// features x and labels y (±1). theta has length d, or d+1 when its last
+// coordinate is an intercept.
+func Evaluate(l Loss, theta, x, y []float64, d int) (risk, acc float64, err error) {
+	n, err := checkData("Evaluate", x, y, d)
+	if err != nil {
+		return 0, 0, err
+	}
+	if len(theta) != d && len(theta) != d+1 {
+		return 0, 0, fmt.Errorf("iwp: Evaluate: len(theta) = %d, want d = %d or d+1", len(theta), d)
+	}
+	if n == 0 {
+		return 0, 0, fmt.Errorf("iwp: Evaluate: no rows")
+	}
+	r, a := evaluate(l, theta, x, y, d)
+	return r, a, nil
+}
+
+func evaluate(l Loss, theta, x, y []float64, d int) (risk, acc float64) {
+	icpt := 0.0
+	if len(theta) > d {
+		icpt = theta[d]
+	}
+	th := theta[:d]
+	var sr float64
+	var ok int
+	for i, yi := range y {
+		xi := x[i*d : i*d+d]
+		u := icpt
+		for j, v := range xi {
+			u += th[j] * v
+		}
+		sr += l.Value(u, yi)
+		if (u >= 0) == (yi > 0) {
+			ok++
+		}
+	}
+	n := float64(len(y))
+	return sr / n, float64(ok) / n
+}

@@ -1,0 +1,196 @@
+package iwp
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+)
+
+// C16: end-to-end IWP-SGD toy.
+func TestC16Toy(t *testing.T) {
+	n := 400000
+	rng := rand.New(rand.NewPCG(16, 16))
+	x := make([]float64, n)
+	y := make([]float64, n)
+	for i := range y {
+		y[i] = 1
+		if rng.IntN(2) == 0 {
+			y[i] = -1
+		}
+		x[i] = 0.5 * y[i]
+	}
+	rel, err := NewNoiseRelease(1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xt, yt, err := rel.Release(context.Background(), 99, x, y, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Params{Loss: Exponential(), Batch: 1, Step: 0.005, Lambda: 1, Radius: 2, TailAverage: 0.5, Sigma: 1, EpsY: 1}
+	ctx := context.Background()
+	clean, err := SGD(ctx, p, Clean, x, y, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	naive, err := SGD(ctx, p, Naive, xt, yt, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	iwp, err := SGD(ctx, p, IWP, xt, yt, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("clean %.4f naive %.4f iwp %.4f", clean[0], naive[0], iwp[0])
+	if math.Abs(clean[0]-0.407777) > 0.01 {
+		t.Errorf("clean SGD θ = %v, want ≈0.4078", clean[0])
+	}
+	if math.Abs(iwp[0]-0.407777) >= 0.02 {
+		t.Errorf("IWP-SGD θ = %v, want within 0.02 of 0.407777", iwp[0])
+	}
+	if math.Abs(naive[0]-0.1041) >= 0.02 {
+		t.Errorf("naive SGD θ = %v, want within 0.02 of 0.1041", naive[0])
+	}
+}
+
+// The release is reproducible whatever the number of workers and has the
+// stated noise.
+func TestNoiseRelease(t *testing.T) {
+	n, d := 30000, 3
+	x := make([]float64, n*d)
+	y := make([]float64, n)
+	for i := range y {
+		y[i] = 1
+	}
+	r, _ := NewNoiseRelease(2, 1)
+	ctx := context.Background()
+	a, ay, _ := r.Release(ctx, 5, x, y, 1)
+	b, by, _ := r.Release(ctx, 5, x, y, 3)
+	if !reflect.DeepEqual(a, b) || !reflect.DeepEqual(ay, by) {
+		t.Fatal("release differs with the number of workers")
+	}
+	m, sd := MeanSD(a)
+	if math.Abs(m) > 4*2/math.Sqrt(float64(n*d)) || math.Abs(sd-2) > 0.03 {
+		t.Errorf("noise mean %v sd %v, want 0 and 2", m, sd)
+	}
+	kept := 0
+	for _, v := range ay {
+		if v == 1 {
+			kept++
+		}
+	}
+	p := keepProb(1)
+	se := math.Sqrt(p * (1 - p) / float64(n))
+	if f := float64(kept) / float64(n); math.Abs(f-p) > 4*se {
+		t.Errorf("kept share %v, want %v", f, p)
+	}
+	if _, err := NewNoiseRelease(-1, 1); err == nil {
+		t.Error("negative sigma accepted")
+	}
+}
+
+// synthGLM draws a linearly separable-ish problem in [-1,1]^d.
+func synthGLM(n, d int, seed uint64) (x, y []float64) {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	w := []float64{1.5, -1, 0.5, 2, -0.5}
+	x = make([]float64, n*d)
+	y = make([]float64, n)
+	for i := range n {
+		u := 0.0
+		for j := range d {
+			v := 2*rng.Float64() - 1
+			x[i*d+j] = v
+			u += w[j%len(w)] * v
+		}
+		y[i] = -1
+		if rng.Float64() < 1/(1+math.Exp(-2*u)) {
+			y[i] = 1
+		}
+	}
+	return x, y
+}
+
+// The experiment driver: reproducible whatever Workers, IWP's final risk
+// is statistically indistinguishable from clean SGD's and naive SGD's is not.
+func TestExperiment(t *testing.T) {
+	d := 2
+	x, y := synthGLM(60000, d, 1)
+	xte, yte := synthGLM(20000, d, 2)
+	rel, _ := NewNoiseRelease(0.7, 1.5)
+	e := &Experiment{
+		Params:  Params{Loss: Exponential(), Batch: 10, Step: 0.01, Lambda: 0.1, Radius: 5, Intercept: true},
+		Release: rel, Reps: 12, Seed: 7, Workers: 1, Points: 5, TrajTest: 3000, Shuffle: true,
+	}
+	ctx := context.Background()
+	r1, err := e.Run(ctx, x, y, xte, yte, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Workers = 3
+	r3, err := e.Run(ctx, x, y, xte, yte, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range r1.Curves {
+		if !reflect.DeepEqual(r1.Curves[k].Risk, r3.Curves[k].Risk) || !reflect.DeepEqual(r1.Curves[k].Theta, r3.Curves[k].Theta) {
+			t.Fatalf("%v: results differ between 1 and 3 workers", r1.Curves[k].Method)
+		}
+	}
+	t.Logf("\n%s", r1.Table())
+	if got := len(r1.Batches); got != 5 || r1.Batches[4] != 6000 {
+		t.Errorf("Batches = %v, want 1200, 2400, ..., 6000", r1.Batches)
+	}
+	clean := r1.Curve(Clean).FinalRisk()
+	_, _, pIWP, _ := Welch(r1.Curve(IWP).FinalRisk(), clean)
+	_, _, pNaive, _ := Welch(r1.Curve(Naive).FinalRisk(), clean)
+	if pNaive > 1e-4 {
+		t.Errorf("naive vs clean p = %v, want a clear difference", pNaive)
+	}
+	if pIWP < 1e-3 {
+		t.Errorf("IWP vs clean p = %v, want no clear difference", pIWP)
+	}
+	// Cancellation.
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := e.Run(cctx, x, y, xte, yte, d); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled run: err = %v, want context.Canceled", err)
+	}
+}
+
+func TestParamsValidate(t *testing.T) {
+	good := Params{Loss: Exponential(), Batch: 1, Step: 0.1, EpsY: 1}
+	if err := good.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	bad := []Params{
+		{Loss: Exponential(), Batch: 0, Step: 0.1, EpsY: 1},
+		{Loss: Exponential(), Batch: 1, Step: 0, EpsY: 1},
+		{Loss: Exponential(), Batch: 1, Step: 0.1, EpsY: 0},
+		{Loss: Exponential(), Batch: 1, Step: 0.1, EpsY: 1, TailAverage: 1},
+		{Loss: Exponential(), Batch: 1, Step: 0.1, EpsY: 1, Radius: -1},
+	}
+	for i, p := range bad {
+		if err := p.Validate(); err == nil {
+			t.Errorf("case %d: %+v accepted", i, p)
+		}
+	}
+	if _, err := SGD(context.Background(), good, IWP, make([]float64, 5), make([]float64, 2), 2, nil); err == nil {
+		t.Error("mismatched shapes accepted")
+	}
+}
+
+func TestWelch(t *testing.T) {
+	a := []float64{1, 2, 3, 4, 5}
+	b := []float64{2, 3, 4, 5, 6}
+	tt, df, p, err := Welch(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Equal variances 2.5: t = −1/sqrt(1) = −1, df = 8, p = 0.3466.
+	if !near(tt, -1, 1e-12) || !near(df, 8, 1e-12) || !near(p, 0.34659350, 1e-6) {
+		t.Errorf("Welch = %v, %v, %v, want -1, 8, 0.3466", tt, df, p)
+	}
+}
