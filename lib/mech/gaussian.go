@@ -1,0 +1,326 @@
+package mech
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Calibration selects how a Gaussian mechanism's σ is derived from (ε, δ).
+type Calibration int
+
+const (
+	// Analytic is the analytic Gaussian mechanism of Balle and Wang (2018):
+	// the smallest σ whose exact privacy profile δ*(σ, ε) is at most δ.
+	// Valid for every ε > 0 and never larger than Classical.
+	Analytic Calibration = iota
+	// Classical is σ = Δ₂ sqrt(2 ln(1.25/δ))/ε (Dwork–Roth Thm A.1), proven
+	// only for ε < 1; constructors refuse it for ε ≥ 1.
+	Classical
+)
+
+// String returns "Analytic" or "Classical".
+func (c Calibration) String() string {
+	switch c {
+	case Analytic:
+		return "Analytic"
+	case Classical:
+		return "Classical"
+	}
+	return fmt.Sprintf("Calibration(%d)", int(c))
+}
+
+// Phi is the standard normal distribution function.
+func Phi(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
+
+// GaussianDelta returns the exact privacy profile of the Gaussian mechanism
+// with ℓ2 sensitivity Δ and noise σ (Balle–Wang Thm 8): the smallest δ for
+// which it is (ε, δ)-DP,
+//
+//	δ*(σ) = Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ).
+func GaussianDelta(sensitivity, sigma, epsilon float64) float64 {
+	a := sensitivity / (2 * sigma)
+	b := epsilon * sigma / sensitivity
+	t := -a - b
+	// e^ε Φ(t) in the log domain to avoid overflow for large ε.
+	second := 0.0
+	if p := Phi(t); p > 0 {
+		second = math.Exp(epsilon + math.Log(p))
+	}
+	d := Phi(a-b) - second
+	if d < 0 {
+		return 0
+	}
+	return d
+}
+
+// ClassicalSigma returns Δ₂ sqrt(2 ln(1.25/δ))/ε, the classical Gaussian
+// calibration formula, without checking that ε < 1 (where it is proven).
+func ClassicalSigma(sensitivity, epsilon, delta float64) float64 {
+	return sensitivity * math.Sqrt(2*math.Log(1.25/delta)) / epsilon
+}
+
+// AnalyticSigma returns the smallest σ with GaussianDelta(Δ, σ, ε) ≤ δ,
+// found by doubling an upper bracket and bisection to full precision.
+func AnalyticSigma(sensitivity, epsilon, delta float64) (float64, error) {
+	if err := checkPos("AnalyticSigma", "sensitivity", sensitivity); err != nil {
+		return 0, err
+	}
+	if err := checkEps("AnalyticSigma", epsilon); err != nil {
+		return 0, err
+	}
+	if !(delta > 0 && delta < 1) {
+		return 0, fmt.Errorf("mech: AnalyticSigma delta = %v, want δ in (0, 1)", delta)
+	}
+	hi := sensitivity
+	for GaussianDelta(sensitivity, hi, epsilon) > delta {
+		hi *= 2
+		if hi > 1e300 {
+			return 0, fmt.Errorf("mech: AnalyticSigma found no σ for ε = %v, δ = %v", epsilon, delta)
+		}
+	}
+	lo := hi / 2
+	for GaussianDelta(sensitivity, lo, epsilon) <= delta && lo > 1e-300 {
+		lo /= 2
+	}
+	for i := 0; i < 200 && hi-lo > 1e-15*hi; i++ {
+		mid := lo + (hi-lo)/2
+		if GaussianDelta(sensitivity, mid, epsilon) <= delta {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi, nil
+}
+
+// AnalyticSigmaBW computes the analytic Gaussian σ by Balle and Wang's
+// Algorithm 1 (the B⁺/B⁻ parametrisation). It agrees with AnalyticSigma to
+// about 1e-9 relative and exists to cross-check it.
+func AnalyticSigmaBW(sensitivity, epsilon, delta float64) (float64, error) {
+	if err := checkPos("AnalyticSigmaBW", "sensitivity", sensitivity); err != nil {
+		return 0, err
+	}
+	if err := checkEps("AnalyticSigmaBW", epsilon); err != nil {
+		return 0, err
+	}
+	if !(delta > 0 && delta < 1) {
+		return 0, fmt.Errorf("mech: AnalyticSigmaBW delta = %v, want δ in (0, 1)", delta)
+	}
+	e := epsilon
+	tail := func(v float64) float64 { return math.Exp(e + math.Log(Phi(-math.Sqrt(e*(v+2))))) }
+	bplus := func(v float64) float64 { return Phi(math.Sqrt(e*v)) - tail(v) }
+	bminus := func(v float64) float64 { return Phi(-math.Sqrt(e*v)) - tail(v) }
+	var a float64
+	if delta0 := bplus(0); delta >= delta0 {
+		// largest v with B⁺(v) ≤ δ; B⁺ increases.
+		lo, hi := 0.0, 1.0
+		for bplus(hi) <= delta {
+			lo, hi = hi, 2*hi
+			if hi > 1e300 {
+				break
+			}
+		}
+		for i := 0; i < 300 && hi-lo > 1e-16*hi; i++ {
+			mid := lo + (hi-lo)/2
+			if bplus(mid) <= delta {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		a = math.Sqrt(1+lo/2) - math.Sqrt(lo/2)
+	} else {
+		// smallest v with B⁻(v) ≤ δ; B⁻ decreases.
+		lo, hi := 0.0, 1.0
+		for bminus(hi) > delta {
+			lo, hi = hi, 2*hi
+			if hi > 1e300 {
+				return 0, fmt.Errorf("mech: AnalyticSigmaBW found no σ for ε = %v, δ = %v", epsilon, delta)
+			}
+		}
+		for i := 0; i < 300 && hi-lo > 1e-16*hi; i++ {
+			mid := lo + (hi-lo)/2
+			if bminus(mid) <= delta {
+				hi = mid
+			} else {
+				lo = mid
+			}
+		}
+		a = math.Sqrt(1+hi/2) + math.Sqrt(hi/2)
+	}
+	return a * sensitivity / math.Sqrt(2*epsilon), nil
+}
+
+// GaussianEpsilon returns the smallest ε ≥ 0 for which the Gaussian
+// mechanism with sensitivity Δ and noise σ is (ε, δ)-DP by the analytic
+// privacy profile (rounded up).
+func GaussianEpsilon(sensitivity, sigma, delta float64) (float64, error) {
+	if err := checkPos("GaussianEpsilon", "sensitivity", sensitivity); err != nil {
+		return 0, err
+	}
+	if err := checkPos("GaussianEpsilon", "sigma", sigma); err != nil {
+		return 0, err
+	}
+	if !(delta > 0 && delta < 1) {
+		return 0, fmt.Errorf("mech: GaussianEpsilon delta = %v, want δ in (0, 1)", delta)
+	}
+	if GaussianDelta(sensitivity, sigma, 0) <= delta {
+		return 0, nil
+	}
+	lo, hi := 0.0, 1.0
+	for GaussianDelta(sensitivity, sigma, hi) > delta {
+		lo, hi = hi, 2*hi
+		if hi > 1e6 {
+			return 0, fmt.Errorf("mech: GaussianEpsilon: σ = %v is too small for δ = %v (ε > 1e6)", sigma, delta)
+		}
+	}
+	for i := 0; i < 200 && hi-lo > 1e-15*hi; i++ {
+		mid := lo + (hi-lo)/2
+		if GaussianDelta(sensitivity, sigma, mid) <= delta {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return upEps(hi), nil
+}
+
+// Gaussian is the vector Gaussian mechanism: it releases x + σN with
+// N ~ N(0, I), which is (ε, δ)-LDP when all possible inputs lie within ℓ2
+// distance Δ₂ of each other and σ is calibrated to (ε, δ).
+type Gaussian struct {
+	sens, sigma, eps, delta float64
+	cal                     Calibration
+	fromSigma               bool
+	domain                  *Box
+	policy                  Policy
+}
+
+// NewGaussian returns the Gaussian mechanism with ℓ2 sensitivity sensitivity
+// calibrated to (ε, δ) by cal. Classical is refused for ε ≥ 1, where its
+// formula is not proven.
+func NewGaussian(sensitivity, epsilon, delta float64, cal Calibration) (*Gaussian, error) {
+	if err := checkPos("Gaussian", "sensitivity", sensitivity); err != nil {
+		return nil, err
+	}
+	if err := checkEps("Gaussian", epsilon); err != nil {
+		return nil, err
+	}
+	if !(delta > 0 && delta < 1) {
+		return nil, fmt.Errorf("mech: Gaussian delta = %v, want δ in (0, 1)", delta)
+	}
+	var sigma float64
+	switch cal {
+	case Analytic:
+		s, err := AnalyticSigma(sensitivity, epsilon, delta)
+		if err != nil {
+			return nil, err
+		}
+		sigma = s
+	case Classical:
+		if epsilon >= 1 {
+			return nil, fmt.Errorf("mech: Gaussian: classical calibration is proven only for ε < 1, got ε = %v; use Analytic (valid for every ε)", epsilon)
+		}
+		sigma = ClassicalSigma(sensitivity, epsilon, delta)
+	default:
+		return nil, fmt.Errorf("mech: Gaussian calibration = %v, want Analytic or Classical", cal)
+	}
+	return &Gaussian{sens: sensitivity, sigma: sigma, eps: epsilon, delta: delta, cal: cal}, nil
+}
+
+// GaussianFromSigma returns the Gaussian mechanism with noise σ; its
+// guarantee is (ε, δ) with ε the smallest value allowed by the analytic
+// privacy profile at the given δ.
+func GaussianFromSigma(sensitivity, sigma, delta float64) (*Gaussian, error) {
+	eps, err := GaussianEpsilon(sensitivity, sigma, delta)
+	if err != nil {
+		return nil, err
+	}
+	return &Gaussian{sens: sensitivity, sigma: sigma, eps: eps, delta: delta, cal: Analytic, fromSigma: true}, nil
+}
+
+// SetDomain restricts inputs to box, rejecting or clipping points outside it
+// according to p. The box's ℓ2 diameter must not exceed the sensitivity.
+func (m *Gaussian) SetDomain(box Box, p Policy) error {
+	if d := box.Diameter(); d > m.sens*(1+1e-12) {
+		return fmt.Errorf("mech: Gaussian domain ℓ2 diameter %v exceeds the sensitivity %v", d, m.sens)
+	}
+	m.domain, m.policy = &box, p
+	return nil
+}
+
+// Sigma returns the noise standard deviation σ.
+func (m *Gaussian) Sigma() float64 { return m.sigma }
+
+// Sensitivity returns the ℓ2 sensitivity Δ₂.
+func (m *Gaussian) Sensitivity() float64 { return m.sens }
+
+// Calibration returns how σ was derived.
+func (m *Gaussian) Calibration() Calibration { return m.cal }
+
+// Guarantee returns (ε, δ).
+func (m *Gaussian) Guarantee() Guarantee { return Guarantee{Epsilon: m.eps, Delta: m.delta} }
+
+// DeltaFor returns the exact δ at which the mechanism is (ε, δ)-DP for the
+// given ε (its privacy profile).
+func (m *Gaussian) DeltaFor(epsilon float64) float64 { return GaussianDelta(m.sens, m.sigma, epsilon) }
+
+// Release returns x plus i.i.d. N(0, σ²) noise. x is not modified. With a
+// domain set, x must lie in it (or is clipped under the Clip policy).
+func (m *Gaussian) Release(rng *rand.Rand, x []float64) ([]float64, error) {
+	out := append([]float64(nil), x...)
+	if m.domain != nil {
+		if err := m.domain.Apply(out, m.policy, "Gaussian input"); err != nil {
+			return nil, err
+		}
+	}
+	for i := range out {
+		out[i] += m.sigma * rng.NormFloat64()
+	}
+	return out, nil
+}
+
+// String describes the mechanism in one line.
+func (m *Gaussian) String() string {
+	how := m.cal.String() + " calibration"
+	if m.fromSigma {
+		how = "ε from the analytic privacy profile"
+	}
+	return fmt.Sprintf("Gaussian mechanism: ℓ2 sensitivity %s, σ %s (%s), %s", fmtG(m.sens), fmtG(m.sigma), how, m.Guarantee())
+}
+
+// Markdown describes the mechanism with its formula and guarantee.
+func (m *Gaussian) Markdown() string {
+	how := map[Calibration]string{
+		Analytic:  "analytic calibration (Balle–Wang)",
+		Classical: `classical calibration $\sigma = \Delta_2\sqrt{2\ln(1.25/\delta)}/\varepsilon$`,
+	}[m.cal]
+	if m.fromSigma {
+		how = "ε from the analytic privacy profile"
+	}
+	return fmt.Sprintf("**Gaussian mechanism**: $\\tilde x = x + \\sigma N$, $N \\sim \\mathcal{N}(0, I)$, $\\sigma = %s$, "+
+		"$\\Delta_2 = %s$, %s; %s", texG(m.sigma), texG(m.sens), how, m.Guarantee().Markdown())
+}
+
+// GaussianHockeyStick estimates the hockey-stick divergence
+// E_{Z~P}[(1 − e^{ε − L(Z)})₊] between P = N(0, σ²) and Q = N(Δ, σ²) by Monte
+// Carlo with n draws, L(z) = ln p(z)/q(z). It returns the estimate and its
+// standard error; the estimate should match GaussianDelta(Δ, σ, ε).
+func GaussianHockeyStick(rng *rand.Rand, sensitivity, sigma, epsilon float64, n int) (est, se float64) {
+	var s, s2 float64
+	for i := 0; i < n; i++ {
+		z := sigma * rng.NormFloat64()
+		l := (sensitivity*sensitivity - 2*sensitivity*z) / (2 * sigma * sigma)
+		v := -math.Expm1(epsilon - l)
+		if v < 0 {
+			v = 0
+		}
+		s += v
+		s2 += v * v
+	}
+	nf := float64(n)
+	est = s / nf
+	se = math.Sqrt(math.Max(0, s2/nf-est*est) / nf)
+	return est, se
+}

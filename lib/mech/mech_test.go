@@ -1,0 +1,388 @@
+package mech
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+func TestGuaranteeFormatAndValidate(t *testing.T) {
+	g := Guarantee{Epsilon: 1, Delta: 1e-5}
+	if got := g.String(); got != "(ε=1, δ=1e-05)-LDP" {
+		t.Errorf("String = %q", got)
+	}
+	if got := g.LaTeX(); got != `(\varepsilon, \delta) = (1, 10^{-5})` {
+		t.Errorf("LaTeX = %q", got)
+	}
+	if got := Pure(0.5).Markdown(); got != `$\varepsilon = 0.5$-LDP` {
+		t.Errorf("Markdown = %q", got)
+	}
+	if got := (Guarantee{2, 2.5e-7}).LaTeX(); !strings.Contains(got, `2.5 \times 10^{-7}`) {
+		t.Errorf("LaTeX = %q", got)
+	}
+	for _, bad := range []Guarantee{{-1, 0}, {math.NaN(), 0}, {1, -0.1}, {1, 1.5}} {
+		if bad.Validate() == nil {
+			t.Errorf("Validate(%v) = nil, want error", bad)
+		}
+	}
+	if err := g.Validate(); err != nil {
+		t.Error(err)
+	}
+}
+
+// C7.
+func TestComposition(t *testing.T) {
+	gs := make([]Guarantee, 100)
+	for i := range gs {
+		gs[i] = Pure(0.1)
+	}
+	within(t, "basic", Compose(gs...).Epsilon, 10, 1e-12)
+	drv, err := ComposeAdvanced(Pure(0.1), 100, 1e-5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, "DRV", drv.Epsilon, 5.850235, 5e-7)
+	within(t, "DRV delta", drv.Delta, 1e-5, 1e-20)
+	ln, err := ComposeLN(0.1, 100, 1e-5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, "LN", ln.Epsilon, 6.798526, 5e-7)
+	c := Compose(Guarantee{1, 1e-5}, Pure(2))
+	if c != (Guarantee{3, 1e-5}) {
+		t.Errorf("Compose = %v", c)
+	}
+	if _, err := ComposeAdvanced(Pure(1), 3, 0); err == nil {
+		t.Error("ComposeAdvanced with δ' = 0: want error")
+	}
+}
+
+// C1.
+func TestLaplaceSampler(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n = 100000
+	b := 1.7
+	xs := make([]float64, n)
+	for i := range xs {
+		xs[i] = SampleLaplace(rng, b)
+	}
+	m, v := meanVar(xs)
+	within(t, "mean", m, 0, 4*math.Sqrt(2*b*b/n))
+	// Var of the sample variance for Laplace: (μ4 − σ⁴)/n, μ4 = 24b⁴.
+	within(t, "variance", v, 2*b*b, 4*math.Sqrt((24-4)*b*b*b*b/n))
+	for _, tt := range []float64{0.5, 2, 5} {
+		c := 0
+		for _, x := range xs {
+			if math.Abs(x) > tt {
+				c++
+			}
+		}
+		p := math.Exp(-tt / b)
+		within(t, "P(|L|>t)", float64(c)/n, p, 4*math.Sqrt(p*(1-p)/n))
+	}
+	_, pv := ksPValue(xs, func(x float64) float64 {
+		if x < 0 {
+			return 0.5 * math.Exp(x/b)
+		}
+		return 1 - 0.5*math.Exp(-x/b)
+	})
+	if pv < 1e-3 {
+		t.Errorf("KS p-value %v < 1e-3", pv)
+	}
+}
+
+func TestLaplaceSnapped(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	b := 2.0
+	g := snapGrid(b)
+	const n = 100000
+	xs := make([]float64, n)
+	for i := range xs {
+		z := SampleLaplaceSnapped(rng, 0.3, b)
+		if k := z / g; k != math.Trunc(k) {
+			t.Fatalf("output %v is not a multiple of the grid step %v", z, g)
+		}
+		xs[i] = z - 0.3
+	}
+	_, pv := ksPValue(xs, func(x float64) float64 {
+		if x < 0 {
+			return 0.5 * math.Exp(x/b)
+		}
+		return 1 - 0.5*math.Exp(-x/b)
+	})
+	if pv < 1e-3 {
+		t.Errorf("KS p-value %v < 1e-3", pv)
+	}
+	m, _ := LaplaceFromScale(1, b, 2)
+	m.SetSnapped(true)
+	if e := m.Guarantee().Epsilon; !(e > 0.5 && e < 0.5+1e-10) {
+		t.Errorf("snapped guarantee ε = %v, want slightly above 0.5", e)
+	}
+}
+
+// C2.
+func TestLaplaceVectorRatio(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, m := range []int{1, 2, 4} {
+		eps := 0.8
+		l, err := NewLaplace(2, eps, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := make([]float64, m)
+		v := make([]float64, m)
+		// ‖u − v‖₁ = 2 spread over the coordinates.
+		for i := range v {
+			v[i] = 2 / float64(m)
+		}
+		maxr := math.Inf(-1)
+		for i := 0; i < 100000; i++ {
+			z, _ := l.Release(rng, u)
+			r := l.LogDensityRatio(z, u, v)
+			if r > eps+1e-12 {
+				t.Fatalf("m=%d: log ratio %v > ε", m, r)
+			}
+			maxr = math.Max(maxr, r)
+		}
+		within(t, "max log ratio", maxr, eps, 1e-9)
+	}
+	if _, err := NewLaplace(1, 0, 1); err == nil {
+		t.Error("NewLaplace ε = 0: want error")
+	}
+	l, _ := NewLaplace(2, 1, 2)
+	if err := l.SetDomain(UnitCube(2), Reject); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Release(rng, []float64{0.5, 1.5}); err == nil || !strings.Contains(err.Error(), "1.5") {
+		t.Errorf("out-of-domain error = %v, want one naming 1.5", err)
+	}
+	l.SetDomain(UnitCube(2), Clip)
+	if _, err := l.Release(rng, []float64{0.5, 1.5}); err != nil {
+		t.Errorf("Clip: %v", err)
+	}
+	if err := l.SetDomain(Box{Lo: []float64{0, 0}, Hi: []float64{2, 2}}, Reject); err == nil {
+		t.Error("domain wider than the sensitivity: want error")
+	}
+	within(t, "ScaleFromRate", ScaleFromRate(0.125), 8, 0)
+	within(t, "ScaleFromStd", ScaleFromStd(2*math.Sqrt2), 2, 1e-15)
+}
+
+// C3.
+func TestGaussianCalibration(t *testing.T) {
+	rows := []struct{ eps, classical, analytic, deltaClassical float64 }{
+		{0.5, 9.689611, 7.031827, 1.608e-08},
+		{1, 4.844805, 3.730632, 4.114e-08},
+		{2, 2.422403, 1.993812, 1.336e-07},
+		{5, 0.968961, 0.891868, 1.349e-06},
+	}
+	for _, r := range rows {
+		within(t, "classical σ", ClassicalSigma(1, r.eps, 1e-5), r.classical, 1e-6)
+		a, err := AnalyticSigma(1, r.eps, 1e-5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		within(t, "analytic σ", a, r.analytic, 1e-6)
+		bw, err := AnalyticSigmaBW(1, r.eps, 1e-5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		within(t, "BW route / bisection", bw/a, 1, 1e-6)
+		within(t, "δ*(classical σ)", GaussianDelta(1, r.classical, r.eps), r.deltaClassical, 0.001*r.deltaClassical)
+	}
+	a, _ := AnalyticSigma(1, 1, 0.3)
+	bw, _ := AnalyticSigmaBW(1, 1, 0.3)
+	within(t, "σ(ε=1, δ=0.3)", a, 0.690231, 1e-6)
+	within(t, "BW σ(ε=1, δ=0.3)", bw/a, 1, 1e-6)
+	within(t, "δ*(1,1,1)", GaussianDelta(1, 1, 1), 0.1269367375, 1e-10)
+	within(t, "δ*(2,1,0.5)", GaussianDelta(1, 2, 0.5), 0.0524403233, 1e-10)
+	for _, r := range []struct{ d, eps, classical, analytic float64 }{
+		{2, 1, 13.7032, 10.5518}, {2, 2.5, 5.4813, 4.6217}, {10, 1, 30.6412, 23.5946}, {10, 2.5, 12.2565, 10.3343},
+	} {
+		diam := UnitCube(int(r.d)).Diameter() * 2 // [-1,1]^d
+		within(t, "box classical", ClassicalSigma(diam, r.eps, 1e-5), r.classical, 1e-4)
+		a, _ := AnalyticSigma(diam, r.eps, 1e-5)
+		within(t, "box analytic", a, r.analytic, 1e-4)
+	}
+	// Hockey-stick Monte Carlo.
+	rng := rand.New(rand.NewPCG(7, 8))
+	est, se := GaussianHockeyStick(rng, 1, 1, 1, 1000000)
+	within(t, "hockey-stick MC", est, GaussianDelta(1, 1, 1), 4*se)
+	// Constructors.
+	if _, err := NewGaussian(1, 1, 1e-5, Classical); err == nil || !strings.Contains(err.Error(), "ε < 1") {
+		t.Errorf("classical ε = 1: err = %v, want refusal", err)
+	}
+	g, err := NewGaussian(1, 0.5, 1e-5, Classical)
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, "classical ε=0.5", g.Sigma(), 9.689611, 1e-6)
+	g, _ = NewGaussian(1, 2, 1e-5, Analytic)
+	h, err := GaussianFromSigma(1, g.Sigma(), 1e-5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, "round trip ε", h.Guarantee().Epsilon, 2, 1e-9)
+	if h.Guarantee().Epsilon < 2*(1-1e-12) {
+		t.Errorf("ε from σ %v below the calibrated 2", h.Guarantee().Epsilon)
+	}
+}
+
+// C4.
+func TestRandomizedResponse(t *testing.T) {
+	for _, r := range []struct{ eps, keep, c float64 }{
+		{0.5, 0.62245933, 4.08298817}, {1, 0.73105858, 2.16395341}, {2, 0.88079708, 1.31303529},
+	} {
+		m, err := NewRandomizedResponse(r.eps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		within(t, "keep", m.KeepProb(), r.keep, 5e-9)
+		within(t, "coth", m.DebiasFactor(), r.c, 5e-8)
+		within(t, "ratio", m.LogRatio(1, 1, -1), r.eps, 1e-12)
+		rng := rand.New(rand.NewPCG(9, uint64(r.eps*10)))
+		const n = 200000
+		for _, y := range []float64{1, -1} {
+			var s, s2 float64
+			for i := 0; i < n; i++ {
+				yt, _ := m.Release(rng, y)
+				v := m.Debias(yt)
+				s += v
+				s2 += v * v
+			}
+			mean := s / n
+			se := math.Sqrt((s2/n - mean*mean) / n)
+			within(t, "E[c ỹ]", mean, y, 4*se)
+		}
+	}
+	// LN example: keep 0.55.
+	m, err := RandomizedResponseFromKeep(0.55)
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, "LN ε", m.Guarantee().Epsilon, math.Log(11.0/9), 1e-12)
+	within(t, "LN estimator", ProportionFromMean(0.5, 0.55), 10*(0.5-0.45), 1e-12)
+	rng := rand.New(rand.NewPCG(11, 12))
+	const n = 100000
+	bits := make([]int, n)
+	for i := range bits {
+		b := 0
+		if rng.Float64() < 0.3 {
+			b = 1
+		}
+		bits[i], _ = m.ReleaseBit(rng, b)
+	}
+	est, _ := m.EstimateProportion(bits)
+	within(t, "proportion", est, 0.3, 4*math.Sqrt(m.ProportionVariance(0.3, n)))
+	if _, err := m.Release(rng, 0); err == nil {
+		t.Error("label 0: want error")
+	}
+}
+
+func TestNormalZiggurat(t *testing.T) {
+	p := rand.NewPCG(13, 14)
+	const n = 200000
+	xs := make([]float64, n)
+	FillNormal(p, xs)
+	m, v := meanVar(xs)
+	within(t, "mean", m, 0, 4/math.Sqrt(n))
+	within(t, "variance", v, 1, 4*math.Sqrt(2.0/n))
+	for _, tt := range []float64{1, 2, 3, 3.7} {
+		c := 0
+		for _, x := range xs {
+			if math.Abs(x) > tt {
+				c++
+			}
+		}
+		q := 2 * Phi(-tt)
+		within(t, "P(|Z|>t)", float64(c)/n, q, 4*math.Sqrt(q*(1-q)/n)+1/float64(n))
+	}
+	_, pv := ksPValue(xs, Phi)
+	if pv < 1e-3 {
+		t.Errorf("KS p-value %v", pv)
+	}
+	// The tail beyond r is sampled: check the conditional tail mean of |Z| > 3.8.
+	p2 := rand.NewPCG(15, 16)
+	var s float64
+	c := 0
+	for i := 0; i < 4000000; i++ {
+		if z := math.Abs(normal(p2)); z > 3.8 {
+			s += z
+			c++
+		}
+	}
+	want := 2 * Phi(-3.8)
+	within(t, "P(|Z|>3.8)", float64(c)/4e6, want, 4*math.Sqrt(want/4e6))
+}
+
+func TestFeatureLabelReleaseReproducible(t *testing.T) {
+	lo := []float64{-1, -1, -1}
+	hi := []float64{1, 1, 1}
+	r, err := NewFeatureLabelRelease(lo, hi, 1, 1, 1e-5, Analytic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := r.Guarantee(); g.Epsilon != 2 || g.Delta != 1e-5 {
+		t.Errorf("guarantee %v, want (2, 1e-5)", g)
+	}
+	a, _ := AnalyticSigma(2*math.Sqrt(3), 1, 1e-5)
+	within(t, "σ", r.Sigma(), a, 0)
+	n := 3*BlockRows + 17
+	rng := rand.New(rand.NewPCG(1, 1))
+	x := make([]float64, 3*n)
+	y := make([]float64, n)
+	for i := range x {
+		x[i] = 2*rng.Float64() - 1
+	}
+	for i := range y {
+		y[i] = float64(2*rng.IntN(2) - 1)
+	}
+	x1, y1, err := r.Release(context.Background(), 42, x, y, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x2, y2, err := r.Release(context.Background(), 42, x, y, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range x1 {
+		if x1[i] != x2[i] {
+			t.Fatalf("xt[%d] differs between 1 and 4 workers", i)
+		}
+	}
+	flips := 0
+	for i := range y1 {
+		if y1[i] != y2[i] {
+			t.Fatalf("yt[%d] differs", i)
+		}
+		if y1[i] != y[i] {
+			flips++
+		}
+	}
+	q := 1 - r.KeepProb()
+	within(t, "flip rate", float64(flips)/float64(n), q, 4*math.Sqrt(q*(1-q)/float64(n)))
+	var s2 float64
+	for i := range x1 {
+		s2 += (x1[i] - x[i]) * (x1[i] - x[i])
+	}
+	within(t, "noise variance", s2/float64(len(x1)), r.Sigma()*r.Sigma(), 4*r.Sigma()*r.Sigma()*math.Sqrt(2/float64(len(x1))))
+	// Out-of-box input names the record and value.
+	x[5*3+2] = 1.25
+	_, _, err = r.Release(context.Background(), 42, x, y, 2)
+	if err == nil || !strings.Contains(err.Error(), "record 5 feature 2 = 1.25") {
+		t.Errorf("err = %v", err)
+	}
+	r.SetPolicy(Clip)
+	if _, _, err := r.Release(context.Background(), 42, x, y, 2); err != nil {
+		t.Errorf("Clip: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := r.Release(ctx, 42, x, y, 2); err != context.Canceled {
+		t.Errorf("cancelled: err = %v", err)
+	}
+	if _, err := NewFeatureLabelRelease(lo, hi, 2, 1, 1e-5, Classical); err == nil {
+		t.Error("classical with ε_X = 2: want error")
+	}
+}
