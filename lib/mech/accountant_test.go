@@ -1,0 +1,136 @@
+package mech
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+func TestAccountant(t *testing.T) {
+	a, err := NewAccountant(Guarantee{Epsilon: 2, Delta: 1e-5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Charge("features", Guarantee{1, 1e-5}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Charge("labels", Pure(1), 3, 4); err != nil {
+		t.Fatal(err)
+	}
+	// Individual 3 is exhausted; 5 is not.
+	err = a.Charge("more", Pure(0.5), 5, 3)
+	if err == nil || !strings.Contains(err.Error(), "individual 3") {
+		t.Fatalf("err = %v, want refusal naming individual 3", err)
+	}
+	if s := a.Spent(5); s != (Guarantee{1, 1e-5}) {
+		t.Errorf("refused charge was recorded: Spent(5) = %v", s)
+	}
+	if err := a.Charge("more", Pure(0.5), 5); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Charge("everyone", Pure(0.6)); err == nil {
+		t.Fatal("charge to everyone beyond individual 3's budget: want error")
+	}
+	if err := a.Charge("delta", Guarantee{0, 1e-6}, 7); err == nil {
+		t.Fatal("δ beyond budget: want error")
+	}
+	// Ten charges of 0.1 fit exactly despite rounding.
+	b, _ := NewAccountant(Pure(1))
+	for i := 0; i < 10; i++ {
+		if err := b.Charge("step", Pure(0.1)); err != nil {
+			t.Fatalf("charge %d: %v", i, err)
+		}
+	}
+	if err := b.Charge("step", Pure(1e-9)); err == nil {
+		t.Fatal("charge past 1: want error")
+	}
+	if r := a.Remaining(5); math.Abs(r.Epsilon-0.5) > 1e-12 {
+		t.Errorf("Remaining(5) = %v", r)
+	}
+	if !strings.Contains(a.Markdown(), "| labels |") || len(a.Ledger()) != 3 {
+		t.Errorf("ledger %v", a)
+	}
+}
+
+// C6.
+func TestGRR(t *testing.T) {
+	m, err := NewGRR(4, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, "p", m.P(), 0.47536689, 5e-9)
+	within(t, "q", m.Q(), 0.17487770, 5e-9)
+	within(t, "p/q", m.P()/m.Q(), math.E, 1e-12)
+	f := []float64{0.1, 0.2, 0.3, 0.4}
+	rng := rand.New(rand.NewPCG(31, 32))
+	const n, reps = 10000, 2000
+	if testing.Short() {
+		t.Skip("GRR variance check runs 2·10⁷ reports")
+	}
+	est := make([][]float64, 4)
+	reports := make([]int, n)
+	for r := 0; r < reps; r++ {
+		for i := range reports {
+			// A fixed population: n·f_v individuals hold value v (the
+			// WBLJ variance is conditional on the true counts).
+			v := 0
+			for c := f[0] * n; float64(i) >= c-0.5 && v < 3; c += f[v] * n {
+				v++
+			}
+			reports[i], _ = m.Release(rng, v)
+		}
+		c, err := m.Counts(reports)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, _ := m.Estimate(c)
+		for v := range e {
+			est[v] = append(est[v], e[v])
+		}
+	}
+	// The sample variance of reps draws has relative se sqrt(2/(reps−1))
+	// (3.2%): each value is checked at 4 se, and the mean ratio over the k
+	// values at the spec's 5%.
+	relSE := math.Sqrt(2.0 / (reps - 1))
+	ratios := 0.0
+	for v := range f {
+		mean, vr := meanVar(est[v])
+		want := m.Variance(f[v], n)
+		within(t, "mean f̂", mean, f[v], 4*math.Sqrt(want/reps))
+		if math.Abs(vr/want-1) > 4*relSE {
+			t.Errorf("value %d: empirical variance %v vs WBLJ %v (ratio %v)", v, vr, want, vr/want)
+		}
+		ratios += vr / want
+	}
+	t.Logf("mean variance ratio %v", ratios/4)
+	if r := ratios / 4; math.Abs(r-1) > 0.05 {
+		t.Errorf("mean variance ratio %v, want within 5%% of 1", r)
+	}
+}
+
+func TestHistogramEncoding(t *testing.T) {
+	m, err := NewHistogramEncoding(5, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, "scale", m.Scale(), 2, 0)
+	rng := rand.New(rand.NewPCG(33, 34))
+	const n = 50000
+	var reps [][]float64
+	for i := 0; i < n; i++ {
+		r, err := m.Release(rng, i%5/2) // values 0,0,1,1,2 → f = (.4,.4,.2,0,0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reps = append(reps, r)
+	}
+	f, _ := m.Estimate(reps)
+	want := []float64{0.4, 0.4, 0.2, 0, 0}
+	for v := range f {
+		within(t, "f̂", f[v], want[v], 4*math.Sqrt((want[v]*(1-want[v])+8)/n))
+	}
+	if _, err := m.Release(rng, 5); err == nil {
+		t.Error("value 5 of 5: want error")
+	}
+}
