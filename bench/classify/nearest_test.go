@@ -1,0 +1,79 @@
+// Package classify holds the benchmarks of lib/metric and lib/classify that
+// run.sh prints side by side with scikit-learn (sklearn_bench.py).
+package classify
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/goldp/goldp/lib/metric"
+)
+
+const (
+	numProtos  = 1000
+	numQueries = 100_000
+)
+
+func points(seed uint64, n int) [][]float64 {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	pts := make([][]float64, n)
+	for i := range pts {
+		pts[i] = []float64{rng.Float64(), rng.Float64()}
+	}
+	return pts
+}
+
+func benchNearest(b *testing.B, m metric.Vector, opt *metric.IndexOptions, nq int) {
+	protos, qs := points(1, numProtos), points(2, nq)
+	ix, err := metric.NewVectorIndex(protos, m, opt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cells := make([]int, len(qs))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := ix.Query(context.Background(), qs, cells, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	s := ix.Stats()
+	b.ReportMetric(s.CallsPerQuery(), "calls/query")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(nq)*1e5/1e6, "ms/1e5q")
+}
+
+// BenchmarkNearestEuclidean: 10^5 queries among 10^3 prototypes in 2-D with
+// the built-in Euclidean metric (peer: BallTree.query, k=1).
+func BenchmarkNearestEuclidean(b *testing.B) { benchNearest(b, metric.Euclidean{}, nil, numQueries) }
+
+// BenchmarkNearestEuclideanLeaf8 is the same with leaves of 8 prototypes.
+func BenchmarkNearestEuclideanLeaf8(b *testing.B) {
+	benchNearest(b, metric.Euclidean{}, &metric.IndexOptions{LeafSize: 8}, numQueries)
+}
+
+// BenchmarkNearestBrute is brute force, for the calls-per-query comparison.
+func BenchmarkNearestBrute(b *testing.B) {
+	benchNearest(b, metric.Euclidean{}, &metric.IndexOptions{Brute: true}, numQueries)
+}
+
+// interpretedCost is what one call into a metric defined in a notebook cell
+// costs (yaegi, measured 2–4 µs); the simulated cell metric spins this long.
+const interpretedCost = 3 * time.Microsecond
+
+func spin(d time.Duration) {
+	for t0 := time.Now(); time.Since(t0) < d; {
+	}
+}
+
+// BenchmarkNearestCellMetric simulates a metric defined in a goldp cell: a
+// func value costing interpretedCost per call (peer: BallTree with a Python
+// function metric). Measured on 10^4 queries, reported per 10^5.
+func BenchmarkNearestCellMetric(b *testing.B) {
+	f := metric.VectorFunc(func(a, c []float64) float64 {
+		spin(interpretedCost)
+		return metric.Euclidean{}.Dist(a, c)
+	})
+	benchNearest(b, f, nil, numQueries/10)
+}

@@ -1,0 +1,196 @@
+package classify
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/goldp/goldp/lib/mech"
+)
+
+// TestC8Indicator: d=2, h=0.25, x=(0.3,0.6) → cubes (1,2),(1,3),(2,2),(2,3); j* = (1,2).
+func TestC8Indicator(t *testing.T) {
+	ch, err := mech.NewCubeHistogram(2, 0.25, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := cubeGrid{d: 2, m: ch.Side(), h: 0.25}
+	got := g.indicator([]float64{0.3, 0.6}, nil)
+	slices.Sort(got)
+	var want []int
+	for _, j := range [][]int{{1, 2}, {1, 3}, {2, 2}, {2, 3}} {
+		want = append(want, ch.Cell(j))
+	}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("indicator = %v, want %v", got, want)
+	}
+	if j, _ := ch.NearestCell([]float64{0.3, 0.6}); j != ch.Cell([]int{1, 2}) {
+		t.Errorf("j* = %v, want (1,2)", ch.Index(j))
+	}
+	if ch.Scale() != 8 {
+		t.Errorf("scale = %v, want 8 (2^(d+1)/α)", ch.Scale())
+	}
+	// The private indicator enumeration equals the mechanism's, everywhere.
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, d := range []int{1, 2, 3} {
+		for _, h := range []float64{0.25, 0.3, 0.1} {
+			ch, _ := mech.NewCubeHistogram(d, h, 1)
+			g := cubeGrid{d: d, m: ch.Side(), h: h}
+			for i := 0; i < 2000; i++ {
+				x := make([]float64, d)
+				for k := range x {
+					if i%4 == 0 {
+						x[k] = float64(rng.IntN(5)) / 4 // grid multiples and ends
+					} else {
+						x[k] = rng.Float64()
+					}
+				}
+				a := g.indicator(x, nil)
+				b, _ := ch.Indicator(x)
+				slices.Sort(a)
+				slices.Sort(b)
+				if !slices.Equal(a, b) {
+					t.Fatalf("d=%d h=%v x=%v: indicator %v, mechanism %v", d, h, x, a, b)
+				}
+			}
+		}
+	}
+}
+
+// TestC8Bandwidth: n=10^4, α=L=μ=β=1, d=2 → h = 0.215443.
+func TestC8Bandwidth(t *testing.T) {
+	h, err := BBBandwidth(10000, 1, 2, 1, 1, 1)
+	if err != nil || math.Abs(h-0.215443) > 1e-6 {
+		t.Errorf("h = %v (%v), want 0.215443", h, err)
+	}
+	if _, err := BBBandwidth(10, 0, 2, 0, 0, 0); err == nil {
+		t.Error("alpha 0 accepted")
+	}
+}
+
+// TestC8Unbiased: d=1, h=0.25, X~U[0,1], η(x)=x, x0=0.8: E T = 0.125,
+// Var T = (0.296875 + 40/α²)/n, for the fast simulation and the
+// per-individual release, and the two agree in law (two-sample KS).
+func TestC8Unbiased(t *testing.T) {
+	p := Problem{D: 1, Kappa: 1}
+	x0 := []float64{0.8}
+	run := func(exact bool, n, reps int, seed uint64) []float64 {
+		rng := rand.New(rand.NewPCG(seed, 1))
+		out := make([]float64, reps)
+		for r := range out {
+			xs, y, _ := p.Sample(rng, 2*n)
+			bb, err := NewBB(context.Background(), rng, xs, y, 1, &BBOptions{H: 0.25, Exact: exact})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[r], _ = bb.Statistic(x0)
+		}
+		return out
+	}
+	for _, exact := range []bool{false, true} {
+		n, reps := 2000, 1500
+		ts := run(exact, n, reps, 11)
+		m, v := meanVar(ts)
+		wantV := (0.296875 + 40) / float64(n)
+		se := math.Sqrt(wantV / float64(reps))
+		if math.Abs(m-0.125) > 4*se {
+			t.Errorf("exact=%v: E T = %v, want 0.125 ± %v", exact, m, 4*se)
+		}
+		seV := wantV * math.Sqrt(2/float64(reps-1))
+		if math.Abs(v-wantV) > 4*seV {
+			t.Errorf("exact=%v: Var T = %v, want %v ± %v", exact, v, wantV, 4*seV)
+		}
+	}
+	// α=1, n=10^4: the spec's sd 0.0635.
+	if sd := math.Sqrt((0.296875 + 40) / 1e4); math.Abs(sd-0.0635) > 5e-4 {
+		t.Errorf("sd = %v", sd)
+	}
+	// Small n, where the sums are far from normal: the laws still agree.
+	a, b := run(false, 5, 3000, 21), run(true, 5, 3000, 22)
+	if d, pv := ks2(a, b); pv < 1e-3 {
+		t.Errorf("fast vs per-individual T at n=5: KS D=%.4f p=%.2g", d, pv)
+	}
+}
+
+// TestC8Privacy: the worst-case log-ratio over disjoint arrays equals α.
+func TestC8Privacy(t *testing.T) {
+	ch, _ := mech.NewCubeHistogram(2, 0.25, 1)
+	bb := &BB{mech: ch}
+	if g := bb.Guarantee(); math.Abs(g.Epsilon-1) > 1e-12 || g.Delta != 0 {
+		t.Errorf("guarantee %v, want α=1", g)
+	}
+	a, _ := ch.Indicator([]float64{0.3, 0.6})
+	b, _ := ch.Indicator([]float64{0.9, 0.1})
+	// An output beyond both arrays on every coordinate where they differ attains the bound.
+	z := make([]float64, ch.NumCells())
+	for _, f := range a {
+		z[f] = 5
+	}
+	for _, f := range b {
+		z[f] = -5
+	}
+	if r := ch.LogDensityRatio(z, a, 1, b, 1); math.Abs(r-1) > 1e-12 {
+		t.Errorf("worst-case log ratio %v, want α = 1", r)
+	}
+}
+
+// TestC8Consistency: with h = (nα²)^(−1/6), accuracy on a fixed 2-D problem is
+// non-decreasing in n and in α (averaged over 20 seeds).
+func TestC8Consistency(t *testing.T) {
+	p := Problem{D: 2, Kappa: 1}
+	rng := rand.New(rand.NewPCG(99, 1))
+	test, ty, _ := p.Sample(rng, 20000)
+	acc := func(n int, alpha float64) float64 {
+		var s float64
+		for seed := uint64(0); seed < 20; seed++ {
+			r := rand.New(rand.NewPCG(seed, uint64(n)))
+			xs, y, _ := p.Sample(r, n)
+			bb, err := NewBB(context.Background(), r, xs, y, alpha, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pred, _ := bb.Predict(test)
+			a, _ := Accuracy(pred, ty)
+			s += a
+		}
+		return s / 20
+	}
+	prev := 0.0
+	for _, n := range []int{2000, 20000, 200000} {
+		a := acc(n, 1)
+		t.Logf("n=%d α=1: accuracy %.4f", n, a)
+		if a < prev-0.005 {
+			t.Errorf("accuracy fell from %.4f to %.4f at n=%d", prev, a, n)
+		}
+		prev = a
+	}
+	prev = 0
+	for _, alpha := range []float64{0.5, 1, 4} {
+		a := acc(20000, alpha)
+		t.Logf("n=20000 α=%v: accuracy %.4f", alpha, a)
+		if a < prev-0.005 {
+			t.Errorf("accuracy fell from %.4f to %.4f at α=%v", prev, a, alpha)
+		}
+		prev = a
+	}
+	if bayes := 1 - p.BayesRisk(); prev > bayes+0.01 {
+		t.Errorf("accuracy %.4f above the Bayes accuracy %.4f", prev, bayes)
+	}
+}
+
+func TestBBErrors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	ctx := context.Background()
+	if _, err := NewBB(ctx, rng, [][]float64{{0.1}, {1.5}}, []int{0, 1}, 1, nil); err == nil {
+		t.Error("point outside [0,1] accepted")
+	}
+	if _, err := NewBB(ctx, rng, [][]float64{{0.1}, {0.5}}, []int{0, -1}, 1, nil); err == nil {
+		t.Error("label -1 accepted by BB")
+	}
+	if _, err := NewBB(ctx, rng, [][]float64{{0.1}, {0.5}}, []int{0, 1}, 0, nil); err == nil {
+		t.Error("alpha 0 accepted")
+	}
+}

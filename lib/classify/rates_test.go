@@ -1,0 +1,28 @@
+package classify
+
+import (
+	"context"
+	"math"
+	"testing"
+)
+
+// TestRateStudy fits the log-log slope of excess risk against nα² for both
+// private rules on the Lipschitz toy (κ = 1: β = 1, γ = 1) in d = 1 and
+// checks it against the theory slope.
+func TestRateStudy(t *testing.T) {
+	for _, method := range []string{"bb", "protonn"} {
+		cfg := RateConfig{Method: method, Problem: Problem{D: 1, Kappa: 1}, Alpha: 1,
+			N: []int{4000, 16000, 64000, 256000, 1024000}, Reps: 12, TestN: 20000, Seed: 1}
+		res, err := RateStudy(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("\n%s", res)
+		if math.Abs(res.Fit.Slope-res.Theory) > 0.15 {
+			t.Errorf("%s: fitted slope %.3f, theory %.3f", method, res.Fit.Slope, res.Theory)
+		}
+	}
+	if _, err := RateStudy(context.Background(), RateConfig{Method: "x", Problem: Problem{D: 1, Kappa: 1}, Alpha: 1, N: []int{10, 20}}); err == nil {
+		t.Error("unknown method accepted")
+	}
+}
