@@ -11,6 +11,8 @@ import (
 	"github.com/goldp/goldp/lib/metric"
 )
 
+var metricEuclid = metric.Euclidean{}
+
 const (
 	numProtos  = 1000
 	numQueries = 100_000
