@@ -1,0 +1,291 @@
+package jupyter
+
+import (
+	"encoding/json"
+	"errors"
+	"sync"
+)
+
+// ErrStdinNotAllowed is returned by Output.Input when the execute_request
+// was sent with allow_stdin false.
+var ErrStdinNotAllowed = errors.New("jupyter: the front end does not accept input requests (allow_stdin is false)")
+
+// ErrInputInterrupted is returned by Output.Input when the kernel was
+// interrupted or shut down while waiting for the reply.
+var ErrInputInterrupted = errors.New("jupyter: input request interrupted")
+
+// execQueue is the unbounded FIFO of execute_requests. Requests queued when
+// a cell fails with stop_on_error are taken out by drain and aborted.
+type execQueue struct {
+	mu     sync.Mutex
+	items  []*Message
+	notify chan struct{}
+}
+
+func newExecQueue() *execQueue { return &execQueue{notify: make(chan struct{}, 1)} }
+
+func (q *execQueue) push(m *Message) {
+	q.mu.Lock()
+	q.items = append(q.items, m)
+	q.mu.Unlock()
+	select {
+	case q.notify <- struct{}{}:
+	default:
+	}
+}
+
+// pop returns the oldest request, or nil when done is closed first.
+func (q *execQueue) pop(done <-chan struct{}) *Message {
+	for {
+		q.mu.Lock()
+		if len(q.items) > 0 {
+			m := q.items[0]
+			q.items[0] = nil
+			q.items = q.items[1:]
+			q.mu.Unlock()
+			return m
+		}
+		q.mu.Unlock()
+		select {
+		case <-q.notify:
+		case <-done:
+			return nil
+		}
+	}
+}
+
+// drain removes and returns every queued request.
+func (q *execQueue) drain() []*Message {
+	q.mu.Lock()
+	items := q.items
+	q.items = nil
+	q.mu.Unlock()
+	return items
+}
+
+// executeContent is the content of execute_request.
+type executeContent struct {
+	Code            string            `json:"code"`
+	Silent          bool              `json:"silent"`
+	StoreHistory    *bool             `json:"store_history"`
+	UserExpressions map[string]string `json:"user_expressions"`
+	AllowStdin      *bool             `json:"allow_stdin"`
+	StopOnError     *bool             `json:"stop_on_error"`
+}
+
+func (s *server) execLoop() {
+	done := s.ctx.Done()
+	for {
+		m := s.queue.pop(done)
+		if m == nil {
+			return
+		}
+		s.execute(m)
+	}
+}
+
+// execute runs one execute_request with protocol 5.3 semantics.
+func (s *server) execute(m *Message) {
+	s.status(m, "busy")
+	defer s.status(m, "idle")
+
+	var c executeContent
+	if err := json.Unmarshal(m.Content, &c); err != nil {
+		s.reply(s.shell, m, "execute_reply", withCount(errorContent("BadRequest",
+			"execute_request content: "+err.Error(), nil), s.executionCount))
+		return
+	}
+	store := c.StoreHistory == nil || *c.StoreHistory
+	if c.Silent {
+		store = false
+	}
+	req := ExecuteRequest{
+		Code:            c.Code,
+		Silent:          c.Silent,
+		StoreHistory:    store,
+		AllowStdin:      c.AllowStdin == nil || *c.AllowStdin,
+		StopOnError:     c.StopOnError == nil || *c.StopOnError,
+		UserExpressions: c.UserExpressions,
+	}
+	if store {
+		s.executionCount++
+	}
+	n := s.executionCount
+	req.ExecutionCount = n
+	if !c.Silent {
+		s.publish(m, "execute_input", map[string]any{"code": c.Code, "execution_count": n})
+	}
+
+	out := &cellOutput{s: s, req: m, allowStdin: req.AllowStdin}
+	r := s.interp.Execute(s.ctx, req, out)
+
+	if store {
+		var output string
+		if r.Status == "ok" && r.Data != nil {
+			output, _ = r.Data["text/plain"].(string)
+		}
+		s.history.add(n, c.Code, output)
+	}
+
+	switch r.Status {
+	case "error":
+		tb := r.Traceback
+		if tb == nil {
+			tb = []string{r.EName + ": " + r.EValue}
+		}
+		s.publish(m, "error", map[string]any{"ename": r.EName, "evalue": r.EValue, "traceback": tb})
+		s.reply(s.shell, m, "execute_reply", withCount(errorContent(r.EName, r.EValue, tb), n))
+		if req.StopOnError {
+			s.abortQueued()
+		}
+	case "aborted":
+		s.reply(s.shell, m, "execute_reply", map[string]any{"status": "aborted", "execution_count": n})
+	default:
+		if r.Status != "ok" {
+			s.log.Printf("interpreter returned status %q; reporting ok", r.Status)
+		}
+		if r.Data != nil && !c.Silent {
+			md := r.Metadata
+			if md == nil {
+				md = map[string]any{}
+			}
+			s.publish(m, "execute_result", map[string]any{"execution_count": n, "data": r.Data, "metadata": md})
+		}
+		ue := r.UserExpressions
+		if ue == nil {
+			ue = map[string]any{}
+		}
+		payload := r.Payload
+		if payload == nil {
+			payload = []map[string]any{}
+		}
+		s.reply(s.shell, m, "execute_reply", map[string]any{
+			"status": "ok", "execution_count": n, "user_expressions": ue, "payload": payload,
+		})
+	}
+}
+
+func withCount(c map[string]any, n int) map[string]any {
+	c["execution_count"] = n
+	return c
+}
+
+// abortQueued answers every execute_request already queued with status
+// "aborted" without running it, as ipykernel does after an error when
+// stop_on_error is set.
+func (s *server) abortQueued() {
+	for _, q := range s.queue.drain() {
+		s.status(q, "busy")
+		s.reply(s.shell, q, "execute_reply", map[string]any{"status": "aborted", "execution_count": s.executionCount})
+		s.status(q, "idle")
+	}
+}
+
+// cellOutput is the Output of one execute_request.
+type cellOutput struct {
+	s          *server
+	req        *Message
+	allowStdin bool
+}
+
+// Stream implements Output.
+func (o *cellOutput) Stream(name, text string) {
+	o.s.publish(o.req, "stream", map[string]string{"name": name, "text": text})
+}
+
+// Display implements Output.
+func (o *cellOutput) Display(data, metadata, transient map[string]any, update bool) {
+	if metadata == nil {
+		metadata = map[string]any{}
+	}
+	if transient == nil {
+		transient = map[string]any{}
+	}
+	t := "display_data"
+	if update {
+		t = "update_display_data"
+	}
+	o.s.publish(o.req, t, map[string]any{"data": data, "metadata": metadata, "transient": transient})
+}
+
+// ClearOutput implements Output.
+func (o *cellOutput) ClearOutput(wait bool) {
+	o.s.publish(o.req, "clear_output", map[string]bool{"wait": wait})
+}
+
+// Input implements Output: it sends input_request on the stdin channel to
+// the client that sent the execute_request and waits for input_reply.
+func (o *cellOutput) Input(prompt string, password bool) (string, error) {
+	if !o.allowStdin {
+		return "", ErrStdinNotAllowed
+	}
+	return o.s.input(o.req, prompt, password)
+}
+
+// inputWait is an outstanding input_request.
+type inputWait struct {
+	reply chan string
+	abort chan struct{}
+}
+
+func (s *server) input(req *Message, prompt string, password bool) (string, error) {
+	s.inputMu.Lock()
+	defer s.inputMu.Unlock()
+	w := &inputWait{reply: make(chan string, 1), abort: make(chan struct{})}
+	s.pendingMu.Lock()
+	s.pending = w
+	s.pendingMu.Unlock()
+	defer func() {
+		s.pendingMu.Lock()
+		if s.pending == w {
+			s.pending = nil
+		}
+		s.pendingMu.Unlock()
+	}()
+	if s.ctx.Err() != nil {
+		return "", ErrInputInterrupted
+	}
+	s.send(s.stdin, req.Identities, req, "input_request", map[string]any{"prompt": prompt, "password": password})
+	select {
+	case v := <-w.reply:
+		return v, nil
+	case <-w.abort:
+		return "", ErrInputInterrupted
+	case <-s.ctx.Done():
+		return "", ErrInputInterrupted
+	}
+}
+
+// abortInput makes a waiting Input return ErrInputInterrupted.
+func (s *server) abortInput() {
+	s.pendingMu.Lock()
+	if w := s.pending; w != nil {
+		s.pending = nil
+		close(w.abort)
+	}
+	s.pendingMu.Unlock()
+}
+
+// routeStdin delivers input_reply to the waiting Input.
+func (s *server) routeStdin(m *Message) {
+	if m.Header.MsgType != "input_reply" {
+		s.log.Printf("stdin: ignoring %s", m.Header.MsgType)
+		return
+	}
+	var c struct {
+		Value string `json:"value"`
+	}
+	if err := json.Unmarshal(m.Content, &c); err != nil {
+		s.log.Printf("stdin: input_reply content: %v", err)
+		return
+	}
+	s.pendingMu.Lock()
+	w := s.pending
+	s.pending = nil
+	s.pendingMu.Unlock()
+	if w == nil {
+		s.log.Printf("stdin: input_reply with no input_request waiting")
+		return
+	}
+	w.reply <- c.Value
+}

@@ -1,0 +1,584 @@
+package jupyter
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"os"
+	"os/signal"
+	"os/user"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+)
+
+// Option configures Serve.
+type Option func(*server)
+
+// WithLogger sets where the kernel logs dropped messages and transport
+// errors. The default logs to os.Stderr; nil discards.
+func WithLogger(l *log.Logger) Option {
+	return func(s *server) {
+		if l == nil {
+			l = log.New(io.Discard, "", 0)
+		}
+		s.log = l
+	}
+}
+
+// WithHistoryFile sets the JSON-lines file execution history is appended
+// to and read back from (default DefaultHistoryFile()). An empty path keeps
+// history in memory only.
+func WithHistoryFile(path string) Option {
+	return func(s *server) { s.historyPath = path }
+}
+
+// WithReady sets a function Serve calls once every socket is bound, with
+// the connection info completed by the ports actually bound (useful with
+// port 0).
+func WithReady(fn func(ci ConnectionInfo)) Option {
+	return func(s *server) { s.ready = fn }
+}
+
+// WithSignalHandler sets whether Serve catches SIGINT and turns it into
+// Interpreter.Interrupt (default true: a kernel must not die on SIGINT).
+func WithSignalHandler(on bool) Option {
+	return func(s *server) { s.sigint = on }
+}
+
+// WithImplementationVersion sets implementation_version in
+// kernel_info_reply.
+func WithImplementationVersion(v string) Option {
+	return func(s *server) { s.implVersion = v }
+}
+
+// Serve runs a Jupyter kernel: it binds the five sockets described by ci
+// and drives interp until a shutdown_request arrives or ctx is cancelled.
+// It then calls interp.Shutdown, closes the sockets and returns nil after a
+// shutdown_request, ctx.Err() after a cancellation, or the error that
+// prevented it from starting.
+//
+// Execute requests run one at a time in arrival order. Other shell
+// requests (kernel_info, complete, inspect, is_complete, history, comm_*)
+// are answered on their own goroutine even while a cell runs; control
+// requests (shutdown, interrupt) on another.
+func Serve(ctx context.Context, ci *ConnectionInfo, interp Interpreter, opts ...Option) error {
+	if ci == nil {
+		return errors.New("jupyter: Serve: nil ConnectionInfo")
+	}
+	if err := ci.Validate(); err != nil {
+		return fmt.Errorf("jupyter: Serve: %w", err)
+	}
+	s := &server{
+		ci:          *ci,
+		interp:      interp,
+		codec:       NewCodec([]byte(ci.Key)),
+		log:         log.New(os.Stderr, "goldp kernel: ", log.LstdFlags),
+		historyPath: DefaultHistoryFile(),
+		sigint:      true,
+		session:     NewID(),
+		username:    "kernel",
+		queue:       newExecQueue(),
+		aux:         make(chan *Message, 64),
+		ctrl:        make(chan *Message, 16),
+	}
+	if u := os.Getenv("USER"); u != "" {
+		s.username = u
+	} else if u, err := user.Current(); err == nil {
+		s.username = u.Username
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	s.ctx, s.cancel = context.WithCancel(ctx)
+	defer s.cancel()
+	s.history = newHistory(s.historyPath, s.log)
+
+	if err := s.bind(); err != nil {
+		s.closeSockets()
+		return err
+	}
+	if s.ready != nil {
+		s.ready(s.ci)
+	}
+	s.publish(nil, "status", statusContent{"starting"})
+
+	var sigc chan os.Signal
+	if s.sigint {
+		sigc = make(chan os.Signal, 1)
+		signal.Notify(sigc, os.Interrupt)
+		defer signal.Stop(sigc)
+	}
+
+	var readers sync.WaitGroup
+	readers.Add(4)
+	go func() { defer readers.Done(); s.readLoop(s.shell, s.routeShell) }()
+	go func() { defer readers.Done(); s.readLoop(s.control, s.routeControl) }()
+	go func() { defer readers.Done(); s.readLoop(s.stdin, s.routeStdin) }()
+	go func() { defer readers.Done(); s.heartbeat() }()
+
+	var workers sync.WaitGroup
+	workers.Add(2)
+	go func() { defer workers.Done(); s.auxLoop() }()
+	go func() { defer workers.Done(); s.controlLoop() }()
+	execDone := make(chan struct{})
+	go func() { defer close(execDone); s.execLoop() }()
+
+wait:
+	for {
+		select {
+		case <-s.ctx.Done():
+			break wait
+		case <-sigc:
+			s.log.Printf("SIGINT: interrupting the running cell")
+			s.interrupt()
+		}
+	}
+
+	// Shut down: unblock input waits, stop the interpreter, then the sockets.
+	s.abortInput()
+	sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
+	if err := interp.Shutdown(sctx); err != nil {
+		s.log.Printf("interpreter shutdown: %v", err)
+	}
+	scancel()
+	select {
+	case <-execDone:
+	case <-time.After(2 * time.Second):
+		s.log.Printf("the running execution did not return after shutdown; leaving it")
+	}
+	workers.Wait()
+	// IOPub sends are queued by zmq4; give the queue a moment to drain so
+	// the last status messages reach the front end.
+	time.Sleep(20 * time.Millisecond)
+	s.closeSockets()
+	readers.Wait()
+	s.history.close()
+	if s.shutdownRequested.Load() {
+		return nil
+	}
+	return ctx.Err()
+}
+
+// bind creates and binds the five sockets. Ports given as 0 are replaced
+// in s.ci by the ports bound.
+func (s *server) bind() error {
+	sctx := context.Background() // sockets live until closeSockets
+	routerOpts := []zmq4.Option{zmq4.WithTimeout(10 * time.Second), zmq4.WithLogger(s.log)}
+	s.shell = zmq4.NewRouter(sctx, routerOpts...)
+	s.control = zmq4.NewRouter(sctx, routerOpts...)
+	s.stdin = zmq4.NewRouter(sctx, routerOpts...)
+	s.iopub = zmq4.NewPub(sctx, zmq4.WithLogger(s.log))
+	// Heartbeat: a ROUTER that echoes every message back to its sender. It
+	// serves REQ and DEALER pings alike and, unlike zmq4's REP, never
+	// wedges when a client disappears between ping and pong.
+	s.hb = zmq4.NewRouter(sctx, routerOpts...)
+	for _, b := range []struct {
+		name string
+		sock zmq4.Socket
+		port *int
+	}{
+		{"shell_port", s.shell, &s.ci.ShellPort},
+		{"control_port", s.control, &s.ci.ControlPort},
+		{"stdin_port", s.stdin, &s.ci.StdinPort},
+		{"iopub_port", s.iopub, &s.ci.IOPubPort},
+		{"hb_port", s.hb, &s.ci.HBPort},
+	} {
+		ep := s.ci.endpoint(*b.port)
+		if err := b.sock.Listen(ep); err != nil {
+			return fmt.Errorf("jupyter: %s: %w", b.name, err)
+		}
+		if *b.port == 0 {
+			if a, ok := b.sock.Addr().(*net.TCPAddr); ok {
+				*b.port = a.Port
+			}
+		}
+	}
+	return nil
+}
+
+func (s *server) closeSockets() {
+	for _, sock := range []zmq4.Socket{s.shell, s.control, s.stdin, s.iopub, s.hb} {
+		if sock != nil {
+			sock.Close()
+		}
+	}
+}
+
+// server is the state of one Serve call.
+type server struct {
+	ci          ConnectionInfo
+	interp      Interpreter
+	codec       *Codec
+	log         *log.Logger
+	historyPath string
+	ready       func(ConnectionInfo)
+	sigint      bool
+	implVersion string
+	session     string
+	username    string
+
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	shell, control, stdin, iopub, hb zmq4.Socket
+
+	queue *execQueue    // execute_requests, run by execLoop
+	aux   chan *Message // other shell requests, run by auxLoop
+	ctrl  chan *Message // control requests, run by controlLoop
+
+	executionCount int // owned by execLoop
+	history        *history
+
+	inputMu   sync.Mutex // serialises input requests
+	pendingMu sync.Mutex
+	pending   *inputWait
+
+	shutdownRequested atomic.Bool
+}
+
+// readLoop receives messages on sock until it is closed, decodes them and
+// hands them to route. Messages that fail to decode, in particular ones
+// with a bad signature, are logged and dropped.
+func (s *server) readLoop(sock zmq4.Socket, route func(*Message)) {
+	for {
+		zm, err := sock.Recv()
+		if err != nil {
+			if s.ctx.Err() != nil {
+				return
+			}
+			if errors.Is(err, context.Canceled) {
+				return
+			}
+			s.log.Printf("%s: receive: %v", sock.Type(), err)
+			continue
+		}
+		m, err := s.codec.Decode(zm.Frames)
+		if err != nil {
+			s.log.Printf("dropped a message on port %s: %v", sock.Addr(), err)
+			continue
+		}
+		route(m)
+	}
+}
+
+func (s *server) routeShell(m *Message) {
+	if m.Header.MsgType == "execute_request" {
+		s.queue.push(m)
+		return
+	}
+	select {
+	case s.aux <- m:
+	case <-s.ctx.Done():
+	}
+}
+
+func (s *server) routeControl(m *Message) {
+	// Interrupts are acted on at once, even if the control worker is busy.
+	select {
+	case s.ctrl <- m:
+	case <-s.ctx.Done():
+	}
+}
+
+func (s *server) heartbeat() {
+	for {
+		zm, err := s.hb.Recv()
+		if err != nil {
+			if s.ctx.Err() != nil || errors.Is(err, context.Canceled) {
+				return
+			}
+			continue
+		}
+		if len(zm.Frames) < 2 {
+			continue
+		}
+		if err := s.hb.Send(zm); err != nil && s.ctx.Err() == nil {
+			s.log.Printf("heartbeat: %v", err)
+		}
+	}
+}
+
+func (s *server) auxLoop() {
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case m := <-s.aux:
+			s.handle(s.shell, m)
+		}
+	}
+}
+
+func (s *server) controlLoop() {
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case m := <-s.ctrl:
+			s.handle(s.control, m)
+		}
+	}
+}
+
+// send encodes and sends a message of type msgType with the given content
+// on sock, addressed and parented like the request req (req may be nil).
+func (s *server) send(sock zmq4.Socket, ids [][]byte, req *Message, msgType string, content any) {
+	m := &Message{Identities: ids, Header: NewHeader(msgType, s.session, s.username)}
+	if req != nil {
+		m.ParentHeader = req.RawHeader
+	}
+	var err error
+	if m.Content, err = json.Marshal(content); err != nil {
+		s.log.Printf("encoding %s: %v", msgType, err)
+		m.Content, _ = json.Marshal(map[string]any{
+			"status": "error", "ename": "EncodingError", "evalue": err.Error(), "traceback": []string{err.Error()},
+		})
+	}
+	frames, err := s.codec.Encode(m)
+	if err != nil {
+		s.log.Printf("encoding %s: %v", msgType, err)
+		return
+	}
+	if sock == s.iopub {
+		err = sock.SendMulti(zmq4.NewMsgFrom(frames...))
+	} else {
+		err = sock.Send(zmq4.NewMsgFrom(frames...))
+	}
+	if err != nil && s.ctx.Err() == nil {
+		s.log.Printf("sending %s: %v", msgType, err)
+	}
+}
+
+// reply answers req on sock.
+func (s *server) reply(sock zmq4.Socket, req *Message, msgType string, content any) {
+	s.send(sock, req.Identities, req, msgType, content)
+}
+
+// publish broadcasts on IOPub with parent req; the topic is the message
+// type, as ipykernel's "kernel.<id>.<type>" topics are only informative.
+func (s *server) publish(req *Message, msgType string, content any) {
+	s.send(s.iopub, [][]byte{[]byte(msgType)}, req, msgType, content)
+}
+
+type statusContent struct {
+	ExecutionState string `json:"execution_state"`
+}
+
+func (s *server) status(req *Message, state string) {
+	s.publish(req, "status", statusContent{state})
+}
+
+// handle answers one non-execute request, between busy and idle.
+func (s *server) handle(sock zmq4.Socket, m *Message) {
+	s.status(m, "busy")
+	defer s.status(m, "idle")
+	switch t := m.Header.MsgType; t {
+	case "kernel_info_request":
+		s.reply(sock, m, "kernel_info_reply", s.kernelInfo())
+	case "complete_request":
+		s.complete(sock, m)
+	case "inspect_request":
+		s.inspect(sock, m)
+	case "is_complete_request":
+		s.isComplete(sock, m)
+	case "history_request":
+		s.historyRequest(sock, m)
+	case "comm_info_request":
+		s.reply(sock, m, "comm_info_reply", map[string]any{"status": "ok", "comms": map[string]any{}})
+	case "comm_open":
+		var c struct {
+			CommID     string `json:"comm_id"`
+			TargetName string `json:"target_name"`
+		}
+		_ = json.Unmarshal(m.Content, &c)
+		s.log.Printf("comm_open: no such comm target %q; closing comm %s", c.TargetName, c.CommID)
+		s.publish(m, "comm_close", map[string]any{"comm_id": c.CommID, "data": map[string]any{}})
+	case "comm_msg", "comm_close":
+		// No comms are ever open: nothing to do.
+	case "shutdown_request":
+		var c struct {
+			Restart bool `json:"restart"`
+		}
+		_ = json.Unmarshal(m.Content, &c)
+		s.reply(sock, m, "shutdown_reply", map[string]any{"status": "ok", "restart": c.Restart})
+		s.shutdownRequested.Store(true)
+		s.cancel()
+		return
+	case "interrupt_request":
+		s.interrupt()
+		s.reply(sock, m, "interrupt_reply", map[string]any{"status": "ok"})
+	case "execute_request":
+		s.reply(sock, m, "execute_reply", errorContent("ChannelError",
+			"execute_request is only accepted on the shell channel", nil))
+	default:
+		name := strings.TrimSuffix(t, "_request") + "_reply"
+		s.reply(sock, m, name, errorContent("UnknownMessageType",
+			fmt.Sprintf("goldp does not handle %q messages", t), nil))
+	}
+}
+
+// errorContent is the content of an error reply.
+func errorContent(ename, evalue string, traceback []string) map[string]any {
+	if traceback == nil {
+		traceback = []string{ename + ": " + evalue}
+	}
+	return map[string]any{"status": "error", "ename": ename, "evalue": evalue, "traceback": traceback}
+}
+
+func (s *server) interrupt() {
+	s.interp.Interrupt()
+	s.abortInput()
+}
+
+func (s *server) kernelInfo() map[string]any {
+	li := s.interp.Info()
+	links := make([]map[string]string, 0, len(li.HelpLinks))
+	for _, h := range li.HelpLinks {
+		links = append(links, map[string]string{"text": h.Text, "url": h.URL})
+	}
+	lang := map[string]any{
+		"name":           li.Name,
+		"version":        li.Version,
+		"mimetype":       li.MIMEType,
+		"file_extension": li.FileExtension,
+	}
+	if li.PygmentsLexer != "" {
+		lang["pygments_lexer"] = li.PygmentsLexer
+	}
+	if li.CodeMirrorMode != "" {
+		lang["codemirror_mode"] = li.CodeMirrorMode
+	}
+	if li.NBConvertExporter != "" {
+		lang["nbconvert_exporter"] = li.NBConvertExporter
+	}
+	return map[string]any{
+		"status":                 "ok",
+		"protocol_version":       ProtocolVersion,
+		"implementation":         "goldp",
+		"implementation_version": s.implVersion,
+		"language_info":          lang,
+		"banner":                 li.Banner,
+		"help_links":             links,
+		"debugger":               false,
+	}
+}
+
+func (s *server) complete(sock zmq4.Socket, m *Message) {
+	var c struct {
+		Code      string `json:"code"`
+		CursorPos *int   `json:"cursor_pos"`
+	}
+	if err := json.Unmarshal(m.Content, &c); err != nil {
+		s.reply(sock, m, "complete_reply", errorContent("BadRequest", "complete_request content: "+err.Error(), nil))
+		return
+	}
+	pos := len(c.Code)
+	if c.CursorPos != nil {
+		pos = runeToByte(c.Code, *c.CursorPos)
+	}
+	r := s.interp.Complete(s.ctx, c.Code, pos)
+	matches := r.Matches
+	if matches == nil {
+		matches = []string{}
+	}
+	md := r.Metadata
+	if md == nil {
+		md = map[string]any{}
+	}
+	s.reply(sock, m, "complete_reply", map[string]any{
+		"status":       "ok",
+		"matches":      matches,
+		"cursor_start": byteToRune(c.Code, r.CursorStart),
+		"cursor_end":   byteToRune(c.Code, r.CursorEnd),
+		"metadata":     md,
+	})
+}
+
+func (s *server) inspect(sock zmq4.Socket, m *Message) {
+	var c struct {
+		Code        string `json:"code"`
+		CursorPos   *int   `json:"cursor_pos"`
+		DetailLevel int    `json:"detail_level"`
+	}
+	if err := json.Unmarshal(m.Content, &c); err != nil {
+		s.reply(sock, m, "inspect_reply", errorContent("BadRequest", "inspect_request content: "+err.Error(), nil))
+		return
+	}
+	pos := len(c.Code)
+	if c.CursorPos != nil {
+		pos = runeToByte(c.Code, *c.CursorPos)
+	}
+	r := s.interp.Inspect(s.ctx, c.Code, pos, c.DetailLevel)
+	data, md := r.Data, r.Metadata
+	if data == nil {
+		data = map[string]any{}
+	}
+	if md == nil {
+		md = map[string]any{}
+	}
+	s.reply(sock, m, "inspect_reply", map[string]any{"status": "ok", "found": r.Found, "data": data, "metadata": md})
+}
+
+func (s *server) isComplete(sock zmq4.Socket, m *Message) {
+	var c struct {
+		Code string `json:"code"`
+	}
+	if err := json.Unmarshal(m.Content, &c); err != nil {
+		s.reply(sock, m, "is_complete_reply", errorContent("BadRequest", "is_complete_request content: "+err.Error(), nil))
+		return
+	}
+	r := s.interp.IsComplete(s.ctx, c.Code)
+	st := r.Status
+	if st == "" {
+		st = "unknown"
+	}
+	content := map[string]any{"status": st}
+	if st == "incomplete" {
+		content["indent"] = r.Indent
+	}
+	s.reply(sock, m, "is_complete_reply", content)
+}
+
+// runeToByte converts a cursor position in Unicode code points (as the
+// protocol counts them since 5.2) to a byte offset in code, clamped to
+// [0, len(code)].
+func runeToByte(code string, pos int) int {
+	if pos <= 0 {
+		return 0
+	}
+	n := 0
+	for i := range code {
+		if n == pos {
+			return i
+		}
+		n++
+	}
+	return len(code)
+}
+
+// byteToRune converts a byte offset in code to a position in code points,
+// clamped to [0, number of code points].
+func byteToRune(code string, off int) int {
+	if off <= 0 {
+		return 0
+	}
+	if off > len(code) {
+		off = len(code)
+	}
+	n := 0
+	for i := range code {
+		if i >= off {
+			break
+		}
+		n++
+	}
+	return n
+}
