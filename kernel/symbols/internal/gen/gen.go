@@ -1,0 +1,283 @@
+// Package gen generates the contents of package symbols: the yaegi symbol
+// tables of the compiled packages cells may import, and the doc index the
+// engine answers completion and inspection from.
+//
+// Generate runs in one process: it lists every package with a single `go
+// list`, extracts the symbol tables with yaegi's extract package (two at a
+// time), and builds the doc index with go/parser and go/doc. It reads only
+// the module cache and GOROOT, never the network.
+package gen
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/traefik/yaegi/extract"
+)
+
+// Module is the import path of the goldp module.
+const Module = "github.com/goldp/goldp"
+
+// StdPackages are the standard library packages the engine preloads (or
+// documents) in every cell. Their symbol tables come from yaegi's stdlib
+// package; only their documentation is generated here.
+var StdPackages = []string{
+	"fmt", "math", "strings", "strconv", "sort", "time", "errors", "math/rand/v2", "os",
+}
+
+// ThirdParty are the compiled packages outside the module whose symbols are
+// extracted, in the order Preloaded lists them.
+var ThirdParty = []string{
+	"gonum.org/v1/gonum/mat",
+	"gonum.org/v1/gonum/stat",
+	"gonum.org/v1/gonum/stat/distuv",
+	"gonum.org/v1/gonum/floats",
+	"gonum.org/v1/plot",
+	"gonum.org/v1/plot/plotter",
+	"gonum.org/v1/plot/plotutil",
+	"gonum.org/v1/plot/vg",
+	"gonum.org/v1/plot/vg/draw",
+	"gonum.org/v1/plot/vg/vgimg",
+}
+
+// Own are the module's packages outside lib/ whose symbols are extracted.
+var Own = []string{
+	Module + "/kernel/display",
+}
+
+// Prefix starts the name of every generated symbol file; Generate removes
+// files with this prefix that it did not write.
+const Prefix = "zsym_"
+
+// IndexFile is the name of the generated doc index.
+const IndexFile = "docindex.bin"
+
+// Options configures Generate.
+type Options struct {
+	// Root is the module root (the directory holding go.mod).
+	Root string
+	// Out is the directory the generated files are written to.
+	Out string
+	// Log, if not nil, receives one line per generated package.
+	Log io.Writer
+}
+
+// listed is the part of `go list -json` output Generate uses.
+type listed struct {
+	ImportPath string
+	Name       string
+	Dir        string
+	GoFiles    []string
+	Standard   bool
+	Error      *struct{ Err string }
+}
+
+// goList runs `go list -json` for patterns in dir.
+func goList(dir string, patterns ...string) ([]listed, error) {
+	cmd := exec.Command("go", append([]string{"list", "-e", "-json=ImportPath,Name,Dir,GoFiles,Standard,Error"}, patterns...)...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list %s: %v: %s", strings.Join(patterns, " "), err, stderr.Bytes())
+	}
+	var pkgs []listed
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p listed
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("go list: decoding output: %v", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs, nil
+}
+
+// LibPackages lists the importable packages under lib/ of the module at
+// root, sorted by import path. Internal packages, commands and directories
+// without non-test Go files are left out.
+func LibPackages(root string) ([]string, error) {
+	if _, err := os.Stat(filepath.Join(root, "lib")); errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	pkgs, err := goList(root, "./lib/...")
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, p := range pkgs {
+		if !importable(p) {
+			continue
+		}
+		paths = append(paths, p.ImportPath)
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
+func importable(p listed) bool {
+	if p.Name == "main" || len(p.GoFiles) == 0 {
+		return false
+	}
+	path := "/" + p.ImportPath + "/"
+	return !strings.Contains(path, "/internal/") && !strings.Contains(path, "/testdata/")
+}
+
+// FileName is the name of the generated symbol file of the package at path.
+func FileName(path string) string {
+	r := strings.NewReplacer("/", "-", ".", "_", "~", "_")
+	return Prefix + r.Replace(path) + ".go"
+}
+
+// Generate writes the symbol tables and the doc index into opts.Out,
+// replacing the files a previous run wrote there.
+func Generate(opts Options) error {
+	root, err := filepath.Abs(opts.Root)
+	if err != nil {
+		return err
+	}
+	out, err := filepath.Abs(opts.Out)
+	if err != nil {
+		return err
+	}
+	logf := func(format string, args ...any) {
+		if opts.Log != nil {
+			fmt.Fprintf(opts.Log, format+"\n", args...)
+		}
+	}
+
+	lib, err := LibPackages(root)
+	if err != nil {
+		return err
+	}
+	extracted := append(append(append([]string{}, ThirdParty...), Own...), lib...)
+	all := append(append([]string{}, StdPackages...), extracted...)
+	pkgs, err := goList(root, all...)
+	if err != nil {
+		return err
+	}
+	byPath := make(map[string]listed, len(pkgs))
+	for _, p := range pkgs {
+		if p.Error != nil {
+			return fmt.Errorf("package %s: %s", p.ImportPath, p.Error.Err)
+		}
+		byPath[p.ImportPath] = p
+	}
+	for _, path := range all {
+		if _, ok := byPath[path]; !ok {
+			return fmt.Errorf("package %s: not found by go list", path)
+		}
+	}
+
+	// The extractor resolves import paths relative to the working
+	// directory and loads packages from source with go/build, which
+	// consults the module of the working directory.
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	if wd != root {
+		if err := os.Chdir(root); err != nil {
+			return err
+		}
+		defer os.Chdir(wd)
+	}
+
+	files := make([][]byte, len(extracted))
+	errs := make([]error, len(extracted))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, path := range extracted {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			files[i], errs[i] = extractPackage(path)
+		}()
+	}
+
+	// Build the doc index while the extractor works.
+	var docs []pkgDoc
+	var docErr error
+	for _, path := range all {
+		p := byPath[path]
+		d, err := packageDoc(p)
+		if err != nil {
+			docErr = err
+			break
+		}
+		docs = append(docs, d)
+	}
+	wg.Wait()
+	if docErr != nil {
+		return docErr
+	}
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("extracting %s: %v", extracted[i], err)
+		}
+	}
+
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	old, err := filepath.Glob(filepath.Join(out, Prefix+"*.go"))
+	if err != nil {
+		return err
+	}
+	keep := map[string]bool{}
+	for i, path := range extracted {
+		name := FileName(path)
+		keep[name] = true
+		if err := writeIfChanged(filepath.Join(out, name), files[i]); err != nil {
+			return err
+		}
+		logf("%s: %d bytes", name, len(files[i]))
+	}
+	for _, f := range old {
+		if !keep[filepath.Base(f)] {
+			if err := os.Remove(f); err != nil {
+				return err
+			}
+			logf("removed %s", filepath.Base(f))
+		}
+	}
+	index := encodeIndex(docs)
+	if err := writeIfChanged(filepath.Join(out, IndexFile), index); err != nil {
+		return err
+	}
+	logf("%s: %d packages, %d bytes", IndexFile, len(docs), len(index))
+	return nil
+}
+
+// extractPackage returns the yaegi symbol file of the package at path.
+func extractPackage(path string) ([]byte, error) {
+	e := extract.Extractor{Dest: "symbols"}
+	var buf bytes.Buffer
+	if _, err := e.Extract(path, "", &buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// writeIfChanged writes data to name unless the file already holds it, so
+// that regenerating leaves modification times alone.
+func writeIfChanged(name string, data []byte) error {
+	if old, err := os.ReadFile(name); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	return os.WriteFile(name, data, 0o644)
+}

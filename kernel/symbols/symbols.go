@@ -1,0 +1,43 @@
+// Package symbols holds what the engine preloads into every cell: the yaegi
+// symbol tables of the compiled packages cells may import, and a doc index
+// of every preloaded package for completion and inspection.
+//
+// Both are generated; do not edit the zsym_*.go files or docindex.bin by
+// hand. After changing a package under lib/ (or kernel/display, or the
+// gonum version), run
+//
+//	go generate ./kernel/symbols
+//
+// A test fails when the committed files are stale.
+//
+// Symbols covers gonum's mat, stat, stat/distuv and floats; gonum/plot with
+// plotter, plotutil, vg, vg/draw and vg/vgimg; kernel/display; and every
+// importable package under lib/ present at generation time. The standard
+// library comes from yaegi's own stdlib.Symbols, not from here:
+//
+//	i := interp.New(interp.Options{})
+//	i.Use(stdlib.Symbols)
+//	i.Use(symbols.Symbols)
+//
+// Limits, inherited from yaegi's extractor:
+//
+//   - Generic functions and types are dropped: cells cannot call them, and
+//     the doc index leaves them out too. Library packages export concrete
+//     types for this reason.
+//   - gonum.org/v1/plot/vg/draw is named draw, like the standard library's
+//     image/draw. Cells that see the preloaded draw see gonum's; a cell that
+//     needs image/draw imports it under another name
+//     (import idraw "image/draw").
+//   - Internal packages and commands under lib/ are not extracted.
+package symbols
+
+import (
+	"github.com/traefik/yaegi/interp"
+)
+
+//go:generate go run ./internal/gensymbols
+
+// Symbols are the yaegi symbol tables of the compiled packages, keyed like
+// yaegi's stdlib.Symbols ("gonum.org/v1/gonum/mat/mat"). Pass it to
+// (*interp.Interpreter).Use.
+var Symbols = interp.Exports{}

@@ -1,0 +1,333 @@
+package symbols
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/goldp/goldp/kernel/symbols/internal/gen"
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+)
+
+// TestGeneratedUpToDate regenerates the tables and the doc index into a
+// temporary directory and fails, naming the first differing file, when the
+// committed files differ.
+func TestGeneratedUpToDate(t *testing.T) {
+	tmp := t.TempDir()
+	if err := gen.Generate(gen.Options{Root: "../..", Out: tmp}); err != nil {
+		t.Fatalf("generating: %v", err)
+	}
+	list := func(dir string) []string {
+		names, err := filepath.Glob(filepath.Join(dir, gen.Prefix+"*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, filepath.Join(dir, gen.IndexFile))
+		for i, n := range names {
+			names[i] = filepath.Base(n)
+		}
+		sort.Strings(names)
+		return names
+	}
+	want, have := list(tmp), list(".")
+	for _, name := range want {
+		fresh, err := os.ReadFile(filepath.Join(tmp, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		committed, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatalf("%s is missing: run go generate ./kernel/symbols", name)
+		}
+		if !bytes.Equal(fresh, committed) {
+			t.Fatalf("%s is stale (first difference at byte %d): run go generate ./kernel/symbols",
+				name, firstDiff(fresh, committed))
+		}
+	}
+	for _, name := range have {
+		if i := sort.SearchStrings(want, name); i == len(want) || want[i] != name {
+			t.Fatalf("%s is no longer generated: run go generate ./kernel/symbols", name)
+		}
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// TestEveryPackagePresent checks that kernel/display, every lib/ package
+// and the listed third-party packages have a symbol table and docs.
+func TestEveryPackagePresent(t *testing.T) {
+	lib, err := gen.LibPackages("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lib) == 0 {
+		t.Fatal("no lib/ packages found")
+	}
+	docs := map[string]Package{}
+	for _, p := range Preloaded() {
+		docs[p.Path] = p
+	}
+	extracted := append(append(append([]string{}, gen.ThirdParty...), gen.Own...), lib...)
+	for _, path := range extracted {
+		p, ok := docs[path]
+		if !ok {
+			t.Errorf("%s: not in Preloaded()", path)
+			continue
+		}
+		syms, ok := Symbols[path+"/"+p.Name]
+		if !ok {
+			t.Errorf("%s: no symbol table %q", path, path+"/"+p.Name)
+			continue
+		}
+		// Every documented member can be used from a cell.
+		for _, m := range p.Members {
+			if _, ok := syms[m.Name]; !ok {
+				t.Errorf("%s: %s %s documented but not in Symbols", path, m.Kind, m.Name)
+			}
+		}
+	}
+	for _, path := range gen.StdPackages {
+		p, ok := docs[path]
+		if !ok {
+			t.Errorf("%s: not in Preloaded()", path)
+			continue
+		}
+		syms := stdlib.Symbols[path+"/"+p.Name]
+		for _, m := range p.Members {
+			if _, ok := syms[m.Name]; !ok {
+				t.Errorf("%s: %s documented but not in stdlib.Symbols", path, m.Name)
+			}
+		}
+	}
+	if n := len(gen.StdPackages) + len(extracted); len(Preloaded()) != n {
+		t.Errorf("Preloaded() has %d packages, want %d", len(Preloaded()), n)
+	}
+}
+
+func TestPreloadedOrder(t *testing.T) {
+	pkgs := Preloaded()
+	if len(pkgs) < len(gen.StdPackages) {
+		t.Fatalf("Preloaded() has %d packages", len(pkgs))
+	}
+	for i, path := range gen.StdPackages {
+		if pkgs[i].Path != path {
+			t.Errorf("Preloaded()[%d] = %s, want %s", i, pkgs[i].Path, path)
+		}
+	}
+	for _, p := range pkgs {
+		if !sort.SliceIsSorted(p.Members, func(i, j int) bool { return p.Members[i].Name < p.Members[j].Name }) {
+			t.Errorf("%s: members not sorted", p.Path)
+		}
+	}
+}
+
+func TestLookup(t *testing.T) {
+	tests := []struct {
+		path, name, kind, sig, doc string
+	}{
+		{"gonum.org/v1/gonum/mat", "NewDense", "func", "func NewDense(r, c int, data []float64) *Dense", "NewDense creates"},
+		{"gonum.org/v1/gonum/mat", "Dense", "type", "type Dense struct", "Dense is a dense matrix"},
+		{"gonum.org/v1/gonum/mat", "Dense.At", "method", "func (m *Dense) At(i, j int) float64", "At returns the element"},
+		{"gonum.org/v1/gonum/mat", "Matrix.Dims", "method", "Dims() (r, c int)", "Dims returns"},
+		{"gonum.org/v1/plot", "Plot.Title", "field", "Title struct", ""},
+		{"gonum.org/v1/plot", "Plot.X", "field", "X Axis", "X and Y are the horizontal and vertical axes"},
+		{"gonum.org/v1/plot", "New", "func", "func New() *Plot", "New returns a new plot"},
+		{"fmt", "Println", "func", "func Println(a ...any) (n int, err error)", "Println formats"},
+		{"math", "Pi", "const", "const Pi = 3.14159", "Mathematical constants.\n\nhttps://oeis.org/A000796"},
+		{"time", "Duration.Seconds", "method", "func (d Duration) Seconds() float64", "Seconds returns"},
+		{"time", "Second", "const", "const Second", ""},
+		{"strings", "Builder.WriteString", "method", "func (b *Builder) WriteString(s string) (int, error)", "WriteString appends"},
+		{"github.com/goldp/goldp/lib/progress", "Reporter", "type", "type Reporter interface", "Reporter receives"},
+		{"github.com/goldp/goldp/lib/progress", "Reporter.Report", "method", "Report(done, total int64)", ""},
+		{"github.com/goldp/goldp/kernel/display", "Bundle", "type", "type Bundle map[string]any", "Bundle is a MIME bundle"},
+	}
+	for _, tt := range tests {
+		m, ok := Lookup(tt.path, tt.name)
+		if !ok {
+			t.Errorf("Lookup(%q, %q) not found", tt.path, tt.name)
+			continue
+		}
+		if m.Kind != tt.kind || !strings.Contains(m.Signature, tt.sig) || !strings.Contains(m.Doc, tt.doc) {
+			t.Errorf("Lookup(%q, %q) = {Kind %q, Signature %q, Doc %.40q}, want kind %q, signature containing %q, doc containing %q",
+				tt.path, tt.name, m.Kind, m.Signature, m.Doc, tt.kind, tt.sig, tt.doc)
+		}
+	}
+	for _, bad := range [][2]string{
+		{"gonum.org/v1/gonum/mat", "NoSuchThing"},
+		{"gonum.org/v1/gonum/mat", "Dense.NoSuchMethod"},
+		{"gonum.org/v1/gonum/mat", "NewDense.X"},
+		{"no/such/package", "X"},
+		{"gonum.org/v1/gonum/mat", "dense"},
+	} {
+		if m, ok := Lookup(bad[0], bad[1]); ok {
+			t.Errorf("Lookup(%q, %q) = %+v, want not found", bad[0], bad[1], m)
+		}
+	}
+}
+
+// TestGenericsLeftOut checks that generic declarations, which yaegi's
+// extractor drops, are not offered by the doc index either.
+func TestGenericsLeftOut(t *testing.T) {
+	if m, ok := Lookup("math/rand/v2", "N"); ok {
+		t.Errorf("generic rand.N is documented: %+v", m)
+	}
+	if _, ok := Lookup("math/rand/v2", "IntN"); !ok {
+		t.Error("rand.IntN is missing")
+	}
+}
+
+func TestDecodeIndexErrors(t *testing.T) {
+	if _, err := decodeIndex("nonsense"); err == nil {
+		t.Error("bad header accepted")
+	}
+	if _, err := decodeIndex(indexData[:len(indexData)/2]); err == nil {
+		t.Error("truncated index accepted")
+	}
+	if _, err := decodeIndex(indexData + "x"); err == nil {
+		t.Error("trailing bytes accepted")
+	}
+}
+
+func newInterp(t *testing.T) *interp.Interpreter {
+	t.Helper()
+	i := interp.New(interp.Options{})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	if err := i.Use(Symbols); err != nil {
+		t.Fatal(err)
+	}
+	return i
+}
+
+// TestInterpreter runs gonum and gonum/plot through yaegi with the tables.
+func TestInterpreter(t *testing.T) {
+	i := newInterp(t)
+	_, err := i.Eval(`
+import (
+	"bytes"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+func trace() float64 {
+	a := mat.NewDense(2, 2, nil)
+	a.Set(0, 0, 3)
+	a.Set(1, 1, 4)
+	var b mat.Dense
+	b.Mul(a, a)
+	return mat.Trace(&b)
+}
+
+func mean() float64 { return stat.Mean([]float64{1, 2, 3, 6}, nil) }
+
+func render() (int, string) {
+	p := plot.New()
+	p.Title.Text = "scatter"
+	s, err := plotter.NewScatter(plotter.XYs{{X: 1, Y: 2}, {X: 3, Y: 4}, {X: 5, Y: 1}})
+	if err != nil {
+		return 0, err.Error()
+	}
+	p.Add(s)
+	w, err := p.WriterTo(3*vg.Inch, 2*vg.Inch, "png")
+	if err != nil {
+		return 0, err.Error()
+	}
+	var buf bytes.Buffer
+	if _, err := w.WriteTo(&buf); err != nil {
+		return 0, err.Error()
+	}
+	return buf.Len(), string(buf.Bytes()[1:4])
+}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := i.Eval("trace()")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Float(); got != 25 {
+		t.Errorf("trace = %v, want 25", got)
+	}
+	v, err = i.Eval("mean()")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Float(); got != 3 {
+		t.Errorf("mean = %v, want 3", got)
+	}
+	v, err = i.Eval("render")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := v.Call(nil)
+	if n, magic := out[0].Int(), out[1].String(); n < 1000 || magic != "PNG" {
+		t.Errorf("render() = %d bytes, %q; want a PNG image", n, magic)
+	}
+	v, err = i.Eval("mat.NewDense(2, 2, nil)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := v.Type(), reflect.TypeFor[interface{ Dims() (int, int) }](); !got.Implements(want) {
+		t.Errorf("mat.NewDense returned %v", got)
+	}
+}
+
+// TestInterpreterLib imports every lib/ package and kernel/display in one
+// interpreter.
+func TestInterpreterLib(t *testing.T) {
+	lib, err := gen.LibPackages("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := newInterp(t)
+	for _, path := range append(append([]string{}, gen.Own...), lib...) {
+		if _, err := i.Eval(`import _ "` + path + `"`); err != nil {
+			t.Errorf("import %s: %v", path, err)
+		}
+	}
+	if _, err := i.Eval(`import "github.com/goldp/goldp/kernel/display"`); err != nil {
+		t.Fatal(err)
+	}
+	v, err := i.Eval(`display.Render(42)["text/plain"]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Interface(); got != "42" {
+		t.Errorf(`display.Render(42)["text/plain"] = %v, want "42"`, got)
+	}
+}
+
+func BenchmarkLoad(b *testing.B) {
+	for range b.N {
+		if _, err := decodeIndex(indexData); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkLookup(b *testing.B) {
+	Preloaded()
+	for range b.N {
+		if _, ok := Lookup("gonum.org/v1/gonum/mat", "Dense.At"); !ok {
+			b.Fatal("not found")
+		}
+	}
+}
