@@ -1,0 +1,71 @@
+package runner
+
+import (
+	"io"
+	"os"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// fdCapture redirects the process's file descriptors 1 and 2 (os.Stdout and
+// os.Stderr of compiled code) into pipes while a notebook cell runs, so that
+// output written by compiled libraries reaches the cell like output of
+// interpreted code.
+type fdCapture struct {
+	saved [2]int
+	pipes [2]*os.File
+	done  sync.WaitGroup
+}
+
+// startCapture redirects fds 1 and 2 to pipes copied to out and errOut.
+func startCapture(out, errOut io.Writer) (*fdCapture, error) {
+	c := &fdCapture{saved: [2]int{-1, -1}}
+	for i, w := range []io.Writer{out, errOut} {
+		fd := i + 1
+		r, pw, err := os.Pipe()
+		if err != nil {
+			c.stop()
+			return nil, err
+		}
+		saved, err := unix.Dup(fd)
+		if err != nil {
+			r.Close()
+			pw.Close()
+			c.stop()
+			return nil, err
+		}
+		if err := unix.Dup3(int(pw.Fd()), fd, 0); err != nil {
+			unix.Close(saved)
+			r.Close()
+			pw.Close()
+			c.stop()
+			return nil, err
+		}
+		c.saved[i], c.pipes[i] = saved, pw
+		c.done.Add(1)
+		go func(r *os.File, w io.Writer) {
+			defer c.done.Done()
+			io.Copy(w, r)
+			r.Close()
+		}(r, w)
+	}
+	return c, nil
+}
+
+// stop restores fds 1 and 2 and waits until everything written to the
+// pipes has been copied.
+func (c *fdCapture) stop() {
+	for i := range c.saved {
+		if c.saved[i] >= 0 {
+			unix.Dup3(c.saved[i], i+1, 0)
+			unix.Close(c.saved[i])
+			c.saved[i] = -1
+		}
+		if c.pipes[i] != nil {
+			c.pipes[i].Close()
+			c.pipes[i] = nil
+		}
+	}
+	c.done.Wait()
+}

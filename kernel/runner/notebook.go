@@ -1,0 +1,303 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/goldp/goldp/kernel/display"
+	"github.com/goldp/goldp/kernel/nbformat"
+)
+
+// Notebook describes a headless execution of a notebook (goldp nb run).
+type Notebook struct {
+	// In is the notebook to execute; it is never modified unless
+	// InPlace is set, and then only when every cell succeeded.
+	In string
+	// Out is where the executed notebook is written; "" means
+	// DefaultOut(In). Ignored with InPlace.
+	Out string
+	// InPlace writes the executed notebook over In, atomically, and only
+	// when the run succeeded.
+	InPlace bool
+	// AllowErrors continues after a failing cell (the error is recorded as
+	// the cell's output) instead of stopping there.
+	AllowErrors bool
+	// Timeout, if positive, limits each cell's run time; a cell that takes
+	// longer is cancelled and fails with a "Timeout" error.
+	Timeout time.Duration
+	// CaptureFD also captures what compiled code writes to the process's
+	// file descriptors 1 and 2 during a cell (os.Stdout, os.Stderr) into
+	// the cell's stream outputs.
+	CaptureFD bool
+	// Log receives one line per cell and the output path (nil: discard).
+	Log io.Writer
+	// NewSession starts the engine session.
+	NewSession NewSession
+}
+
+// DefaultOut is the output path when neither Out nor InPlace is given:
+// the input with ".ipynb" replaced by ".out.ipynb", next to it (like
+// nbconvert's "<name>.nbconvert.ipynb"), so the input stays untouched.
+func DefaultOut(in string) string {
+	return strings.TrimSuffix(in, filepath.Ext(in)) + ".out.ipynb"
+}
+
+// Result summarises a notebook run.
+type Result struct {
+	// Notebook is the executed notebook (also when a cell failed).
+	Notebook *nbformat.Notebook
+	// Written is the path written, "" when nothing was written.
+	Written string
+	// Executed is the number of code cells run.
+	Executed int
+	// Failed lists the indices of the cells that failed.
+	Failed []int
+}
+
+// Run executes the code cells in order with one session, then writes the
+// notebook. Outputs of all code cells are replaced (as "restart and run
+// all" does); blank code cells are not executed. On a cell error it stops
+// (unless AllowErrors), still writes Out (not In: with InPlace nothing is
+// written) and returns the *CellError. When ctx is cancelled (SIGINT) it
+// stops and writes nothing, returning ErrInterrupted.
+func (r *Notebook) Run(ctx context.Context) (*Result, error) {
+	log := r.Log
+	if log == nil {
+		log = io.Discard
+	}
+	nb, err := nbformat.ReadFile(r.In)
+	if err != nil {
+		return nil, err
+	}
+	if lang := nb.Language(); lang != "" && lang != "go" {
+		return nil, fmt.Errorf("%s: the notebook's language is %q, not go", r.In, lang)
+	}
+	nb.EnsureIDs()
+	for _, c := range nb.Cells {
+		if c.Type == "code" {
+			c.Outputs = []*nbformat.Output{}
+			c.ExecutionCount = nil
+		}
+	}
+	pub := &nbPublisher{nb: nb}
+	sess, err := r.NewSession(Options{
+		Stdout: streamWriter{pub, "stdout"},
+		Stderr: streamWriter{pub, "stderr"},
+		Stdin:  strings.NewReader(""),
+		Args:   []string{r.In},
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Notebook: nb}
+	var firstErr error
+	count := 0
+	for i, c := range nb.Cells {
+		if c.Type != "code" || strings.TrimSpace(c.Source) == "" {
+			continue
+		}
+		if ctx.Err() != nil {
+			return res, ErrInterrupted
+		}
+		count++
+		n := count
+		c.ExecutionCount = &n
+		res.Executed++
+		start := time.Now()
+		value, err := r.runCell(ctx, sess, pub, c)
+		if ctx.Err() != nil {
+			fmt.Fprintf(log, "cell %d: interrupted\n", i)
+			return res, ErrInterrupted
+		}
+		if err != nil {
+			e := asCellError(err)
+			pub.add(&nbformat.Output{Type: nbformat.ErrorOutput, EName: e.Name, EValue: e.Message, Traceback: e.Traceback})
+			fmt.Fprintf(log, "cell %d [%d]: %s: %s\n", i, count, e.Name, e.Error())
+			res.Failed = append(res.Failed, i)
+			if firstErr == nil {
+				firstErr = fmt.Errorf("%s: cell %d: %w", r.In, i, e)
+			}
+			if !r.AllowErrors {
+				break
+			}
+			continue
+		}
+		if value != nil {
+			pub.add(&nbformat.Output{Type: nbformat.ExecuteResult, ExecutionCount: &n, Data: bundleData(value), Metadata: map[string]any{}})
+		}
+		fmt.Fprintf(log, "cell %d [%d]: ok (%s)\n", i, count, time.Since(start).Round(time.Millisecond))
+	}
+	out := r.Out
+	switch {
+	case r.InPlace && firstErr != nil:
+		return res, firstErr
+	case r.InPlace:
+		out = r.In
+	case out == "":
+		out = DefaultOut(r.In)
+	}
+	if err := nbformat.WriteFile(out, nb); err != nil {
+		return res, err
+	}
+	res.Written = out
+	fmt.Fprintf(log, "wrote %s\n", out)
+	return res, firstErr
+}
+
+// runCell runs one cell with its timeout and output capture.
+func (r *Notebook) runCell(ctx context.Context, sess Session, pub *nbPublisher, c *nbformat.Cell) (display.Bundle, error) {
+	cctx, cancel := ctx, context.CancelFunc(func() {})
+	if r.Timeout > 0 {
+		cctx, cancel = context.WithTimeout(ctx, r.Timeout)
+	}
+	defer cancel()
+	pub.begin(c)
+	defer pub.end()
+	if r.CaptureFD {
+		capt, err := startCapture(streamWriter{pub, "stdout"}, streamWriter{pub, "stderr"})
+		if err == nil {
+			defer capt.stop()
+		}
+	}
+	restore := display.SetPublisher(pub, cctx)
+	defer restore()
+	value, err := sess.Execute(cctx, c.Source, pub)
+	if ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
+		msg := fmt.Sprintf("cell execution timed out after %s", r.Timeout)
+		return nil, &CellError{Name: "Timeout", Message: msg, Traceback: []string{"Timeout: " + msg}}
+	}
+	return value, err
+}
+
+// bundleData copies a display bundle into notebook output data.
+func bundleData(b display.Bundle) map[string]any {
+	d := make(map[string]any, len(b))
+	for k, v := range b {
+		d[k] = v
+	}
+	return d
+}
+
+// nbPublisher turns the displays of the running cell into its outputs.
+type nbPublisher struct {
+	mu        sync.Mutex
+	nb        *nbformat.Notebook
+	cell      *nbformat.Cell // the running cell; nil between cells
+	last      *nbformat.Cell // the cell that ran last (late output goes there)
+	clearWait bool
+}
+
+func (p *nbPublisher) begin(c *nbformat.Cell) {
+	p.mu.Lock()
+	p.cell, p.last, p.clearWait = c, c, false
+	p.mu.Unlock()
+}
+
+func (p *nbPublisher) end() {
+	p.mu.Lock()
+	p.cell = nil
+	p.mu.Unlock()
+}
+
+// target is the cell receiving output; p.mu is held.
+func (p *nbPublisher) target() *nbformat.Cell {
+	if p.cell != nil {
+		return p.cell
+	}
+	return p.last
+}
+
+// add appends an output to the running cell, honouring a pending
+// clear_output(wait=True).
+func (p *nbPublisher) add(o *nbformat.Output) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.addLocked(o)
+}
+
+func (p *nbPublisher) addLocked(o *nbformat.Output) {
+	c := p.target()
+	if c == nil {
+		return
+	}
+	if p.clearWait {
+		c.Outputs = c.Outputs[:0]
+		p.clearWait = false
+	}
+	c.Outputs = append(c.Outputs, o)
+}
+
+func (p *nbPublisher) stream(name, text string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	c := p.target()
+	if c == nil {
+		return
+	}
+	if n := len(c.Outputs); n > 0 && !p.clearWait {
+		if o := c.Outputs[n-1]; o.Type == nbformat.Stream && o.Name == name {
+			o.Text += text
+			return
+		}
+	}
+	p.addLocked(&nbformat.Output{Type: nbformat.Stream, Name: name, Text: text})
+}
+
+// Publish adds display_data, or with update replaces the data of every
+// earlier output shown under displayID (in any cell).
+func (p *nbPublisher) Publish(data display.Bundle, metadata map[string]any, displayID string, update bool) {
+	if metadata == nil {
+		metadata = map[string]any{}
+	}
+	if update {
+		if displayID == "" {
+			return
+		}
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		for _, c := range p.nb.Cells {
+			for _, o := range c.Outputs {
+				if o.DisplayID == displayID {
+					o.Data, o.Metadata = bundleData(data), metadata
+				}
+			}
+		}
+		return
+	}
+	p.add(&nbformat.Output{Type: nbformat.DisplayData, Data: bundleData(data), Metadata: metadata, DisplayID: displayID})
+}
+
+// ClearOutput clears the running cell's outputs, at once or (wait) when
+// the next output arrives.
+func (p *nbPublisher) ClearOutput(wait bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if wait {
+		p.clearWait = true
+		return
+	}
+	if c := p.target(); c != nil {
+		c.Outputs = c.Outputs[:0]
+	}
+	p.clearWait = false
+}
+
+// Input fails: a headless notebook has nobody to answer.
+func (p *nbPublisher) Input(string, bool) (string, error) { return "", display.ErrNoInput }
+
+// streamWriter appends what is written to the running cell's stream output.
+type streamWriter struct {
+	p    *nbPublisher
+	name string
+}
+
+func (w streamWriter) Write(b []byte) (int, error) {
+	w.p.stream(w.name, string(b))
+	return len(b), nil
+}

@@ -1,0 +1,349 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/goldp/goldp/kernel/display"
+	"github.com/goldp/goldp/kernel/nbformat"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+)
+
+// fakeSession runs a tiny command language, one command per line, so the
+// runners can be tested without the interpreter:
+//
+//	print TEXT      fmt.Print to Options.Stdout (with newline)
+//	eprint TEXT     to Options.Stderr
+//	osprint TEXT    to the process's os.Stdout (compiled code)
+//	html TEXT       display.Display(display.HTML(TEXT))
+//	plot            display a small scatter plot
+//	progress N      a progress bar over N steps
+//	handle / update TEXT   show / update a display handle (kept across cells)
+//	clear           display.Clear(true)
+//	value TEXT      the cell's value is TEXT
+//	fail L C MSG    fail at line L, column C
+//	block           wait for the context to end
+type fakeSession struct {
+	opts   Options
+	handle *display.Handle
+}
+
+func newFake(opts Options) (Session, error) { return &fakeSession{opts: opts}, nil }
+
+func (f *fakeSession) Execute(ctx context.Context, code string, pub display.Publisher) (display.Bundle, error) {
+	defer display.SetPublisher(pub, ctx)()
+	var value display.Bundle
+	for _, line := range strings.Split(code, "\n") {
+		cmd, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
+		switch cmd {
+		case "print":
+			fmt.Fprintln(f.opts.Stdout, arg)
+		case "eprint":
+			fmt.Fprintln(f.opts.Stderr, arg)
+		case "osprint":
+			fmt.Fprintln(os.Stdout, arg)
+		case "html":
+			display.Display(display.HTML(arg))
+		case "plot":
+			p := plot.New()
+			s, _ := plotter.NewScatter(plotter.XYs{{X: 1, Y: 2}, {X: 2, Y: 3}})
+			p.Add(s)
+			display.Display(p)
+		case "progress":
+			n, _ := strconv.Atoi(arg)
+			bar := display.NewProgress("steps", int64(n))
+			for i := 0; i < n; i++ {
+				bar.Add(1)
+			}
+			bar.Done()
+		case "handle":
+			f.handle = display.NewHandle()
+			f.handle.Display(display.Text(arg))
+		case "update":
+			f.handle.Update(display.Text(arg))
+		case "clear":
+			display.Clear(true)
+		case "value":
+			value = display.Render(display.Text(arg))
+		case "fail":
+			var l, c int
+			var msg string
+			fmt.Sscanf(arg, "%d %d", &l, &c)
+			parts := strings.SplitN(arg, " ", 3)
+			msg = parts[2]
+			return nil, &CellError{Name: "Panic", Message: msg, Line: l, Col: c, Traceback: []string{fmt.Sprintf("%d:%d: %s", l, c, msg), "goroutine 1"}}
+		case "block":
+			<-ctx.Done()
+			return nil, &CellError{Name: "Interrupted", Message: "interrupted"}
+		}
+	}
+	return value, nil
+}
+
+func writeScript(t *testing.T, src string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "s.go")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestScript(t *testing.T) {
+	path := writeScript(t, "#!/usr/bin/env goldp run\nprint hello\nhtml <b>bold</b>\nplot\nvalue last\n")
+	dir := filepath.Join(t.TempDir(), "out")
+	var out, errOut bytes.Buffer
+	s := &Script{Path: path, OutDir: dir, Stdout: &out, Stderr: &errOut, NewSession: newFake}
+	if err := s.Run(context.Background()); err != nil {
+		t.Fatalf("Run: %v (stderr %s)", err, errOut.String())
+	}
+	img := filepath.Join(dir, "001.png")
+	want := "hello\nbold\nsaved " + img + "\nlast\n"
+	if out.String() != want {
+		t.Errorf("stdout %q, want %q", out.String(), want)
+	}
+	f, err := os.Open(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.Decode(f); err != nil {
+		t.Errorf("saved plot is not a PNG: %v", err)
+	}
+	src, _ := ReadScript(path)
+	if !strings.HasPrefix(src, "\nprint hello") {
+		t.Errorf("shebang not blanked with its line kept: %q", src)
+	}
+}
+
+func TestScriptError(t *testing.T) {
+	path := writeScript(t, "print a\nfail 2 5 index out of range\n")
+	var out, errOut bytes.Buffer
+	s := &Script{Path: path, Stdout: &out, Stderr: &errOut, NewSession: newFake}
+	err := s.Run(context.Background())
+	if _, ok := err.(*CellError); !ok {
+		t.Fatalf("err = %v", err)
+	}
+	if want := path + ":2:5: index out of range\ngoroutine 1\n"; errOut.String() != want {
+		t.Errorf("stderr %q, want %q", errOut.String(), want)
+	}
+}
+
+func TestScriptInterrupt(t *testing.T) {
+	path := writeScript(t, "block\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(10*time.Millisecond, cancel)
+	var out, errOut bytes.Buffer
+	s := &Script{Path: path, Stdout: &out, Stderr: &errOut, NewSession: newFake}
+	if err := s.Run(ctx); err != ErrInterrupted {
+		t.Errorf("err = %v, want ErrInterrupted", err)
+	}
+}
+
+func TestScriptProgressLines(t *testing.T) {
+	path := writeScript(t, "progress 100\n")
+	var out, errOut bytes.Buffer
+	s := &Script{Path: path, Stdout: &out, Stderr: &errOut, NewSession: newFake}
+	if err := s.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() != 0 || !strings.Contains(errOut.String(), "steps 100/100") || strings.Contains(errOut.String(), "\r") {
+		t.Errorf("stdout %q stderr %q", out.String(), errOut.String())
+	}
+	errOut.Reset()
+	s.Terminal = true
+	s.Run(context.Background())
+	if !strings.Contains(errOut.String(), "\rsteps 100/100") {
+		t.Errorf("terminal bar: %q", errOut.String())
+	}
+}
+
+func makeNotebook(t *testing.T, cells ...string) string {
+	t.Helper()
+	nb := nbformat.New()
+	nb.Metadata["kernelspec"] = map[string]any{"name": "goldp", "display_name": "Go (goldp)", "language": "go"}
+	for _, c := range cells {
+		if strings.HasPrefix(c, "# ") {
+			nb.Cells = append(nb.Cells, &nbformat.Cell{ID: nbformat.NewID(), Type: "markdown", Source: c, Metadata: map[string]any{}})
+			continue
+		}
+		nb.Cells = append(nb.Cells, nbformat.NewCodeCell(c))
+	}
+	p := filepath.Join(t.TempDir(), "in.ipynb")
+	if err := nbformat.WriteFile(p, nb); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func types(c *nbformat.Cell) string {
+	var s []string
+	for _, o := range c.Outputs {
+		s = append(s, o.Type)
+	}
+	return strings.Join(s, ",")
+}
+
+func TestNotebook(t *testing.T) {
+	in := makeNotebook(t,
+		"# Title",
+		"print a\nprint b\neprint warn\nvalue v",
+		"html <p>x</p>\nplot",
+		"   ",
+		"handle first\nprogress 100",
+		"update second",
+		"print gone\nclear\nprint kept",
+	)
+	before, _ := os.ReadFile(in)
+	r := &Notebook{In: in, NewSession: newFake}
+	res, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadFile(in); !bytes.Equal(before, after) {
+		t.Errorf("input notebook changed")
+	}
+	if res.Written != DefaultOut(in) || res.Executed != 5 {
+		t.Errorf("written %q executed %d", res.Written, res.Executed)
+	}
+	nb, err := nbformat.ReadFile(res.Written)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := nb.Cells
+	if got := types(c[1]); got != "stream,stream,execute_result" {
+		t.Errorf("cell 1 outputs %s", got)
+	}
+	if c[1].Outputs[0].Text != "a\nb\n" || c[1].Outputs[1].Name != "stderr" || *c[1].ExecutionCount != 1 || *c[1].Outputs[2].ExecutionCount != 1 {
+		t.Errorf("cell 1: %+v %+v", c[1].Outputs[0], c[1].Outputs[1])
+	}
+	if got := types(c[2]); got != "display_data,display_data" {
+		t.Errorf("cell 2 outputs %s", got)
+	}
+	if _, ok := c[2].Outputs[1].Data["image/png"]; !ok {
+		t.Errorf("plot has no image/png")
+	}
+	if c[3].ExecutionCount != nil || len(c[3].Outputs) != 0 {
+		t.Errorf("blank cell executed")
+	}
+	// The handle's display was updated from the next cell; the progress bar is
+	// one display_data holding the final state.
+	if got := types(c[4]); got != "display_data,display_data" {
+		t.Errorf("cell 4 outputs %s", got)
+	}
+	if c[4].Outputs[0].Data["text/plain"] != "second" {
+		t.Errorf("update_display_data not applied: %v", c[4].Outputs[0].Data)
+	}
+	if s := c[4].Outputs[1].Data["text/plain"].(string); !strings.Contains(s, "100/100") {
+		t.Errorf("progress final state: %q", s)
+	}
+	if len(c[5].Outputs) != 0 || *c[5].ExecutionCount != 4 {
+		t.Errorf("cell 5: %+v", c[5])
+	}
+	if got := types(c[6]); got != "stream" || c[6].Outputs[0].Text != "kept\n" {
+		t.Errorf("clear_output(wait): %s %+v", got, c[6].Outputs)
+	}
+	if c[0].ID == "" || c[1].ID == "" || nb.Minor != 5 {
+		t.Errorf("ids or minor version lost")
+	}
+}
+
+func TestNotebookErrors(t *testing.T) {
+	in := makeNotebook(t, "print a", "fail 1 2 boom", "print c")
+	before, _ := os.ReadFile(in)
+
+	r := &Notebook{In: in, InPlace: true, NewSession: newFake}
+	res, err := r.Run(context.Background())
+	if err == nil || res.Written != "" || !strings.Contains(err.Error(), "cell 1: 1:2: boom") {
+		t.Errorf("in place with an error: err %v, written %q", err, res.Written)
+	}
+	if after, _ := os.ReadFile(in); !bytes.Equal(before, after) {
+		t.Errorf("failed in-place run changed the input")
+	}
+
+	r = &Notebook{In: in, NewSession: newFake}
+	res, err = r.Run(context.Background())
+	if err == nil || len(res.Failed) != 1 {
+		t.Fatalf("err %v", err)
+	}
+	nb, _ := nbformat.ReadFile(res.Written)
+	if o := nb.Cells[1].Outputs[0]; o.Type != "error" || o.EName != "Panic" || o.EValue != "boom" || len(o.Traceback) != 2 {
+		t.Errorf("error output %+v", o)
+	}
+	if nb.Cells[2].ExecutionCount != nil {
+		t.Errorf("ran past the error")
+	}
+
+	r = &Notebook{In: in, AllowErrors: true, Out: filepath.Join(t.TempDir(), "o.ipynb"), NewSession: newFake}
+	res, err = r.Run(context.Background())
+	if err == nil || res.Executed != 3 {
+		t.Errorf("allow errors: err %v executed %d", err, res.Executed)
+	}
+	if res.Notebook.Cells[2].Outputs[0].Text != "c\n" {
+		t.Errorf("cell after the error not run")
+	}
+}
+
+func TestNotebookTimeoutAndInterrupt(t *testing.T) {
+	in := makeNotebook(t, "print a", "block", "print c")
+	before, _ := os.ReadFile(in)
+	r := &Notebook{In: in, Timeout: 20 * time.Millisecond, AllowErrors: true, NewSession: newFake}
+	res, err := r.Run(context.Background())
+	if err == nil || res.Executed != 3 {
+		t.Fatalf("timeout: err %v", err)
+	}
+	if o := res.Notebook.Cells[1].Outputs[0]; o.EName != "Timeout" || !strings.Contains(o.EValue, "20ms") {
+		t.Errorf("timeout output %+v", o)
+	}
+
+	os.Remove(DefaultOut(in))
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	r = &Notebook{In: in, InPlace: true, NewSession: newFake}
+	if _, err := r.Run(ctx); err != ErrInterrupted {
+		t.Errorf("interrupt: err %v", err)
+	}
+	if after, _ := os.ReadFile(in); !bytes.Equal(before, after) {
+		t.Errorf("interrupted run changed the input")
+	}
+	if _, err := os.Stat(DefaultOut(in)); err == nil {
+		t.Errorf("interrupted run wrote an output")
+	}
+}
+
+func TestNotebookCaptureFD(t *testing.T) {
+	in := makeNotebook(t, "print interp\nosprint compiled")
+	r := &Notebook{In: in, CaptureFD: true, NewSession: newFake}
+	res, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := res.Notebook.Cells[0].Outputs
+	if len(outs) != 1 || outs[0].Text != "interp\ncompiled\n" {
+		t.Errorf("outputs %+v", outs)
+	}
+	fmt.Fprint(os.Stdout, "") // fd 1 works again
+}
+
+func TestNotebookPNGValid(t *testing.T) {
+	in := makeNotebook(t, "plot")
+	res, err := (&Notebook{In: in, NewSession: newFake}).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := res.Notebook.Cells[0].Outputs[0].Data["image/png"].(string)
+	raw, _ := base64.StdEncoding.DecodeString(s)
+	if _, err := png.Decode(bytes.NewReader(raw)); err != nil {
+		t.Error(err)
+	}
+}
