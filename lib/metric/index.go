@@ -12,17 +12,18 @@ import (
 )
 
 // IndexOptions configures a nearest-prototype index. The zero value (or a
-// nil *IndexOptions) gives an exact vantage-point tree with leaves of one
-// point, searched in parallel on every CPU.
+// nil *IndexOptions) gives an exact vantage-point tree searched in parallel
+// on every CPU.
 type IndexOptions struct {
 	// Brute makes every query compare against all prototypes. It is the
 	// reference the tree is tested against, and the only exact method for a
 	// distance that violates the triangle inequality (chosen automatically
 	// for such distances, see Metricity).
 	Brute bool
-	// LeafSize is the number of prototypes kept in a leaf of the tree
-	// (default 1, which makes the fewest distance calls; larger leaves trade
-	// calls for less tree overhead with cheap built-in metrics).
+	// LeafSize is the number of prototypes kept in a leaf of the tree.
+	// The default is 8 for the compiled built-in vector metrics (less tree
+	// overhead) and 1 for every other metric (fewest distance calls, for
+	// metrics defined in cells).
 	LeafSize int
 	// Workers is the number of goroutines answering a batch of queries
 	// (0 means runtime.GOMAXPROCS(0)).
@@ -82,6 +83,7 @@ type counters struct {
 // index. It is safe for concurrent use.
 type VectorIndex struct {
 	t       vptree[[]float64]
+	fast    *euclidFlat // Euclidean specialisation, nil otherwise
 	m       Vector
 	dim     int // -1 when lengths may vary
 	opt     IndexOptions
@@ -112,10 +114,16 @@ func NewVectorIndex(prototypes [][]float64, m Vector, opt *IndexOptions) (*Vecto
 		}
 	}
 	o := opt.orDefault()
+	if opt == nil || opt.LeafSize <= 0 {
+		o.LeafSize = defaultLeaf(m)
+	}
 	o.Brute = o.Brute || !IsMetric(m)
 	ix := &VectorIndex{m: m, dim: dim, opt: o}
 	ix.t = vptree[[]float64]{pts: prototypes, dist: m.Dist, brute: o.Brute}
 	ix.build = ix.t.build(o.LeafSize, o.Seed)
+	if _, ok := m.(Euclidean); ok && !o.Brute && dim > 0 {
+		ix.fast = newEuclidFlat(&ix.t, dim)
+	}
 	return ix, nil
 }
 
@@ -151,10 +159,28 @@ func (ix *VectorIndex) Nearest(q []float64) (int, float64, error) {
 		return -1, 0, err
 	}
 	var calls int64
-	j, d := ix.t.nearest(q, &calls)
+	j, d := ix.nearest(q, &calls)
 	ix.counter.queries.Add(1)
 	ix.counter.calls.Add(calls)
 	return j, d, nil
+}
+
+func (ix *VectorIndex) nearest(q []float64, calls *int64) (int, float64) {
+	if ix.fast != nil {
+		return ix.fast.nearest(q, calls)
+	}
+	return ix.t.nearest(q, calls)
+}
+
+// defaultLeaf is the leaf size when none is given: buckets of 8 for the
+// cheap compiled metrics (less tree overhead), single points otherwise
+// (fewest calls, for metrics defined in cells).
+func defaultLeaf(m Vector) int {
+	switch m.(type) {
+	case Euclidean, Manhattan, Chebyshev, Minkowski, WeightedEuclidean:
+		return 8
+	}
+	return 1
 }
 
 // Query finds the nearest prototype of every query point, in parallel. It
@@ -171,7 +197,7 @@ func (ix *VectorIndex) Query(ctx context.Context, qs [][]float64, cells []int, d
 		}
 	}
 	return parallel(ctx, len(qs), ix.opt.Workers, ix.opt.Progress, &ix.counter, func(i int, calls *int64) {
-		j, d := ix.t.nearest(qs[i], calls)
+		j, d := ix.nearest(qs[i], calls)
 		cells[i] = j
 		if dists != nil {
 			dists[i] = d

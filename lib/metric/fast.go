@@ -1,0 +1,92 @@
+package metric
+
+import "math"
+
+// euclidFlat is the Euclidean specialisation of the vantage-point tree
+// search: the prototypes are copied into one flat array and the distance is
+// computed inline, without an indirect call per distance. It walks the same
+// tree as vptree.nearest and returns the same answers.
+type euclidFlat struct {
+	t    *vptree[[]float64]
+	flat []float64
+	dim  int
+}
+
+func newEuclidFlat(t *vptree[[]float64], dim int) *euclidFlat {
+	f := &euclidFlat{t: t, dim: dim, flat: make([]float64, 0, len(t.pts)*dim)}
+	for _, p := range t.pts {
+		f.flat = append(f.flat, p...)
+	}
+	return f
+}
+
+func (f *euclidFlat) dist(q []float64, i int32) float64 {
+	p := f.flat[int(i)*f.dim : int(i+1)*f.dim]
+	p = p[:len(q)]
+	var s float64
+	for k, x := range q {
+		d := x - p[k]
+		s += d * d
+	}
+	return math.Sqrt(s)
+}
+
+type euclidSearch struct {
+	f       *euclidFlat
+	q       []float64
+	best    float64
+	bestIdx int32
+	calls   int64
+}
+
+func (f *euclidFlat) nearest(q []float64, calls *int64) (int, float64) {
+	s := euclidSearch{f: f, q: q, best: math.Inf(1), bestIdx: math.MaxInt32}
+	s.search(0)
+	*calls += s.calls
+	if s.bestIdx == math.MaxInt32 {
+		return -1, math.NaN()
+	}
+	return int(s.bestIdx), s.best
+}
+
+func (s *euclidSearch) search(ni int32) {
+	n := &s.f.t.nodes[ni]
+	if n.vp < 0 {
+		for _, p := range s.f.t.bucket[n.bucketLo:n.bucketHi] {
+			d := s.f.dist(s.q, p)
+			if d < s.best || (d == s.best && p < s.bestIdx) {
+				s.best, s.bestIdx = d, p
+			}
+		}
+		s.calls += int64(n.bucketHi - n.bucketLo)
+		return
+	}
+	d := s.f.dist(s.q, n.vp)
+	s.calls++
+	if d < s.best || (d == s.best && n.vp < s.bestIdx) {
+		s.best, s.bestIdx = d, n.vp
+	}
+	first := 0
+	if n.child[1] >= 0 && (n.child[0] < 0 || d > (n.hi[0]+n.lo[1])/2) {
+		first = 1
+	}
+	for k := 0; k < 2; k++ {
+		c := first ^ k
+		if n.child[c] < 0 {
+			continue
+		}
+		lb := n.lo[c] - d
+		if e := d - n.hi[c]; e > lb {
+			lb = e
+		}
+		slack := 1e-9 * (d + n.hi[c])
+		if n.minIdx[c] < s.bestIdx {
+			if lb-slack > s.best {
+				continue
+			}
+		} else if lb-slack >= s.best {
+			continue
+		}
+		s.search(n.child[c])
+	}
+}
