@@ -21,9 +21,13 @@ const BlockRows = 4096
 // seed. Both PCG words are derived by SplitMix64 mixing of (seed, b), so
 // streams of neighbouring blocks and seeds are unrelated.
 func BlockRNG(seed uint64, block int) *rand.PCG {
+	p := blockState(seed, block)
+	return rand.NewPCG(p.hi, p.lo)
+}
+
+func blockState(seed uint64, block int) pcg {
 	a := splitmix(seed ^ splitmix(uint64(block)+0x632be59bd9b4e019))
-	b := splitmix(a ^ uint64(block))
-	return rand.NewPCG(a, b)
+	return pcg{a, splitmix(a ^ uint64(block))}
 }
 
 func splitmix(x uint64) uint64 {
@@ -180,7 +184,7 @@ func (r *FeatureLabelRelease) Guarantee() Guarantee {
 
 // Release privatises n records: x holds n×d features row-major, y the n
 // labels (±1). Block b of BlockRows records draws from BlockRNG(seed, b):
-// for each record, d normals (FillNormal's ziggurat) then one 64-bit word
+// for each record, d normals (the ziggurat of FillNormal) then one 64-bit word
 // for the label. The result is identical for any workers (≤ 0: GOMAXPROCS).
 // Release stops with ctx.Err() when ctx is cancelled. x and y are not
 // modified.
@@ -201,11 +205,14 @@ func (r *FeatureLabelRelease) Release(ctx context.Context, seed uint64, x []floa
 	clip := r.policy == Clip
 	nBlocks := (n + BlockRows - 1) / BlockRows
 	err = runBlocks(ctx, nBlocks, workers, r.progress, func(b int) error {
-		p := BlockRNG(seed, b)
+		st := blockState(seed, b)
+		sh, sl := st.hi, st.lo
 		r0, r1 := b*BlockRows, min((b+1)*BlockRows, n)
 		for i := r0; i < r1; i++ {
 			row := x[i*d : (i+1)*d]
 			out := xt[i*d : (i+1)*d]
+			out = out[:len(row)]
+			lo, hi := lo[:len(row)], hi[:len(row)]
 			for k, v := range row {
 				if !(v >= lo[k] && v <= hi[k]) {
 					if !clip || math.IsNaN(v) {
@@ -213,13 +220,23 @@ func (r *FeatureLabelRelease) Release(ctx context.Context, seed uint64, x []floa
 					}
 					v = math.Max(lo[k], math.Min(hi[k], v))
 				}
-				out[k] = v + sigma*normal(p)
+				var u uint64
+				sh, sl, u = pcgStep(sh, sl)
+				z, ok := zigFast(u)
+				if !ok {
+					p := pcg{sh, sl}
+					z = normalRetry(&p, u)
+					sh, sl = p.hi, p.lo
+				}
+				out[k] = v + sigma*z
 			}
 			lab := y[i]
 			if lab != 1 && lab != -1 {
 				return errOutOfBox
 			}
-			if p.Uint64() >= thr {
+			var u uint64
+			sh, sl, u = pcgStep(sh, sl)
+			if u >= thr {
 				lab = -lab
 			}
 			yt[i] = lab
@@ -291,9 +308,9 @@ func (m *Gaussian) ReleaseBatch(ctx context.Context, seed uint64, x []float64, d
 	}
 	sigma := m.sigma
 	err := runBlocks(ctx, (n+BlockRows-1)/BlockRows, workers, rep, func(b int) error {
-		p := BlockRNG(seed, b)
+		p := blockState(seed, b)
 		for i, e := b*BlockRows*dim, min((b+1)*BlockRows, n)*dim; i < e; i++ {
-			out[i] += sigma * normal(p)
+			out[i] += sigma * normal(&p)
 		}
 		return nil
 	})

@@ -303,7 +303,7 @@ func TestNormalZiggurat(t *testing.T) {
 		t.Errorf("KS p-value %v", pv)
 	}
 	// The tail beyond r is sampled: check the conditional tail mean of |Z| > 3.8.
-	p2 := rand.NewPCG(15, 16)
+	p2 := &pcg{15, 16}
 	var s float64
 	c := 0
 	for i := 0; i < 4000000; i++ {
@@ -384,5 +384,36 @@ func TestFeatureLabelReleaseReproducible(t *testing.T) {
 	}
 	if _, err := NewFeatureLabelRelease(lo, hi, 2, 1, 1e-5, Classical); err == nil {
 		t.Error("classical with ε_X = 2: want error")
+	}
+}
+
+// The inlined PCG step reproduces math/rand/v2's PCG, and FillNormal
+// advances the *rand.PCG it is given.
+func TestPCGMatchesStdlib(t *testing.T) {
+	r := rand.NewPCG(0x1234, 0xabcdef)
+	p := pcg{0x1234, 0xabcdef}
+	for i := 0; i < 1000; i++ {
+		if a, b := r.Uint64(), p.Uint64(); a != b {
+			t.Fatalf("draw %d: stdlib %x, ours %x", i, a, b)
+		}
+	}
+	buf := make([]float64, 10)
+	FillNormal(r, buf)
+	want := make([]float64, 10)
+	for i := range want {
+		want[i] = normal(&p)
+	}
+	for i := range buf {
+		if buf[i] != want[i] {
+			t.Fatalf("FillNormal[%d] = %v, want %v", i, buf[i], want[i])
+		}
+	}
+	if r.Uint64() != p.Uint64() {
+		t.Error("FillNormal did not advance the generator")
+	}
+	q := BlockRNG(9, 3)
+	s := blockState(9, 3)
+	if q.Uint64() != s.Uint64() {
+		t.Error("BlockRNG and blockState disagree")
 	}
 }

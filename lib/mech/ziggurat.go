@@ -1,7 +1,9 @@
 package mech
 
 import (
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 )
 
@@ -61,31 +63,97 @@ func init() {
 	}
 }
 
+// pcg is the state of a PCG-DXSM generator, the algorithm of
+// math/rand/v2's PCG: pcg{hi, lo} produces the same sequence as
+// rand.NewPCG(hi, lo). Hot loops keep the two words in local variables and
+// step them with pcgStep, which the compiler inlines, so the state stays in
+// registers.
+type pcg struct{ hi, lo uint64 }
+
+// pcgStep advances the 128-bit LCG state (hi, lo) and returns the new state
+// and the DXSM output.
+func pcgStep(hi, lo uint64) (nhi, nlo, out uint64) {
+	const (
+		mulHi = 2549297995355413924
+		mulLo = 4865540595714422341
+		incHi = 6364136223846793005
+		incLo = 1442695040888963407
+	)
+	h, l := bits.Mul64(lo, mulLo)
+	h += hi*mulLo + lo*mulHi
+	l, c := bits.Add64(l, incLo, 0)
+	h, _ = bits.Add64(h, incHi, c)
+	out = h ^ h>>32
+	out *= 0xda942042e4dd58b5
+	out ^= out >> 48
+	out *= l | 1
+	return h, l, out
+}
+
+// Uint64 returns the next output.
+func (p *pcg) Uint64() uint64 {
+	var u uint64
+	p.hi, p.lo, u = pcgStep(p.hi, p.lo)
+	return u
+}
+
+// pcgOf reads the state of a *rand.PCG.
+func pcgOf(r *rand.PCG) pcg {
+	b, _ := r.MarshalBinary()
+	return pcg{binary.BigEndian.Uint64(b[4:]), binary.BigEndian.Uint64(b[12:])}
+}
+
+// store writes p back into a *rand.PCG.
+func (p pcg) store(r *rand.PCG) {
+	b := make([]byte, 20)
+	copy(b, "pcg:")
+	binary.BigEndian.PutUint64(b[4:], p.hi)
+	binary.BigEndian.PutUint64(b[12:], p.lo)
+	if err := r.UnmarshalBinary(b); err != nil {
+		panic(err)
+	}
+}
+
+// zigFast is the ziggurat's common case for the 64-bit word u: one word
+// gives the layer (8 bits), the sign (bit 8) and a 53-bit abscissa. It
+// succeeds for about 98.5% of words.
+func zigFast(u uint64) (float64, bool) {
+	i := u & (zigN - 1)
+	j := u >> 11
+	return math.Float64frombits(math.Float64bits(float64(j)*zigW[i]) ^ (u&0x100)<<55), j < zigK[i]
+}
+
 // normal returns a standard normal variable drawn from p.
-func normal(p *rand.PCG) float64 {
+func normal(p *pcg) float64 {
+	u := p.Uint64()
+	if z, ok := zigFast(u); ok {
+		return z
+	}
+	return normalRetry(p, u)
+}
+
+// normalRetry finishes a draw whose first word u missed the fast path:
+// it runs the tail or wedge test for u and draws afresh until accepted.
+func normalRetry(p *pcg, u uint64) float64 {
 	for {
-		u := p.Uint64()
 		i := u & (zigN - 1)
-		j := u >> 11 // 53 bits
-		neg := u&0x100 != 0
-		if j < zigK[i] {
-			x := float64(j) * zigW[i]
-			if neg {
+		j := u >> 11
+		x, ok := float64(j)*zigW[i], j < zigK[i]
+		if !ok {
+			x, ok = normalSlow(p, i, j)
+		}
+		if ok {
+			if u&0x100 != 0 {
 				return -x
 			}
 			return x
 		}
-		if x, ok := normalSlow(p, i, j); ok {
-			if neg {
-				return -x
-			}
-			return x
-		}
+		u = p.Uint64()
 	}
 }
 
 // normalSlow handles the base layer's tail and the wedges.
-func normalSlow(p *rand.PCG, i, j uint64) (float64, bool) {
+func normalSlow(p *pcg, i, j uint64) (float64, bool) {
 	if i == 0 {
 		// Tail beyond r (Marsaglia 1964): x = -ln(U1)/r until -2 ln(U2) > x².
 		for {
@@ -102,17 +170,24 @@ func normalSlow(p *rand.PCG, i, j uint64) (float64, bool) {
 }
 
 // unit53 returns a uniform variable in (0, 1).
-func unit53(p *rand.PCG) float64 { return (float64(p.Uint64()>>11) + 0.5) * 0x1p-53 }
+func unit53(p *pcg) float64 { return (float64(p.Uint64()>>11) + 0.5) * 0x1p-53 }
 
-// FillNormal fills dst with i.i.d. standard normal variables from a fast
-// 256-layer ziggurat driven by p. It is several times faster than calling
-// rand.Rand.NormFloat64 and uses 53-bit abscissae.
-func FillNormal(p *rand.PCG, dst []float64) {
+// FillNormal fills dst with i.i.d. standard normal variables from a
+// 256-layer ziggurat (53-bit abscissae) driven by r, advancing r. It is
+// several times faster than calling rand.Rand.NormFloat64.
+func FillNormal(r *rand.PCG, dst []float64) {
+	p := pcgOf(r)
+	hi, lo := p.hi, p.lo
 	for i := range dst {
-		dst[i] = normal(p)
+		var u uint64
+		hi, lo, u = pcgStep(hi, lo)
+		z, ok := zigFast(u)
+		if !ok {
+			st := pcg{hi, lo}
+			z = normalRetry(&st, u)
+			hi, lo = st.hi, st.lo
+		}
+		dst[i] = z
 	}
+	pcg{hi, lo}.store(r)
 }
-
-// exponential returns an exponential variable of mean 1 drawn from p by
-// inversion.
-func exponential(p *rand.PCG) float64 { return -math.Log(unit53(p)) }

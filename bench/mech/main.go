@@ -1,0 +1,67 @@
+// Command mech times the one-shot feature/label release of lib/mech:
+// n records × d features in [-1, 1]^d get analytic-Gaussian noise
+// (ε_X = 1, δ = 1e-5) and their ±1 labels randomized response (ε_Y = 1).
+// It prints one line per worker count: workers, best seconds over the
+// repetitions, and millions of noisy values per second. bench/mech/run.sh
+// compares it with numpy (release.py).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/goldp/goldp/lib/mech"
+)
+
+func main() {
+	n := flag.Int("n", 1000000, "records")
+	d := flag.Int("d", 10, "features per record")
+	reps := flag.Int("reps", 5, "repetitions (the best time is reported)")
+	workers := flag.String("workers", "1,2", "comma-separated worker counts")
+	sigmaOnly := flag.Bool("sigma-only", false, "print the feature noise σ for -d and exit")
+	flag.Parse()
+
+	lo, hi := make([]float64, *d), make([]float64, *d)
+	for i := range lo {
+		lo[i], hi[i] = -1, 1
+	}
+	r, err := mech.NewFeatureLabelRelease(lo, hi, 1, 1, 1e-5, mech.Analytic)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if *sigmaOnly {
+		fmt.Printf("%.17g\n", r.Sigma())
+		return
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	x := make([]float64, *n**d)
+	y := make([]float64, *n)
+	for i := range x {
+		x[i] = 2*rng.Float64() - 1
+	}
+	for i := range y {
+		y[i] = float64(2*rng.IntN(2) - 1)
+	}
+	for _, ws := range strings.Split(*workers, ",") {
+		w, err := strconv.Atoi(strings.TrimSpace(ws))
+		if err != nil {
+			log.Fatalf("bad -workers entry %q", ws)
+		}
+		best := time.Duration(1 << 62)
+		for k := 0; k < *reps; k++ {
+			t0 := time.Now()
+			if _, _, err := r.Release(context.Background(), uint64(k), x, y, w); err != nil {
+				log.Fatal(err)
+			}
+			best = min(best, time.Since(t0))
+		}
+		s := best.Seconds()
+		fmt.Printf("go\t%d\t%.4f\t%.1f\n", w, s, float64(*n**d)/s/1e6)
+	}
+}
