@@ -31,6 +31,24 @@ type ProtoNNOptions struct {
 	// Progress, if not nil, receives the progress of the per-individual
 	// release.
 	Progress progress.Reporter
+
+	// The fields below apply when NewProtoNN or NewPrivateProtoNN get nil
+	// prototypes: then K rows of the sample, drawn at random, become the
+	// prototypes (an unlabelled sample: their labels are dropped) and the
+	// other rows the labelled sample.
+
+	// K is the number of prototypes; 0 means PublicProtoCount or
+	// PrivateProtoCount of the number of rows with Dim and Gamma.
+	K int
+	// Dim is the dimension used by the rule for K: 0 means the length of
+	// the points, a negative value the general-metric-space rule.
+	Dim int
+	// Gamma is the margin exponent γ used by the rule for K (default 0,
+	// the no-margin assumption).
+	Gamma float64
+	// Seed draws the prototypes of the public rule (the private rule uses
+	// its rng).
+	Seed uint64
 }
 
 func (o *ProtoNNOptions) get() ProtoNNOptions {
@@ -51,6 +69,7 @@ func (o *ProtoNNOptions) get() ProtoNNOptions {
 // uses ν̃_n(A_j) = (1/n) Σ_i W_ij from the Voronoi-cell mechanism.
 type ProtoNN struct {
 	index     *metric.VectorIndex
+	protos    [][]float64
 	nu        []float64
 	n         int
 	tie       int
@@ -75,6 +94,10 @@ func (p *ProtoNN) Guarantee() mech.Guarantee { return p.guarantee }
 // Mechanism returns the Voronoi-cell mechanism of a private rule, nil for a
 // public one.
 func (p *ProtoNN) Mechanism() *mech.VoronoiCell { return p.mechanism }
+
+// Prototypes returns the prototypes of a rule fitted on vectors (nil for a
+// rule fitted from cells); do not modify them.
+func (p *ProtoNN) Prototypes() [][]float64 { return p.protos }
 
 // Index returns the nearest-prototype index, nil for a rule fitted from cells.
 func (p *ProtoNN) Index() *metric.VectorIndex { return p.index }
@@ -243,8 +266,26 @@ func ProtoNNFromReports(reports [][]float64, g mech.Guarantee, opt *ProtoNNOptio
 
 // NewProtoNN fits the public Proto-NN rule on points xs with ±1 labels y,
 // with the given prototypes and metric.
+//
+// With nil prototypes, opt.K rows of xs (by default PublicProtoCount of the
+// sample size) drawn with opt.Seed serve as prototypes and the rule is
+// fitted on the other rows.
 func NewProtoNN(ctx context.Context, prototypes [][]float64, m metric.Vector, xs [][]float64, y []int, opt *ProtoNNOptions) (*ProtoNN, error) {
 	o := opt.get()
+	if prototypes == nil {
+		if len(xs) != len(y) {
+			return nil, fmt.Errorf("classify: NewProtoNN: %d points, %d labels", len(xs), len(y))
+		}
+		k := o.K
+		if k == 0 {
+			k = PublicProtoCount(len(xs), o.dim(xs), o.Gamma)
+		}
+		rng := rand.New(rand.NewPCG(o.Seed, 0x70726f746f))
+		var err error
+		if prototypes, xs, y, err = SplitPrototypes(rng, xs, y, k); err != nil {
+			return nil, err
+		}
+	}
 	ix, err := metric.NewVectorIndex(prototypes, m, o.Index)
 	if err != nil {
 		return nil, err
@@ -260,17 +301,37 @@ func NewProtoNN(ctx context.Context, prototypes [][]float64, m metric.Vector, xs
 	if err != nil {
 		return nil, err
 	}
-	p.index = ix
+	p.index, p.protos = ix, prototypes
 	return p, nil
 }
 
 // NewPrivateProtoNN fits the private Proto-NN rule at privacy level α on
 // points xs with ±1 labels y, with the given prototypes (published before
 // the release, and independent of the labelled sample) and metric.
+//
+// With nil prototypes, opt.K rows of xs (by default PrivateProtoCount of
+// the sample size, α, opt.Dim and opt.Gamma) drawn with rng serve as
+// prototypes, and the other rows release their reports.
 func NewPrivateProtoNN(ctx context.Context, rng *rand.Rand, prototypes [][]float64, m metric.Vector, xs [][]float64, y []int, alpha float64, opt *ProtoNNOptions) (*ProtoNN, error) {
 	o := opt.get()
 	if len(xs) != len(y) {
 		return nil, fmt.Errorf("classify: NewPrivateProtoNN: %d points, %d labels", len(xs), len(y))
+	}
+	if rng == nil {
+		return nil, fmt.Errorf("classify: NewPrivateProtoNN: nil rng")
+	}
+	if err := checkAlpha(alpha); err != nil {
+		return nil, err
+	}
+	if prototypes == nil {
+		k := o.K
+		if k == 0 {
+			k = PrivateProtoCount(len(xs), alpha, o.dim(xs), o.Gamma)
+		}
+		var err error
+		if prototypes, xs, y, err = SplitPrototypes(rng, xs, y, k); err != nil {
+			return nil, err
+		}
 	}
 	ix, err := metric.NewVectorIndex(prototypes, m, o.Index)
 	if err != nil {
@@ -284,8 +345,36 @@ func NewPrivateProtoNN(ctx context.Context, rng *rand.Rand, prototypes [][]float
 	if err != nil {
 		return nil, err
 	}
-	p.index = ix
+	p.index, p.protos = ix, prototypes
 	return p, nil
+}
+
+func (o ProtoNNOptions) dim(xs [][]float64) int {
+	if o.Dim != 0 || len(xs) == 0 {
+		return o.Dim
+	}
+	return len(xs[0])
+}
+
+// SplitPrototypes draws k rows of xs at random as prototypes (their labels
+// are dropped, so they form an unlabelled sample independent of the rest)
+// and returns them with the remaining rows and their labels.
+func SplitPrototypes(rng *rand.Rand, xs [][]float64, y []int, k int) (prototypes, rest [][]float64, yRest []int, err error) {
+	if len(xs) != len(y) {
+		return nil, nil, nil, fmt.Errorf("classify: SplitPrototypes: %d points, %d labels", len(xs), len(y))
+	}
+	if k >= len(xs) {
+		return nil, nil, nil, fmt.Errorf("classify: SplitPrototypes: k = %d prototypes from %d rows leaves no labelled rows", k, len(xs))
+	}
+	pi, ri, err := metric.SamplePrototypes(rng, len(xs), k)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	yRest = make([]int, len(ri))
+	for i, j := range ri {
+		yRest[i] = y[j]
+	}
+	return metric.Rows(xs, pi), metric.Rows(xs, ri), yRest, nil
 }
 
 // PublicProtoCount returns the number of prototypes for the public rule from

@@ -184,3 +184,29 @@ func TestProtoNNFromReports(t *testing.T) {
 		t.Errorf("labels from reports: %v", pn.Nu())
 	}
 }
+
+func TestAutoPrototypes(t *testing.T) {
+	p := Problem{D: 2, Kappa: 1}
+	rng := rand.New(rand.NewPCG(6, 6))
+	xs, y01, _ := p.Sample(rng, 100000)
+	y, _ := ToPlusMinus(y01)
+	pn, err := NewPrivateProtoNN(context.Background(), rng, nil, metric.Euclidean{}, xs, y, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := PrivateProtoCount(100000, 2, 2, 0)
+	if pn.K() != k || len(pn.Prototypes()) != k || pn.N() != 100000-k {
+		t.Errorf("K = %d, N = %d, want K = %d, N = %d", pn.K(), pn.N(), k, 100000-k)
+	}
+	test, ty, _ := p.Sample(rng, 20000)
+	pred, _ := pn.Predict(context.Background(), test)
+	acc, _ := Accuracy(pred, ty)
+	t.Logf("auto k=%d: private accuracy %.4f (Bayes %.4f)", k, acc, 1-p.BayesRisk())
+	if acc < 0.6 {
+		t.Errorf("private Proto-NN with automatic k: accuracy %.4f", acc)
+	}
+	pub, err := NewProtoNN(context.Background(), nil, metric.Euclidean{}, xs, y, &ProtoNNOptions{Seed: 1})
+	if err != nil || pub.K() != PublicProtoCount(100000, 2, 0) {
+		t.Errorf("public auto K = %v, %v", pub.K(), err)
+	}
+}
