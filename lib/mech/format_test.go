@@ -1,0 +1,98 @@
+package mech
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/goldp/goldp/lib/progress"
+)
+
+type describer interface {
+	String() string
+	Markdown() string
+	Guarantee() Guarantee
+}
+
+// Every mechanism renders itself with its guarantee, in plain text and in
+// Markdown with LaTeX.
+func TestMechanismsDescribeThemselves(t *testing.T) {
+	lap, _ := NewLaplace(2, 1, 3)
+	gau, _ := NewGaussian(1, 0.5, 1e-5, Classical)
+	gs, _ := GaussianFromSigma(1, 4, 1e-5)
+	rr, _ := NewRandomizedResponse(1)
+	grr, _ := NewGRR(4, 1)
+	he, _ := NewHistogramEncoding(4, 1)
+	cube, _ := NewCubeHistogram(2, 0.25, 1)
+	vc, _ := NewVoronoiCell(5, 1, WithIndicators)
+	flr, _ := NewFeatureLabelRelease([]float64{-1, -1}, []float64{1, 1}, 1, 1, 1e-5, Analytic)
+	for _, m := range []describer{lap, gau, gs, rr, grr, he, cube, vc, flr} {
+		s, md, g := m.String(), m.Markdown(), m.Guarantee()
+		if err := g.Validate(); err != nil {
+			t.Errorf("%T: %v", m, err)
+		}
+		if !strings.Contains(s, g.String()) {
+			t.Errorf("%T String %q lacks its guarantee %q", m, s, g)
+		}
+		if !strings.Contains(md, g.Markdown()) || !strings.Contains(md, "$") {
+			t.Errorf("%T Markdown %q lacks its guarantee %q", m, md, g.Markdown())
+		}
+	}
+	if g := flr.Guarantee(); g.Epsilon != 2 || g.Delta != 1e-5 {
+		t.Errorf("feature/label guarantee %v", g)
+	}
+	if !strings.Contains(gau.String(), "Classical") || !strings.Contains(gs.String(), "analytic privacy profile") {
+		t.Errorf("calibration not shown: %v / %v", gau, gs)
+	}
+}
+
+type countReporter struct {
+	reports, done atomic.Int64
+	last          atomic.Int64
+}
+
+func (c *countReporter) Report(done, total int64) {
+	c.reports.Add(1)
+	if done == total {
+		c.last.Store(done)
+	}
+}
+func (c *countReporter) Done() { c.done.Add(1) }
+
+var _ progress.Reporter = (*countReporter)(nil)
+
+func TestBatchProgressAndGaussianBatch(t *testing.T) {
+	g, _ := NewGaussian(2, 1, 1e-5, Analytic)
+	if err := g.SetDomain(Box{Lo: []float64{0, 0}, Hi: []float64{1, 1}}, Reject); err != nil {
+		t.Fatal(err)
+	}
+	n := 5*BlockRows + 3
+	x := make([]float64, 2*n)
+	rng := rand.New(rand.NewPCG(1, 9))
+	for i := range x {
+		x[i] = rng.Float64()
+	}
+	rep := &countReporter{}
+	a, err := g.ReleaseBatch(context.Background(), 5, x, 2, 1, rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := g.ReleaseBatch(context.Background(), 5, x, 2, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("value %d differs between 1 and 3 workers", i)
+		}
+	}
+	if rep.done.Load() != 1 || rep.last.Load() != 6 {
+		t.Errorf("progress: %d reports, done %d, last %d; want Done once and 6 of 6 blocks", rep.reports.Load(), rep.done.Load(), rep.last.Load())
+	}
+	x[7] = 3
+	if _, err := g.ReleaseBatch(context.Background(), 5, x, 2, 1, nil); err == nil || !strings.Contains(err.Error(), "record 3") {
+		t.Errorf("err = %v, want one naming record 3", err)
+	}
+}
