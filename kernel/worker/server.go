@@ -1,0 +1,325 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"github.com/goldp/goldp/kernel/display"
+)
+
+// Session is what a worker serves: the engine session, seen through the
+// few methods the kernel needs. cmd/goldp adapts *engine.Session to it, so
+// this package does not depend on the interpreter.
+type Session interface {
+	// Execute runs a cell; the value is the cell's last expression (nil
+	// for none). A failed cell returns a *CellError (or any error).
+	Execute(ctx context.Context, code string, pub display.Publisher) (display.Bundle, error)
+	// Complete returns candidates replacing code[start:end] (byte offsets)
+	// and, optionally, the kind of each candidate.
+	Complete(code string, cursor int) (matches, kinds []string, start, end int)
+	// Inspect returns documentation for the name at cursor.
+	Inspect(code string, cursor, detail int) (display.Bundle, bool)
+	// IsComplete reports "complete", "incomplete" (with an indent),
+	// "invalid" or "unknown".
+	IsComplete(code string) (status, indent string)
+	// Reset discards all state.
+	Reset() error
+}
+
+// CellError is a failed cell as Jupyter shows it.
+type CellError struct {
+	Name      string   // e.g. "CompileError", "Panic", "Interrupted"
+	Value     string   // the message
+	Traceback []string // lines shown to the user
+}
+
+func (e *CellError) Error() string { return e.Name + ": " + e.Value }
+
+// Environment variables the supervisor sets for the worker process. The
+// worker removes them from its environment before running cells.
+const (
+	// EnvNonce holds the sync-marker nonce.
+	EnvNonce = "GOLDP_WORKER_NONCE"
+)
+
+// Server serves one Session to a supervisor over a request and an event
+// stream. Create it with its fields set and call Serve.
+type Server struct {
+	// Session is served; New is called by Serve when Session is nil, and
+	// its failure is reported to the supervisor in the ready event.
+	Session Session
+	New     func() (Session, error)
+	// Requests and Events are the frame streams (fd 3 and fd 4 in a
+	// worker process).
+	Requests io.Reader
+	Events   io.Writer
+	// Stdout and Stderr receive sync markers; they must be the captured
+	// streams the supervisor reads (nil: no marker on that stream).
+	Stdout, Stderr io.Writer
+	// Nonce is the marker nonce shared with the supervisor.
+	Nonce string
+
+	enc     *Encoder
+	orderMu sync.Mutex // serialises marker writes with event sends
+	seq     uint64
+	mark    []byte
+
+	mu      sync.Mutex
+	cancel  context.CancelFunc // of the running execute
+	inputs  map[uint64]chan *Msg
+	inputID atomic.Uint64
+}
+
+// Serve reads requests until Requests ends (the supervisor went away) or
+// ctx is cancelled. Executes run one at a time on their own goroutine;
+// other requests are answered concurrently with a running execute.
+func (s *Server) Serve(ctx context.Context) error {
+	s.enc = NewEncoder(s.Events)
+	s.inputs = make(map[uint64]chan *Msg)
+	if s.Session == nil {
+		if s.New == nil {
+			return errors.New("worker: Server has neither Session nor New")
+		}
+		sess, err := s.New()
+		if err != nil {
+			s.enc.Encode(&Msg{Kind: KindReady, Error: err.Error()})
+			return err
+		}
+		s.Session = sess
+	}
+	if err := s.enc.Encode(&Msg{Kind: KindReady}); err != nil {
+		return err
+	}
+	dec := NewDecoder(s.Requests)
+	execs := make(chan *Msg, 16)
+	defer close(execs)
+	go func() {
+		for m := range execs {
+			s.execute(m)
+		}
+	}()
+	for {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		m := new(Msg)
+		if err := dec.Decode(m); err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+		switch m.Kind {
+		case KindExecute:
+			execs <- m
+		case KindInterrupt:
+			s.Interrupt()
+		case KindInputReply:
+			s.mu.Lock()
+			ch := s.inputs[m.ID]
+			delete(s.inputs, m.ID)
+			s.mu.Unlock()
+			if ch != nil {
+				ch <- m
+			}
+		case KindComplete, KindInspect, KindIsComplete:
+			go s.answer(m)
+		case KindReset:
+			// A reset waits for nothing: the supervisor only sends it
+			// between cells.
+			err := s.Session.Reset()
+			r := &Msg{Kind: KindReply, ID: m.ID}
+			if err != nil {
+				r.Error = err.Error()
+			}
+			s.enc.Encode(r)
+		default:
+			s.enc.Encode(&Msg{Kind: KindReply, ID: m.ID, Error: fmt.Sprintf("worker: unknown request kind %q", m.Kind)})
+		}
+	}
+}
+
+// Interrupt cancels the running execute, if any.
+func (s *Server) Interrupt() {
+	s.mu.Lock()
+	if s.cancel != nil {
+		s.cancel()
+	}
+	s.mu.Unlock()
+}
+
+func (s *Server) execute(m *Msg) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.mu.Lock()
+	s.cancel = cancel
+	s.mu.Unlock()
+	pub := &publisher{s: s, ctx: ctx, allowStdin: m.AllowStdin}
+	val, err := s.runCell(ctx, m.Code, pub)
+	s.mu.Lock()
+	s.cancel = nil
+	s.mu.Unlock()
+	// The context is not cancelled here: goroutines a cell started may keep
+	// using display.Context() after the cell ends.
+	r := &Msg{Kind: KindReply, ID: m.ID}
+	if err != nil {
+		var ce *CellError
+		if errors.As(err, &ce) {
+			r.EName, r.EValue, r.Traceback = ce.Name, ce.Value, ce.Traceback
+		} else {
+			r.EName, r.EValue, r.Traceback = "Error", err.Error(), []string{err.Error()}
+		}
+		if r.EName == "" {
+			r.EName = "Error"
+		}
+		r.Status = "error"
+	} else {
+		r.Status = "ok"
+		r.Data = val
+	}
+	s.sendOrdered(r)
+}
+
+// runCell runs the session's Execute, turning a panic that escapes it into
+// an error so the worker survives.
+func (s *Server) runCell(ctx context.Context, code string, pub *publisher) (val display.Bundle, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &CellError{Name: "Panic", Value: fmt.Sprint(r), Traceback: []string{"panic: " + fmt.Sprint(r)}}
+		}
+	}()
+	return s.Session.Execute(ctx, code, pub)
+}
+
+func (s *Server) answer(m *Msg) {
+	r := &Msg{Kind: KindReply, ID: m.ID}
+	defer func() {
+		if p := recover(); p != nil {
+			r = &Msg{Kind: KindReply, ID: m.ID, Error: fmt.Sprintf("worker: %s panicked: %v", m.Kind, p)}
+		}
+		s.enc.Encode(r)
+	}()
+	switch m.Kind {
+	case KindComplete:
+		r.Matches, r.Kinds, r.Start, r.End = s.Session.Complete(m.Code, m.Cursor)
+	case KindInspect:
+		var b display.Bundle
+		b, r.Found = s.Session.Inspect(m.Code, m.Cursor, m.Detail)
+		r.Data = b
+	case KindIsComplete:
+		r.Status, r.Indent = s.Session.IsComplete(m.Code)
+	}
+}
+
+// sendOrdered writes a sync marker on both captured streams and then sends
+// m, so the supervisor delivers m after all output written before it.
+func (s *Server) sendOrdered(m *Msg) error {
+	s.orderMu.Lock()
+	defer s.orderMu.Unlock()
+	s.seq++
+	m.Seq = s.seq
+	s.mark = appendMarker(s.mark[:0], s.Nonce, s.seq)
+	if s.Stdout != nil {
+		if _, err := s.Stdout.Write(s.mark); err == nil {
+			m.Marks |= MarkStdout
+		}
+	}
+	if s.Stderr != nil {
+		if _, err := s.Stderr.Write(s.mark); err == nil {
+			m.Marks |= MarkStderr
+		}
+	}
+	return s.enc.Encode(m)
+}
+
+// publisher is the display.Publisher of a cell in the worker: displays
+// become ordered events, Input waits for the supervisor's answer.
+type publisher struct {
+	s          *Server
+	ctx        context.Context
+	allowStdin bool
+}
+
+func (p *publisher) Publish(data display.Bundle, metadata map[string]any, displayID string, update bool) {
+	p.s.sendOrdered(&Msg{Kind: KindDisplay, Data: data, Metadata: metadata, DisplayID: displayID, Update: update})
+}
+
+func (p *publisher) ClearOutput(wait bool) {
+	p.s.sendOrdered(&Msg{Kind: KindClear, Wait: wait})
+}
+
+// Notebook reports that displays go to a notebook front end (display
+// helpers that draw differently in a terminal may ask for it).
+func (p *publisher) Notebook() bool { return true }
+
+func (p *publisher) Input(prompt string, password bool) (string, error) {
+	if !p.allowStdin {
+		return "", display.ErrNoInput
+	}
+	id := p.s.inputID.Add(1)
+	ch := make(chan *Msg, 1)
+	p.s.mu.Lock()
+	p.s.inputs[id] = ch
+	p.s.mu.Unlock()
+	if err := p.s.sendOrdered(&Msg{Kind: KindInput, ID: id, Prompt: prompt, Password: password}); err != nil {
+		return "", err
+	}
+	select {
+	case r := <-ch:
+		if r.Error != "" {
+			return "", errors.New(r.Error)
+		}
+		return r.Text, nil
+	case <-p.ctx.Done():
+		p.s.mu.Lock()
+		delete(p.s.inputs, id)
+		p.s.mu.Unlock()
+		return "", p.ctx.Err()
+	}
+}
+
+// Main is the body of the worker process ("goldp worker"): it serves the
+// session made by newSession over fd 3 (requests) and fd 4 (events), writes
+// sync markers on fd 1 and 2, treats SIGINT as an interrupt, and returns the
+// exit status.
+func Main(newSession func() (Session, error)) int {
+	nonce := os.Getenv(EnvNonce)
+	os.Unsetenv(EnvNonce)
+	req := os.NewFile(3, "requests")
+	ev := os.NewFile(4, "events")
+	if req == nil || ev == nil || nonce == "" {
+		fmt.Fprintln(os.Stderr, "goldp worker: this command is started by \"goldp kernel\", not by hand")
+		return 2
+	}
+	// Markers go to private duplicates of fd 1 and 2 so that cells closing
+	// or replacing os.Stdout do not break ordering.
+	stdout, stderr := dupFile(1, "stdout"), dupFile(2, "stderr")
+	s := &Server{New: newSession, Requests: req, Events: ev, Stdout: stdout, Stderr: stderr, Nonce: nonce}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	go func() {
+		for range sig {
+			s.Interrupt()
+		}
+	}()
+	if err := s.Serve(context.Background()); err != nil {
+		fmt.Fprintln(os.Stderr, "goldp worker:", err)
+		return 1
+	}
+	return 0
+}
+
+func dupFile(fd int, name string) *os.File {
+	nfd, err := syscall.Dup(fd)
+	if err != nil {
+		return nil
+	}
+	syscall.CloseOnExec(nfd)
+	return os.NewFile(uintptr(nfd), name)
+}

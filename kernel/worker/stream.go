@@ -1,0 +1,108 @@
+package worker
+
+import (
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// stream batches the text of one captured stream (stdout or stderr) into
+// few stream messages: text is sent when Quiet passes without new text,
+// when MaxDelay passed since the oldest unsent byte, when MaxBatch bytes
+// are pending, and before any event that follows it (sync marker).
+type stream struct {
+	name string
+	send func(name, text string)
+	cfg  batching
+
+	mu      sync.Mutex
+	pending []byte
+	first   time.Time
+	timer   *time.Timer
+}
+
+// batching holds the flush policy of streams.
+type batching struct {
+	Quiet    time.Duration
+	MaxDelay time.Duration
+	MaxBatch int
+}
+
+func newStream(name string, cfg batching, send func(name, text string)) *stream {
+	st := &stream{name: name, send: send, cfg: cfg}
+	st.timer = time.AfterFunc(time.Hour, func() { st.flush(false) })
+	st.timer.Stop()
+	return st
+}
+
+// write appends p (which is not retained).
+func (st *stream) write(p []byte) {
+	if len(p) == 0 {
+		return
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	now := time.Now()
+	if len(st.pending) == 0 {
+		st.first = now
+	}
+	st.pending = append(st.pending, p...)
+	if len(st.pending) >= st.cfg.MaxBatch || now.Sub(st.first) >= st.cfg.MaxDelay {
+		st.flushLocked(false)
+		if len(st.pending) == 0 {
+			return
+		}
+	}
+	st.timer.Reset(st.cfg.Quiet)
+}
+
+// flush sends the pending text. Unless final, an incomplete UTF-8
+// sequence at the end stays pending for the next write.
+func (st *stream) flush(final bool) {
+	st.mu.Lock()
+	st.flushLocked(final)
+	st.mu.Unlock()
+}
+
+func (st *stream) flushLocked(final bool) {
+	n := len(st.pending)
+	if n == 0 {
+		return
+	}
+	if !final {
+		n = completeUTF8(st.pending)
+		if n == 0 {
+			return
+		}
+	}
+	text := string(st.pending[:n])
+	rest := copy(st.pending, st.pending[n:])
+	st.pending = st.pending[:rest]
+	if cap(st.pending) > 4*st.cfg.MaxBatch {
+		st.pending = append([]byte(nil), st.pending...)
+	}
+	if rest > 0 {
+		st.first = time.Now()
+	}
+	st.send(st.name, text)
+}
+
+// completeUTF8 returns the length of the longest prefix of b that does not
+// end inside a UTF-8 sequence that later bytes could complete.
+func completeUTF8(b []byte) int {
+	n := len(b)
+	// Look back at most 3 bytes for the start of a multi-byte sequence.
+	for i := n - 1; i >= 0 && i >= n-3; i-- {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			return n // ASCII: nothing open
+		}
+		if utf8.RuneStart(c) {
+			if !utf8.FullRune(b[i:]) {
+				return i
+			}
+			return n
+		}
+	}
+	return n
+}

@@ -1,0 +1,780 @@
+package worker
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/goldp/goldp/kernel/jupyter"
+)
+
+// Options configures a Supervisor. The zero value of each field selects
+// the default named in its comment.
+type Options struct {
+	// Command returns the command that starts a worker process; its
+	// Stdout, Stderr, ExtraFiles and SysProcAttr are set by the
+	// Supervisor. Default: this executable with the argument "worker".
+	Command func() *exec.Cmd
+	// Info is returned by Info for kernel_info_reply.
+	Info jupyter.LanguageInfo
+	// InterruptGrace is how long an interrupted cell may take to stop
+	// before the worker is killed and restarted (default 2 s).
+	InterruptGrace time.Duration
+	// MaxRSS restarts the worker between cells, with a notice, when its
+	// resident set exceeds this many bytes (0: no limit).
+	MaxRSS int64
+	// Quiet, MaxDelay and MaxBatch set how output is batched into stream
+	// messages: sent after Quiet without new output (default 2 ms), at the
+	// latest MaxDelay after it was written (default 50 ms), or once
+	// MaxBatch bytes are pending (default 256 KiB).
+	Quiet, MaxDelay time.Duration
+	MaxBatch        int
+	// Log receives the supervisor's diagnostics (default os.Stderr).
+	Log io.Writer
+}
+
+// Supervisor implements jupyter.Interpreter by running cells in a worker
+// process (see the package documentation). It starts the worker at once,
+// in the background, and replaces it when it dies, is killed after an
+// ignored interrupt, or exceeds MaxRSS.
+type Supervisor struct {
+	opts  Options
+	ids   atomic.Uint64
+	procs atomic.Uint64
+
+	mu      sync.Mutex
+	cur     *proc
+	out     jupyter.Output // receives streams and events
+	notice  string         // told at the next Execute
+	closed  bool
+	running *proc  // the worker running an execute
+	runID   uint64 // the ID of that execute
+	killT   *time.Timer
+}
+
+// New returns a Supervisor and starts its first worker in the background.
+func New(opts Options) *Supervisor {
+	if opts.InterruptGrace <= 0 {
+		opts.InterruptGrace = 2 * time.Second
+	}
+	if opts.Quiet <= 0 {
+		opts.Quiet = 2 * time.Millisecond
+	}
+	if opts.MaxDelay <= 0 {
+		opts.MaxDelay = 50 * time.Millisecond
+	}
+	if opts.MaxBatch <= 0 {
+		opts.MaxBatch = 256 << 10
+	}
+	if opts.Log == nil {
+		opts.Log = os.Stderr
+	}
+	if opts.Command == nil {
+		opts.Command = func() *exec.Cmd {
+			exe, err := os.Executable()
+			if err != nil {
+				exe = os.Args[0]
+			}
+			return exec.Command(exe, "worker")
+		}
+	}
+	s := &Supervisor{opts: opts}
+	s.mu.Lock()
+	s.cur = s.start()
+	s.mu.Unlock()
+	return s
+}
+
+var _ jupyter.Interpreter = (*Supervisor)(nil)
+
+// proc is one worker process.
+type proc struct {
+	s     *Supervisor
+	n     uint64 // ordinal, for logs
+	cmd   *exec.Cmd
+	enc   *Encoder
+	reqW  *os.File
+	pid   int
+	ready chan struct{} // closed when the session is up or start failed
+	err   error         // start failure, set before ready closes
+	dead  chan struct{} // closed when the process has exited
+	why   string        // exit reason, set before dead closes
+	drain chan struct{} // closed when stdout and stderr reached EOF
+
+	mu      sync.Mutex
+	pending map[uint64]chan *Msg
+	killed  string // why we killed it, "" if we did not
+	exited  bool   // reaped: pid may be reused
+
+	syncMu   sync.Mutex
+	syncC    *sync.Cond
+	reached  [2]uint64 // last marker read on stdout, stderr
+	eof      [2]bool
+	released uint64 // last ordered event delivered
+	streams  [2]*stream
+}
+
+// start launches a worker; s.mu is held.
+func (s *Supervisor) start() *proc {
+	p := &proc{s: s, n: s.procs.Add(1), ready: make(chan struct{}), dead: make(chan struct{}),
+		drain: make(chan struct{}), pending: make(map[uint64]chan *Msg)}
+	p.syncC = sync.NewCond(&p.syncMu)
+	cfg := batching{Quiet: s.opts.Quiet, MaxDelay: s.opts.MaxDelay, MaxBatch: s.opts.MaxBatch}
+	p.streams[0] = newStream("stdout", cfg, s.stream)
+	p.streams[1] = newStream("stderr", cfg, s.stream)
+	go p.run()
+	return p
+}
+
+// stream sends text to the current output.
+func (s *Supervisor) stream(name, text string) {
+	s.mu.Lock()
+	out := s.out
+	s.mu.Unlock()
+	if out != nil {
+		out.Stream(name, text)
+	} else {
+		fmt.Fprintf(s.opts.Log, "goldp: worker %s with no cell to receive it: %q\n", name, text)
+	}
+}
+
+func (s *Supervisor) output() jupyter.Output {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.out
+}
+
+func (s *Supervisor) logf(format string, args ...any) {
+	fmt.Fprintf(s.opts.Log, "goldp: "+format+"\n", args...)
+}
+
+func newNonce() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// run starts the process and serves its pipes until it exits.
+func (p *proc) run() {
+	fail := func(err error) {
+		p.err = err
+		p.why = err.Error()
+		close(p.ready)
+		close(p.drain)
+		close(p.dead)
+	}
+	reqR, reqW, err := os.Pipe()
+	if err != nil {
+		fail(err)
+		return
+	}
+	evR, evW, err := os.Pipe()
+	if err != nil {
+		fail(err)
+		return
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		fail(err)
+		return
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		fail(err)
+		return
+	}
+	nonce := newNonce()
+	cmd := p.s.opts.Command()
+	cmd.Stdin = nil
+	cmd.Stdout, cmd.Stderr = outW, errW
+	cmd.ExtraFiles = []*os.File{reqR, evW}
+	cmd.Env = append(cmd.Environ(), EnvNonce+"="+nonce)
+	// Own process group: a terminal's Ctrl-C goes to the supervisor only,
+	// and a kill reaches processes the cell started.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	err = cmd.Start()
+	reqR.Close()
+	evW.Close()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		reqW.Close()
+		evR.Close()
+		outR.Close()
+		errR.Close()
+		fail(fmt.Errorf("starting the worker: %v", err))
+		return
+	}
+	p.mu.Lock()
+	p.cmd, p.reqW, p.pid = cmd, reqW, cmd.Process.Pid
+	p.enc = NewEncoder(reqW)
+	killed := p.killed
+	p.mu.Unlock()
+	if killed != "" {
+		p.kill(killed)
+	}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); p.readStream(0, outR, nonce) }()
+	go func() { defer wg.Done(); p.readStream(1, errR, nonce) }()
+	go func() { wg.Wait(); close(p.drain) }()
+	readyOnce := sync.OnceFunc(func() { close(p.ready) })
+	go p.readEvents(evR, readyOnce)
+	werr := cmd.Wait()
+	p.mu.Lock()
+	p.exited = true
+	p.mu.Unlock()
+	why := "exited"
+	if werr != nil {
+		why = werr.Error()
+		var ee *exec.ExitError
+		if errors.As(werr, &ee) {
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL {
+				why += " (killed: out of memory, or by the supervisor)"
+			}
+		}
+	}
+	p.mu.Lock()
+	if p.killed != "" {
+		why = p.killed
+	}
+	p.mu.Unlock()
+	p.why = why
+	if p.err == nil {
+		p.err = fmt.Errorf("the worker %s before it was ready", why)
+	}
+	readyOnce()
+	reqW.Close()
+	// Let the streams drain so a dying worker's last words come first.
+	select {
+	case <-p.drain:
+	case <-time.After(300 * time.Millisecond):
+	}
+	close(p.dead)
+}
+
+// readStream reads fd 1 or 2 of the worker into its batching stream,
+// taking sync markers out.
+func (p *proc) readStream(i int, r *os.File, nonce string) {
+	defer r.Close()
+	st := p.streams[i]
+	sc := newMarkerScanner(nonce)
+	buf := make([]byte, 64<<10)
+	// At a marker the text before it is sent, and the text after it waits
+	// until the event it precedes has been delivered.
+	mark := func(seq uint64) {
+		st.flush(false)
+		p.syncMu.Lock()
+		p.reached[i] = seq
+		p.syncC.Broadcast()
+		for p.released < seq {
+			p.syncC.Wait()
+		}
+		p.syncMu.Unlock()
+	}
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			sc.feed(buf[:n], st.write, mark)
+		}
+		if err != nil {
+			sc.end(st.write)
+			st.flush(true)
+			p.syncMu.Lock()
+			p.eof[i] = true
+			p.syncMu.Unlock()
+			p.syncC.Broadcast()
+			return
+		}
+	}
+}
+
+// waitMarks blocks until the streams flagged in marks have passed the
+// marker seq (or ended).
+func (p *proc) waitMarks(seq uint64, marks uint8) {
+	p.syncMu.Lock()
+	for i := range 2 {
+		if marks&(1<<i) == 0 {
+			continue
+		}
+		for p.reached[i] < seq && !p.eof[i] {
+			p.syncC.Wait()
+		}
+	}
+	p.syncMu.Unlock()
+}
+
+// release lets the streams go past the marker of seq.
+func (p *proc) release(seq uint64) {
+	p.syncMu.Lock()
+	if seq > p.released {
+		p.released = seq
+	}
+	p.syncMu.Unlock()
+	p.syncC.Broadcast()
+}
+
+func (p *proc) readEvents(r *os.File, ready func()) {
+	defer r.Close()
+	defer p.release(math.MaxUint64) // no more events: streams run free
+	dec := NewDecoder(r)
+	for {
+		m := new(Msg)
+		if err := dec.Decode(m); err != nil {
+			if err != io.EOF {
+				p.s.logf("worker %d: reading events: %v", p.n, err)
+				p.kill("the worker sent a corrupt event (" + err.Error() + ")")
+			}
+			return
+		}
+		if m.Seq > 0 {
+			p.waitMarks(m.Seq, m.Marks)
+		}
+		switch m.Kind {
+		case KindReady:
+			if m.Error != "" {
+				p.err = errors.New(m.Error)
+			}
+			ready()
+		case KindReply:
+			p.mu.Lock()
+			ch := p.pending[m.ID]
+			delete(p.pending, m.ID)
+			p.mu.Unlock()
+			if ch != nil {
+				ch <- m
+			}
+		case KindDisplay:
+			if out := p.s.output(); out != nil {
+				var transient map[string]any
+				if m.DisplayID != "" {
+					transient = map[string]any{"display_id": m.DisplayID}
+				}
+				md := m.Metadata
+				if md == nil {
+					md = map[string]any{}
+				}
+				out.Display(m.Data, md, transient, m.Update)
+			}
+		case KindClear:
+			if out := p.s.output(); out != nil {
+				out.ClearOutput(m.Wait)
+			}
+		case KindInput:
+			out := p.s.output()
+			go func() {
+				r := &Msg{Kind: KindInputReply, ID: m.ID}
+				if out == nil {
+					r.Error = "no front end to ask"
+				} else if text, err := out.Input(m.Prompt, m.Password); err != nil {
+					r.Error = err.Error()
+				} else {
+					r.Text = text
+				}
+				p.send(r)
+			}()
+		default:
+			p.s.logf("worker %d: unknown event %q", p.n, m.Kind)
+		}
+		if m.Seq > 0 {
+			p.release(m.Seq)
+		}
+	}
+}
+
+func (p *proc) send(m *Msg) error {
+	p.mu.Lock()
+	enc := p.enc
+	p.mu.Unlock()
+	if enc == nil {
+		return errors.New("worker not started")
+	}
+	return enc.Encode(m)
+}
+
+// call sends a request and returns the channel its reply arrives on.
+func (p *proc) call(m *Msg) (chan *Msg, error) {
+	ch := make(chan *Msg, 1)
+	p.mu.Lock()
+	p.pending[m.ID] = ch
+	p.mu.Unlock()
+	if err := p.send(m); err != nil {
+		p.mu.Lock()
+		delete(p.pending, m.ID)
+		p.mu.Unlock()
+		return nil, err
+	}
+	return ch, nil
+}
+
+// kill ends the worker (and its process group), recording why.
+func (p *proc) kill(why string) {
+	p.mu.Lock()
+	if p.killed == "" {
+		p.killed = why
+	}
+	pid, exited := p.pid, p.exited
+	p.mu.Unlock()
+	if pid > 0 && !exited {
+		syscall.Kill(-pid, syscall.SIGKILL)
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+func (p *proc) isDead() bool {
+	select {
+	case <-p.dead:
+		return true
+	default:
+		return false
+	}
+}
+
+// flush sends all pending output of the worker.
+func (p *proc) flush() {
+	p.streams[0].flush(true)
+	p.streams[1].flush(true)
+}
+
+// worker returns the current worker once it is ready, starting a new one
+// if the current one has died.
+func (s *Supervisor) worker(ctx context.Context) (*proc, error) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil, errors.New("the kernel is shutting down")
+	}
+	p := s.cur
+	if p.isDead() {
+		s.noticeLocked(fmt.Sprintf("The Go worker had stopped (%s); a new one was started and all state was lost.", p.why))
+		p = s.start()
+		s.cur = p
+	}
+	s.mu.Unlock()
+	select {
+	case <-p.ready:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if p.isDead() || p.cmd == nil {
+		return nil, p.err
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	return p, nil
+}
+
+func (s *Supervisor) noticeLocked(n string) {
+	if s.notice != "" {
+		s.notice += "\n"
+	}
+	s.notice += n
+}
+
+// replace kills p (if still current) and starts a new worker.
+func (s *Supervisor) replace(p *proc, why string) {
+	p.kill(why)
+	s.mu.Lock()
+	if s.cur == p && !s.closed {
+		s.cur = s.start()
+	}
+	s.mu.Unlock()
+}
+
+// Info returns the language info given in Options.
+func (s *Supervisor) Info() jupyter.LanguageInfo { return s.opts.Info }
+
+// Execute runs a cell in the worker.
+func (s *Supervisor) Execute(ctx context.Context, req jupyter.ExecuteRequest, out jupyter.Output) jupyter.ExecuteReply {
+	s.mu.Lock()
+	s.out = out
+	s.mu.Unlock()
+	p, err := s.worker(ctx)
+	s.mu.Lock()
+	notice := s.notice
+	s.notice = ""
+	s.mu.Unlock()
+	if notice != "" {
+		out.Stream("stderr", notice+"\n")
+	}
+	if err != nil {
+		return errorReply("WorkerError", "the Go worker is not available: "+err.Error())
+	}
+	id := s.ids.Add(1)
+	s.mu.Lock()
+	s.running, s.runID = p, id
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		if s.runID == id {
+			s.running = nil
+			if s.killT != nil {
+				s.killT.Stop()
+				s.killT = nil
+			}
+		}
+		s.mu.Unlock()
+	}()
+	ch, err := p.call(&Msg{Kind: KindExecute, ID: id, Code: req.Code, AllowStdin: req.AllowStdin})
+	if err != nil {
+		<-p.dead
+		return s.died(p, out)
+	}
+	done := ctx.Done()
+	for {
+		select {
+		case m := <-ch:
+			rep := executeReply(m)
+			s.checkRSS(p)
+			return rep
+		case <-p.dead:
+			return s.died(p, out)
+		case <-done:
+			done = nil
+			s.Interrupt()
+		}
+	}
+}
+
+// died turns the death of the worker during a cell into an error reply and
+// a stream notice, and starts a new worker.
+func (s *Supervisor) died(p *proc, out jupyter.Output) jupyter.ExecuteReply {
+	p.flush()
+	s.replace(p, p.why)
+	p.mu.Lock()
+	interrupted := strings.HasPrefix(p.killed, "interrupt")
+	p.mu.Unlock()
+	if interrupted {
+		msg := fmt.Sprintf("the cell did not stop within %v of the interrupt, so the Go worker was restarted: all state was lost", s.opts.InterruptGrace)
+		out.Stream("stderr", "goldp: "+msg+"\n")
+		return errorReply("Interrupted", msg)
+	}
+	msg := "the Go worker died during the cell (" + p.why + "); a new worker was started and all state was lost"
+	out.Stream("stderr", "goldp: "+msg+"\n")
+	return errorReply("WorkerDied", msg)
+}
+
+func errorReply(name, msg string) jupyter.ExecuteReply {
+	return jupyter.ExecuteReply{Status: "error", EName: name, EValue: msg, Traceback: []string{name + ": " + msg}}
+}
+
+func executeReply(m *Msg) jupyter.ExecuteReply {
+	if m.Error != "" {
+		return errorReply("WorkerError", m.Error)
+	}
+	if m.Status == "error" {
+		tb := m.Traceback
+		if len(tb) == 0 {
+			tb = []string{m.EName + ": " + m.EValue}
+		}
+		return jupyter.ExecuteReply{Status: "error", EName: m.EName, EValue: m.EValue, Traceback: tb}
+	}
+	r := jupyter.ExecuteReply{Status: "ok"}
+	if len(m.Data) > 0 {
+		r.Data = m.Data
+		r.Metadata = m.Metadata
+		if r.Metadata == nil {
+			r.Metadata = map[string]any{}
+		}
+	}
+	return r
+}
+
+// checkRSS restarts the worker, with a notice, when it uses more memory
+// than MaxRSS.
+func (s *Supervisor) checkRSS(p *proc) {
+	if s.opts.MaxRSS <= 0 {
+		return
+	}
+	p.mu.Lock()
+	pid := p.pid
+	p.mu.Unlock()
+	rss, err := RSS(pid)
+	if err != nil || rss <= s.opts.MaxRSS {
+		return
+	}
+	s.mu.Lock()
+	s.noticeLocked(fmt.Sprintf("The Go worker used %d MiB, more than the limit of %d MiB (GOLDP_WORKER_MAX_RSS); it was restarted and all state was lost.", rss>>20, s.opts.MaxRSS>>20))
+	s.mu.Unlock()
+	s.replace(p, "restarted: memory limit")
+}
+
+// RSS returns the resident set size in bytes of process pid (Linux).
+func RSS(pid int) (int64, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
+	if err != nil {
+		return 0, err
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0, fmt.Errorf("worker: unexpected /proc/%d/statm: %q", pid, b)
+	}
+	pages, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	return pages * int64(os.Getpagesize()), nil
+}
+
+// WorkerPID returns the process ID of the current worker (0 if it is not
+// running); benchmarks use it to measure the worker's memory.
+func (s *Supervisor) WorkerPID() int {
+	s.mu.Lock()
+	p := s.cur
+	s.mu.Unlock()
+	select {
+	case <-p.ready:
+	case <-time.After(10 * time.Second):
+	}
+	if p.isDead() {
+		return 0
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.pid
+}
+
+// Interrupt cancels the running cell. If it has not ended after
+// InterruptGrace, the worker is killed and restarted, and the cell's reply
+// says that the state was lost.
+func (s *Supervisor) Interrupt() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, id := s.running, s.runID
+	if p == nil {
+		return
+	}
+	p.send(&Msg{Kind: KindInterrupt})
+	if s.killT == nil {
+		s.killT = time.AfterFunc(s.opts.InterruptGrace, func() {
+			s.mu.Lock()
+			still := s.running == p && s.runID == id
+			s.mu.Unlock()
+			if still {
+				s.logf("worker %d: the cell ignored the interrupt for %v; killing the worker", p.n, s.opts.InterruptGrace)
+				p.kill("interrupt ignored")
+			}
+		})
+	}
+}
+
+// request sends a non-execute request and waits for its reply.
+func (s *Supervisor) request(ctx context.Context, m *Msg) (*Msg, error) {
+	p, err := s.worker(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m.ID = s.ids.Add(1)
+	ch, err := p.call(m)
+	if err != nil {
+		return nil, err
+	}
+	t := time.NewTimer(10 * time.Second)
+	defer t.Stop()
+	select {
+	case r := <-ch:
+		if r.Error != "" {
+			return nil, errors.New(r.Error)
+		}
+		return r, nil
+	case <-p.dead:
+		return nil, errors.New("the worker stopped")
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-t.C:
+		return nil, errors.New("the worker did not answer")
+	}
+}
+
+// Complete answers complete_request; cursor positions are byte offsets.
+func (s *Supervisor) Complete(ctx context.Context, code string, cursorPos int) jupyter.CompleteReply {
+	r, err := s.request(ctx, &Msg{Kind: KindComplete, Code: code, Cursor: cursorPos})
+	if err != nil {
+		return jupyter.CompleteReply{Matches: []string{}, CursorStart: cursorPos, CursorEnd: cursorPos, Metadata: map[string]any{}}
+	}
+	rep := jupyter.CompleteReply{Matches: r.Matches, CursorStart: r.Start, CursorEnd: r.End, Metadata: map[string]any{}}
+	if rep.Matches == nil {
+		rep.Matches = []string{}
+		rep.CursorStart, rep.CursorEnd = cursorPos, cursorPos
+	}
+	if len(r.Kinds) == len(r.Matches) && len(r.Kinds) > 0 {
+		types := make([]map[string]any, len(r.Matches))
+		for i, m := range r.Matches {
+			types[i] = map[string]any{"start": r.Start, "end": r.End, "text": m, "type": r.Kinds[i]}
+		}
+		rep.Metadata["_jupyter_types_experimental"] = types
+	}
+	return rep
+}
+
+// Inspect answers inspect_request.
+func (s *Supervisor) Inspect(ctx context.Context, code string, cursorPos, detailLevel int) jupyter.InspectReply {
+	r, err := s.request(ctx, &Msg{Kind: KindInspect, Code: code, Cursor: cursorPos, Detail: detailLevel})
+	if err != nil || !r.Found {
+		return jupyter.InspectReply{Data: map[string]any{}, Metadata: map[string]any{}}
+	}
+	return jupyter.InspectReply{Found: true, Data: r.Data, Metadata: map[string]any{}}
+}
+
+// IsComplete answers is_complete_request.
+func (s *Supervisor) IsComplete(ctx context.Context, code string) jupyter.IsCompleteReply {
+	r, err := s.request(ctx, &Msg{Kind: KindIsComplete, Code: code})
+	if err != nil {
+		return jupyter.IsCompleteReply{Status: "unknown"}
+	}
+	return jupyter.IsCompleteReply{Status: r.Status, Indent: r.Indent}
+}
+
+// Restart discards all state: the worker is replaced by a fresh one.
+func (s *Supervisor) Restart(ctx context.Context) error {
+	s.mu.Lock()
+	p := s.cur
+	s.mu.Unlock()
+	p.flush()
+	s.replace(p, "restarted")
+	return nil
+}
+
+// Shutdown flushes output and stops the worker: it is asked to exit (its
+// request pipe is closed) and killed if it has not within a second or when
+// ctx ends.
+func (s *Supervisor) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.closed = true
+	p := s.cur
+	s.mu.Unlock()
+	p.mu.Lock()
+	reqW := p.reqW
+	p.mu.Unlock()
+	if reqW != nil {
+		reqW.Close()
+	}
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	select {
+	case <-p.dead:
+	case <-t.C:
+		p.kill("shut down")
+	case <-ctx.Done():
+		p.kill("shut down")
+	}
+	select {
+	case <-p.drain:
+	case <-time.After(300 * time.Millisecond):
+	}
+	p.flush()
+	return nil
+}

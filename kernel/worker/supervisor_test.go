@@ -1,0 +1,372 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/goldp/goldp/kernel/display"
+	"github.com/goldp/goldp/kernel/jupyter"
+)
+
+// The test binary doubles as a worker process: with GOLDP_TEST_WORKER set
+// it serves fakeSession (a tiny command language) instead of running tests.
+func TestMain(m *testing.M) {
+	if os.Getenv("GOLDP_TEST_WORKER") != "" {
+		os.Exit(Main(func() (Session, error) { return &fakeSession{vars: map[string]string{}}, nil }))
+	}
+	os.Exit(m.Run())
+}
+
+// fakeSession runs cells made of one command per line:
+//
+//	print N        N numbered lines on os.Stdout
+//	eprint TEXT    TEXT on os.Stderr
+//	raw TEXT       TEXT written with write(2) on fd 1 (like C code)
+//	display TEXT   a text/html display
+//	clear          clear_output
+//	set K V / get K  session state; get makes the value the cell's result
+//	wait           block until interrupted
+//	hang           ignore the interrupt (sleep an hour)
+//	input PROMPT   ask the user, print the answer
+//	gopanic        panic in a goroutine
+//	exit N         exit the process
+//	fail           return a cell error
+type fakeSession struct {
+	mu   sync.Mutex
+	vars map[string]string
+}
+
+func (f *fakeSession) Execute(ctx context.Context, code string, pub display.Publisher) (display.Bundle, error) {
+	var val display.Bundle
+	for _, line := range strings.Split(code, "\n") {
+		cmd, arg, _ := strings.Cut(line, " ")
+		switch cmd {
+		case "print":
+			n, _ := strconv.Atoi(arg)
+			for i := range n {
+				fmt.Println("line", i)
+			}
+		case "eprint":
+			fmt.Fprintln(os.Stderr, arg)
+		case "raw":
+			syscall.Write(1, []byte(arg))
+		case "display":
+			pub.Publish(display.Bundle{"text/html": arg}, nil, "", false)
+		case "clear":
+			pub.ClearOutput(true)
+		case "set":
+			k, v, _ := strings.Cut(arg, " ")
+			f.mu.Lock()
+			f.vars[k] = v
+			f.mu.Unlock()
+		case "get":
+			f.mu.Lock()
+			val = display.Bundle{"text/plain": f.vars[arg]}
+			f.mu.Unlock()
+		case "wait":
+			<-ctx.Done()
+			return nil, &CellError{Name: "Interrupted", Value: "interrupted", Traceback: []string{"interrupted"}}
+		case "hang":
+			time.Sleep(time.Hour)
+		case "input":
+			s, err := pub.Input(arg, false)
+			if err != nil {
+				return nil, err
+			}
+			fmt.Println("got", s)
+		case "gopanic":
+			go panic("boom in goroutine")
+			time.Sleep(time.Hour)
+		case "exit":
+			n, _ := strconv.Atoi(arg)
+			os.Exit(n)
+		case "fail":
+			return nil, &CellError{Name: "CompileError", Value: "undefined: x", Traceback: []string{"cell:1:1: undefined: x"}}
+		}
+	}
+	return val, nil
+}
+
+func (f *fakeSession) Complete(code string, cursor int) ([]string, []string, int, int) {
+	return []string{"Println", "Printf"}, []string{"func", "func"}, cursor - 2, cursor
+}
+
+func (f *fakeSession) Inspect(code string, cursor, detail int) (display.Bundle, bool) {
+	return display.Bundle{"text/plain": "doc of " + code}, code != ""
+}
+
+func (f *fakeSession) IsComplete(code string) (string, string) {
+	if strings.HasSuffix(code, "{") {
+		return "incomplete", "\t"
+	}
+	return "complete", ""
+}
+
+func (f *fakeSession) Reset() error { return nil }
+
+// event is one thing the front end received.
+type event struct{ kind, name, text string }
+
+// recorder is a jupyter.Output that records what it is sent.
+type recorder struct {
+	mu     sync.Mutex
+	events []event
+	input  string
+}
+
+func (r *recorder) Stream(name, text string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, event{"stream", name, text})
+}
+
+func (r *recorder) Display(data, metadata, transient map[string]any, update bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, event{"display", "", fmt.Sprint(data["text/html"])})
+}
+
+func (r *recorder) ClearOutput(wait bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, event{"clear", "", ""})
+}
+
+func (r *recorder) Input(prompt string, password bool) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, event{"input", "", prompt})
+	if r.input == "" {
+		return "", errors.New("no input")
+	}
+	return r.input, nil
+}
+
+// stdout returns the stdout text received, and the number of messages.
+func (r *recorder) text(name string) (string, int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var b strings.Builder
+	n := 0
+	for _, e := range r.events {
+		if e.kind == "stream" && e.name == name {
+			b.WriteString(e.text)
+			n++
+		}
+	}
+	return b.String(), n
+}
+
+func newTestSupervisor(t *testing.T, opts Options) *Supervisor {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Command = func() *exec.Cmd {
+		c := exec.Command(exe, "-test.run=^$")
+		c.Env = append(os.Environ(), "GOLDP_TEST_WORKER=1")
+		return c
+	}
+	opts.Log = testLog{t}
+	s := New(opts)
+	t.Cleanup(func() { s.Shutdown(context.Background()) })
+	return s
+}
+
+type testLog struct{ t *testing.T }
+
+func (l testLog) Write(p []byte) (int, error) {
+	l.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+func run(s *Supervisor, code string, out *recorder) jupyter.ExecuteReply {
+	return s.Execute(context.Background(), jupyter.ExecuteRequest{Code: code, AllowStdin: true}, out)
+}
+
+func TestSupervisorOrderAndState(t *testing.T) {
+	s := newTestSupervisor(t, Options{})
+	out := &recorder{}
+	// Between two events, stdout and stderr have no order relative to each
+	// other (as in ipykernel); each one's text is ordered with the events.
+	rep := run(s, "print 3\ndisplay <b>hi</b>\neprint oops\ndisplay 2\nraw C-level\nclear\nset x 42\nget x", out)
+	if rep.Status != "ok" || rep.Data["text/plain"] != "42" {
+		t.Fatalf("reply %+v", rep)
+	}
+	want := []event{
+		{"stream", "stdout", "line 0\nline 1\nline 2\n"},
+		{"display", "", "<b>hi</b>"},
+		{"stream", "stderr", "oops\n"},
+		{"display", "", "2"},
+		{"stream", "stdout", "C-level"},
+		{"clear", "", ""},
+	}
+	if fmt.Sprint(out.events) != fmt.Sprint(want) {
+		t.Errorf("events:\n got %q\nwant %q", out.events, want)
+	}
+	out2 := &recorder{}
+	if rep := run(s, "get x", out2); rep.Data["text/plain"] != "42" {
+		t.Errorf("state lost between cells: %+v", rep)
+	}
+	if rep := run(s, "fail", out2); rep.Status != "error" || rep.EName != "CompileError" || len(rep.Traceback) != 1 {
+		t.Errorf("failed cell: %+v", rep)
+	}
+}
+
+func TestSupervisorManyLines(t *testing.T) {
+	s := newTestSupervisor(t, Options{})
+	out := &recorder{}
+	if rep := run(s, "print 10000", out); rep.Status != "ok" {
+		t.Fatalf("reply %+v", rep)
+	}
+	text, n := out.text("stdout")
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if len(lines) != 10000 {
+		t.Fatalf("got %d lines, want 10000", len(lines))
+	}
+	for i, l := range lines {
+		if l != "line "+strconv.Itoa(i) {
+			t.Fatalf("line %d is %q", i, l)
+		}
+	}
+	if n > 20 {
+		t.Errorf("10,000 lines came in %d stream messages, want at most 20", n)
+	}
+	t.Logf("10,000 lines in %d stream messages", n)
+}
+
+func TestSupervisorInterrupt(t *testing.T) {
+	s := newTestSupervisor(t, Options{InterruptGrace: 500 * time.Millisecond})
+	out := &recorder{}
+	run(s, "set x 7", out)
+	go func() { time.Sleep(100 * time.Millisecond); s.Interrupt() }()
+	rep := run(s, "wait", out)
+	if rep.Status != "error" || rep.EName != "Interrupted" {
+		t.Fatalf("interrupted cell: %+v", rep)
+	}
+	if rep := run(s, "get x", out); rep.Data["text/plain"] != "7" {
+		t.Errorf("state lost after a cooperative interrupt: %+v", rep)
+	}
+	// A cell that ignores the interrupt: the worker is replaced.
+	go func() { time.Sleep(100 * time.Millisecond); s.Interrupt() }()
+	start := time.Now()
+	rep = run(s, "hang", out)
+	if rep.Status != "error" || !strings.Contains(rep.EValue, "state was lost") {
+		t.Fatalf("hung cell: %+v", rep)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the hung cell took %v to end", d)
+	}
+	if rep := run(s, "get x", out); rep.Status != "ok" || rep.Data["text/plain"] != "" {
+		t.Errorf("after restart: %+v", rep)
+	}
+}
+
+func TestSupervisorCrash(t *testing.T) {
+	s := newTestSupervisor(t, Options{})
+	out := &recorder{}
+	rep := run(s, "gopanic", out)
+	if rep.Status != "error" || rep.EName != "WorkerDied" {
+		t.Fatalf("crashed cell: %+v", rep)
+	}
+	if text, _ := out.text("stderr"); !strings.Contains(text, "boom in goroutine") || !strings.Contains(text, "state was lost") {
+		t.Errorf("stderr does not show the panic and the notice: %q", text)
+	}
+	out = &recorder{}
+	if rep := run(s, "set y 1\nget y", out); rep.Data["text/plain"] != "1" {
+		t.Errorf("after the crash: %+v", rep)
+	}
+	// Dying between cells: the next cell says so and works.
+	run(s, "exit 3", out)
+	out = &recorder{}
+	if rep := run(s, "get y", out); rep.Status != "ok" {
+		t.Errorf("after exit: %+v", rep)
+	}
+}
+
+func TestSupervisorInputAndQueries(t *testing.T) {
+	s := newTestSupervisor(t, Options{})
+	out := &recorder{input: "Ada"}
+	if rep := run(s, "input name? ", out); rep.Status != "ok" {
+		t.Fatalf("input cell: %+v", rep)
+	}
+	if text, _ := out.text("stdout"); text != "got Ada\n" {
+		t.Errorf("input answer: %q", text)
+	}
+	rep := s.Execute(context.Background(), jupyter.ExecuteRequest{Code: "input x"}, out)
+	if rep.Status != "error" {
+		t.Errorf("input without allow_stdin: %+v", rep)
+	}
+	// Queries are answered while a cell runs.
+	done := make(chan jupyter.ExecuteReply)
+	go func() { done <- run(s, "wait", &recorder{}) }()
+	time.Sleep(50 * time.Millisecond)
+	c := s.Complete(context.Background(), "fmt.Pr", 6)
+	if len(c.Matches) != 2 || c.CursorStart != 4 || c.CursorEnd != 6 {
+		t.Errorf("complete: %+v", c)
+	}
+	if r := s.Inspect(context.Background(), "fmt", 1, 0); !r.Found || r.Data["text/plain"] != "doc of fmt" {
+		t.Errorf("inspect: %+v", r)
+	}
+	if r := s.IsComplete(context.Background(), "for {"); r.Status != "incomplete" || r.Indent != "\t" {
+		t.Errorf("is_complete: %+v", r)
+	}
+	s.Interrupt()
+	<-done
+}
+
+func TestSupervisorMaxRSSAndRestart(t *testing.T) {
+	s := newTestSupervisor(t, Options{MaxRSS: 1}) // every worker is over 1 byte
+	out := &recorder{}
+	run(s, "set a 1", out)
+	out = &recorder{}
+	rep := run(s, "get a", out)
+	if text, _ := out.text("stderr"); rep.Data["text/plain"] != "" || !strings.Contains(text, "GOLDP_WORKER_MAX_RSS") {
+		t.Errorf("after exceeding MaxRSS: reply %+v, stderr %q", rep, text)
+	}
+	s2 := newTestSupervisor(t, Options{})
+	run(s2, "set b 2", out)
+	if err := s2.Restart(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if rep := run(s2, "get b", &recorder{}); rep.Status != "ok" || rep.Data["text/plain"] != "" {
+		t.Errorf("after Restart: %+v", rep)
+	}
+}
+
+func TestStreamBatching(t *testing.T) {
+	var mu sync.Mutex
+	var sent []string
+	st := newStream("stdout", batching{Quiet: 5 * time.Millisecond, MaxDelay: time.Hour, MaxBatch: 1000}, func(_, text string) {
+		mu.Lock()
+		sent = append(sent, text)
+		mu.Unlock()
+	})
+	for range 10 {
+		st.write([]byte("abcdefghij")) // 100 bytes in quick succession
+	}
+	st.write([]byte("\xe2\x82")) // half of "€"
+	time.Sleep(50 * time.Millisecond)
+	mu.Lock()
+	if len(sent) != 1 || len(sent[0]) != 100 {
+		t.Errorf("quick writes: sent %q, want one 100-byte message", sent)
+	}
+	mu.Unlock()
+	st.write([]byte("\xac"))
+	st.write(make([]byte, 2000)) // over MaxBatch: sent at once
+	mu.Lock()
+	if len(sent) != 2 || !strings.HasPrefix(sent[1], "€") || len(sent[1]) != 2003 {
+		t.Errorf("large write: %d messages, last %d bytes", len(sent), len(sent[len(sent)-1]))
+	}
+	mu.Unlock()
+}
