@@ -84,6 +84,7 @@ type counters struct {
 type VectorIndex struct {
 	t       vptree[[]float64]
 	fast    *euclidFlat // Euclidean specialisation, nil otherwise
+	batch   Batch       // batch form used by brute force, nil otherwise
 	m       Vector
 	dim     int // -1 when lengths may vary
 	opt     IndexOptions
@@ -123,6 +124,9 @@ func NewVectorIndex(prototypes [][]float64, m Vector, opt *IndexOptions) (*Vecto
 	ix.build = ix.t.build(o.LeafSize, o.Seed)
 	if _, ok := m.(Euclidean); ok && !o.Brute && dim > 0 {
 		ix.fast = newEuclidFlat(&ix.t, dim)
+	}
+	if b, ok := m.(Batch); ok && o.Brute {
+		ix.batch = b
 	}
 	return ix, nil
 }
@@ -168,6 +172,22 @@ func (ix *VectorIndex) Nearest(q []float64) (int, float64, error) {
 func (ix *VectorIndex) nearest(q []float64, calls *int64) (int, float64) {
 	if ix.fast != nil {
 		return ix.fast.nearest(q, calls)
+	}
+	if ix.batch != nil {
+		// One call computes the distances to every prototype.
+		out := make([]float64, len(ix.t.pts))
+		ix.batch.DistTo(q, ix.t.pts, out)
+		*calls += int64(len(out))
+		best, bi := math.Inf(1), -1
+		for i, d := range out {
+			if d < best || bi < 0 && d == best {
+				best, bi = d, i
+			}
+		}
+		if bi < 0 {
+			return -1, math.NaN()
+		}
+		return bi, best
 	}
 	return ix.t.nearest(q, calls)
 }

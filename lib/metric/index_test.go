@@ -205,3 +205,26 @@ func TestSamplePrototypesAndCounts(t *testing.T) {
 		t.Error("out-of-range cell accepted")
 	}
 }
+
+func TestBatchBrute(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	pts := randPoints(rng, 200, 3, 5)
+	qs := randPoints(rng, 500, 3, 5)
+	invocations := 0
+	bf := BatchFunc(func(q []float64, ps [][]float64, out []float64) {
+		invocations++
+		for i, p := range ps {
+			out[i] = Manhattan{}.Dist(q, p)
+		}
+	})
+	ix, _ := NewVectorIndex(pts, bf, &IndexOptions{Brute: true, Workers: 1})
+	got, _ := ix.Cells(context.Background(), qs)
+	for i, q := range qs {
+		if w := bruteNearest(pts, Manhattan{}, q); got[i] != w {
+			t.Fatalf("query %d: batch brute %d, reference %d", i, got[i], w)
+		}
+	}
+	if invocations != len(qs) {
+		t.Errorf("%d batch invocations for %d queries, want one each", invocations, len(qs))
+	}
+}
