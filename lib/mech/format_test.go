@@ -2,6 +2,7 @@ package mech
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"sync/atomic"
@@ -94,5 +95,31 @@ func TestBatchProgressAndGaussianBatch(t *testing.T) {
 	x[7] = 3
 	if _, err := g.ReleaseBatch(context.Background(), 5, x, 2, 1, nil); err == nil || !strings.Contains(err.Error(), "record 3") {
 		t.Errorf("err = %v, want one naming record 3", err)
+	}
+}
+
+func TestLaplaceBatch(t *testing.T) {
+	m, _ := NewLaplace(1, 0.5, 1)
+	n := 3*BlockRows + 5
+	x := make([]float64, n)
+	a, err := m.ReleaseBatch(context.Background(), 3, x, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := m.ReleaseBatch(context.Background(), 3, x, 2, nil)
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("value %d differs between 1 and 2 workers", i)
+		}
+	}
+	s := m.Scale()
+	_, pv := ksPValue(append([]float64(nil), a...), func(z float64) float64 {
+		if z < 0 {
+			return 0.5 * math.Exp(z/s)
+		}
+		return 1 - 0.5*math.Exp(-z/s)
+	})
+	if pv < 1e-3 {
+		t.Errorf("KS p-value %v", pv)
 	}
 }
