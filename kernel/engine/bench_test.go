@@ -1,0 +1,72 @@
+package engine
+
+import (
+	"context"
+	"io"
+	"testing"
+)
+
+func BenchmarkNew(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if _, err := New(Options{Stdout: io.Discard, Stderr: io.Discard}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkExecuteTrivial(b *testing.B) {
+	s, err := New(Options{Stdout: io.Discard, Stderr: io.Discard})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	s.Execute(ctx, "x := 1", nil)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := s.Execute(ctx, "x + 1", nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkExecuteAssign(b *testing.B) {
+	s, err := New(Options{Stdout: io.Discard, Stderr: io.Discard})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	s.Execute(ctx, "x := 1", nil)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := s.Execute(ctx, "x := 2", nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkComplete(b *testing.B) {
+	s, err := New(Options{Stdout: io.Discard, Stderr: io.Discard})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.Execute(context.Background(), "type P struct{ X int }\nfunc (p P) M() {}\np := P{}", nil)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.Complete("strings.To", 10)
+		s.Complete("p.", 2)
+		s.Complete("fo", 2)
+	}
+}
+
+func BenchmarkInspect(b *testing.B) {
+	s, err := New(Options{Stdout: io.Discard, Stderr: io.Discard})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.Execute(context.Background(), "// F doc.\nfunc F() {}", nil)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.Inspect("strings.ToUpper", 10, 0)
+		s.Inspect("F()", 1, 0)
+	}
+}

@@ -1,0 +1,89 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestComplete(t *testing.T) {
+	s := newTest(t)
+	s.exec("// Point is a point.\ntype Point struct{ X, Y float64 }\n// Norm is the length.\nfunc (p Point) Norm() float64 { return math.Hypot(p.X, p.Y) }\nvar origin = Point{}\npt := &Point{3, 4}\ncount := 3")
+	c := s.Complete("strings.ToU", len("strings.ToU"))
+	if !contains(c.Matches, "ToUpper") || c.Start != len("strings.") || c.End != len("strings.ToU") {
+		t.Fatalf("package members: %+v", c)
+	}
+	c = s.Complete("x := pt.", len("x := pt."))
+	if !contains(c.Matches, "Norm") || !contains(c.Matches, "X") {
+		t.Fatalf("methods of a cell type: %+v", c)
+	}
+	c = s.Complete("cou", 3)
+	if len(c.Matches) != 1 || c.Matches[0] != "count" || c.Kinds[0] != "var" {
+		t.Fatalf("cell names: %+v", c)
+	}
+	c = s.Complete("fo", 2)
+	if !contains(c.Matches, "for") {
+		t.Fatalf("keywords: %+v", c)
+	}
+	c = s.Complete("str", 3)
+	if !contains(c.Matches, "strings") || !contains(c.Matches, "strconv") || !contains(c.Matches, "string") {
+		t.Fatalf("packages: %+v", c)
+	}
+	// A compiled type found through the live value.
+	s.exec("sb := new(strings.Builder)")
+	c = s.Complete("sb.Wr", 5)
+	if !contains(c.Matches, "WriteString") {
+		t.Fatalf("live compiled type: %+v", c)
+	}
+}
+
+func TestInspect(t *testing.T) {
+	s := newTest(t)
+	s.exec("// Norm is the length of (x, y).\nfunc Norm(x, y float64) float64 { return math.Hypot(x, y) }")
+	b, ok := s.Inspect("Norm(3, 4)", 2, 0)
+	if !ok || !strings.Contains(b["text/plain"].(string), "func Norm(x, y float64) float64") ||
+		!strings.Contains(b["text/plain"].(string), "Norm is the length") {
+		t.Fatalf("cell func: %v %v", ok, b)
+	}
+	b, ok = s.Inspect("strings.ToUpper", len("strings.To"), 0)
+	if !ok || !strings.Contains(b["text/plain"].(string), "ToUpper") {
+		t.Fatalf("package member: %v %v", ok, b)
+	}
+	if _, ok := s.Inspect("nothingHere", 3, 0); ok {
+		t.Fatal("unknown name found")
+	}
+}
+
+func TestIsComplete(t *testing.T) {
+	s := newTest(t)
+	for _, c := range []struct{ code, status string }{
+		{"x := 1", "complete"},
+		{"func f() {", "incomplete"},
+		{"x := []int{1,\n2,", "incomplete"},
+		{"x := 1 +", "incomplete"},
+		{"s := `abc", "incomplete"},
+		{"/* open", "incomplete"},
+		{"x := )", "invalid"},
+		{"x := \"abc", "invalid"},
+		{"func f() {}\nf()", "complete"},
+		{"%time f()", "complete"},
+		{"for x = := 3 {}", "invalid"},
+		{"", "complete"},
+	} {
+		st, indent := s.IsComplete(c.code)
+		if st != c.status {
+			t.Errorf("IsComplete(%q) = %q, want %q", c.code, st, c.status)
+		}
+		if st == "incomplete" && strings.HasSuffix(c.code, "{") && indent != "\t" {
+			t.Errorf("indent for %q = %q", c.code, indent)
+		}
+	}
+}

@@ -1,0 +1,67 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+var rewriteSeeds = []string{
+	"x := 1",
+	"x := 1\nfunc f() int { return x }\nf()",
+	"import \"fmt\"\nfmt.Println(1)",
+	"type T struct{ A int }\nfunc (t T) M() int { return t.A }\nT{1}.M()",
+	"v, ok := m[\"a\"]",
+	"if a, b := 1, 2; a < b {\n}\n",
+	"for i := 0; i < 3; i++ { go f(i) }",
+	"go func() { panic(1) }()",
+	"var (\n\ta = 1\n\tb = 2\n)",
+	"const K = 3; x := K",
+	"func() {}()",
+	"func (",
+	"switch x := v.(type) { case int: _ = x }",
+	"%time x := 1",
+	"`raw\nstring`",
+	"x := []int{1,\n2,\n}",
+	"/* comment */ x := 1 // trailing",
+	"package main\nfunc main() {}",
+	"}{",
+	"x.(",
+	"var x, y int = 1",
+	"a, b := <-ch",
+	"L:\nfor {\n\tbreak L\n}",
+}
+
+// FuzzRewrite checks that the rewriter never panics, and that every chunk
+// it produces for a cell that parsed keeps the cell's text.
+func FuzzRewrite(f *testing.F) {
+	for _, s := range rewriteSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, code string) {
+		view := &sessionView{
+			vars: map[string]bool{"x": true, "m": true}, consts: map[string]bool{}, funcs: map[string]int{"f": 1},
+			types: map[string]string{}, imported: map[string]string{"fmt": "fmt"},
+			preload: map[string]string{"strings": "strings", "rand": "math/rand/v2"},
+		}
+		p, err := rewrite(code, 1, 1, view)
+		if err != nil {
+			if _, ok := err.(*cellError); !ok {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		for _, c := range p.chunks {
+			if c.src == "" && c.fallback == "" {
+				t.Fatalf("empty chunk for %q", code)
+			}
+		}
+		s := &Session{}
+		st, _ := s.IsComplete(code)
+		if st != "complete" && st != "incomplete" && st != "invalid" {
+			t.Fatalf("IsComplete(%q) = %q", code, st)
+		}
+		if strings.TrimSpace(code) == "" && st != "complete" {
+			t.Fatalf("blank code is %q", st)
+		}
+	})
+}

@@ -1,0 +1,80 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// limit is a known limit of the interpreter with its working alternative.
+// Each is checked by TestHelpLimits, so the list stays true.
+type limit struct {
+	What, Instead string
+}
+
+var limits = []limit{
+	{"`for i := range n` over an integer (Go 1.22) does not compile", "`for i := 0; i < n; i++`"},
+	{"loop variables are shared by all iterations (pre-Go 1.22): closures created in a loop all see the last value", "copy it first: `i := i`, or pass it as an argument"},
+	{"the builtins `min`, `max` and `clear` (Go 1.21) are missing", "`math.Min`/`math.Max`, or a comparison; `for k := range m { delete(m, k) }`"},
+	{"generic functions whose type arguments must be inferred from a function argument fail", "write the type arguments: `Map[int, string](xs, f)`"},
+	{"generic library functions are not available (e.g. `rand.N`)", "the concrete ones: `rand.IntN`, `rand.Int64N`, `rand.Float64`"},
+	{"interpreted types reach compiled code only through compiled interfaces: `fmt` finds a String method, but a type switch on `any` does not see interpreted methods", "declare the variable with the interface type: `var s fmt.Stringer = v`"},
+	{"`v, ok = m[k]` (an assignment, not `:=`) inside a function leaves v unchanged when k is missing", "`v, ok := m[k]` (a fresh variable), or use v only when ok; at the top level of a cell the engine handles it"},
+	{"a panic in a goroutine started by a cell is caught and reported, but the goroutine's remaining work is lost", "handle errors inside the goroutine"},
+	{"an interrupted compiled call (a long library loop) only stops if it honours `display.Context()`", "pass `display.Context()` to library calls that take a context"},
+}
+
+func helpText() string {
+	var b strings.Builder
+	b.WriteString(`Notebook Go: Go without the ceremony, on the yaegi interpreter.
+
+Write declarations (func, type, var, const, import) and statements in any
+order. The last expression of a cell is its value (all results of a
+multi-value call; a call without results shows nothing). x := e on an
+existing x assigns it, so functions defined earlier see the new value.
+Imports are optional for the preloaded packages:
+
+`)
+	for _, p := range preloads() {
+		fmt.Fprintf(&b, "  %-10s %s\n", p.Name, p.Path)
+	}
+	b.WriteString(`
+Show rich output with display.HTML, display.Markdown, display.PNG,
+display.Display(v); pass display.Context() to long library calls so the
+interrupt button stops them.
+
+Magics:
+  %help         this text
+  %time stmt    run a statement and print its wall time
+  %%time        (first line) run the cell and print its wall time
+  %who          the names cells defined, with their types
+  %reset        discard every definition (fresh interpreter)
+
+Known limits of the interpreter (Go 1.22 standard library):
+`)
+	for _, l := range limits {
+		fmt.Fprintf(&b, "  - %s\n      instead: %s\n", stripTicks(l.What), stripTicks(l.Instead))
+	}
+	return b.String()
+}
+
+func helpMarkdown() string {
+	var b strings.Builder
+	b.WriteString("## Notebook Go\n\nGo without the ceremony, on the yaegi interpreter. ")
+	b.WriteString("Declarations and statements in any order; the last expression is the cell's value ")
+	b.WriteString("(all results of a multi-value call, nothing for a call without results); ")
+	b.WriteString("`x := e` on an existing `x` assigns it; imports are optional for the preloaded packages:\n\n")
+	b.WriteString("| name | package |\n|---|---|\n")
+	for _, p := range preloads() {
+		fmt.Fprintf(&b, "| `%s` | `%s` |\n", p.Name, p.Path)
+	}
+	b.WriteString("\n### Magics\n\n")
+	b.WriteString("- `%help` this text\n- `%time stmt` run a statement and print its wall time\n")
+	b.WriteString("- `%%time` (first line) time the whole cell\n- `%who` names defined, with types\n")
+	b.WriteString("- `%reset` discard every definition\n\n### Known limits\n\n")
+	for _, l := range limits {
+		fmt.Fprintf(&b, "- %s. Instead: %s.\n", l.What, l.Instead)
+	}
+	return b.String()
+}
+
+func stripTicks(s string) string { return strings.ReplaceAll(s, "`", "") }

@@ -1,0 +1,1038 @@
+package engine
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// This file turns a cell into chunks the interpreter can evaluate one after
+// the other. The cell is cut into top-level items at the semicolons (written
+// or implied by a newline) that sit outside any bracket. Each item is a
+// declaration (import, func, method, type, const, var) or a statement, and
+// is parsed on its own to learn what it declares. The chunks copy the cell's
+// text verbatim, each piece preceded by a /*line _.go:L:C*/ directive so that
+// the interpreter's positions are the cell's positions.
+
+// srcName is the file name the interpreter gives to evaluated source. Its
+// error messages leave this name out, which is why every line directive
+// must use it.
+const srcName = "_.go"
+
+// rtName is the name under which the engine's runtime helpers are imported
+// into the interpreter, and guardName the interpreted recover guard that
+// goroutines started by a cell defer.
+const (
+	rtName    = "__goldp"
+	rtPath    = "goldp.rt"
+	guardName = "__goldpGuard"
+)
+
+// A sessionView is what the rewriter needs to know about the session: the
+// names defined by earlier cells. The rewriter adds the names the cell
+// defines as it plans, so that later items of the same cell see them.
+type sessionView struct {
+	vars     map[string]bool   // top-level variables
+	consts   map[string]bool   // top-level constants
+	funcs    map[string]int    // top-level functions → number of results
+	types    map[string]string // type name → normalized definition
+	imported map[string]string // package name in scope → import path
+	// preload maps a package name to the import path it is preloaded
+	// from; used to add imports on first use.
+	preload map[string]string
+	// voidFunc reports whether path.name is a function without results
+	// (known from the symbol tables).
+	voidFunc func(path, name string) (void, known bool)
+	script   bool
+}
+
+func (v *sessionView) defined(name string) bool {
+	if v.vars[name] || v.consts[name] {
+		return true
+	}
+	if _, ok := v.funcs[name]; ok {
+		return true
+	}
+	_, ok := v.types[name]
+	return ok
+}
+
+// chunkKind tells how a chunk is evaluated and what the engine records once
+// it succeeds.
+type chunk struct {
+	src      string // text for the interpreter
+	fallback string // evaluated instead when src does not compile
+	// fallbackErr: when both fail, report the fallback's error (else src's)
+	fallbackErr bool
+	value       bool // src ends by passing the cell's last value to the runtime
+	// declared names, recorded in the session once the chunk compiled.
+	vars, consts []string
+	funcs        map[string]int
+	types        map[string]string
+	imports      map[string]string
+	line, col    int  // cell position where the chunk starts (for messages)
+	wrapped      bool // src is a function literal called at once
+}
+
+// plan is a rewritten cell.
+type plan struct {
+	src     string
+	items   []item
+	ps      *positioner
+	chunks  []chunk
+	decls   []declInfo // declarations for the completion index
+	hasMain bool       // a script's func main, renamed, to be called last
+}
+
+// declInfo describes one top-level name a cell declares, for completion and
+// inspection.
+type declInfo struct {
+	Name, Kind, Signature, Doc string
+	Recv                       string // receiver type for methods
+	Fields                     []string
+	TypeExpr                   string // declared type of a variable, when written
+}
+
+// item is one top-level statement or declaration of a cell.
+type item struct {
+	start, end int // byte offsets in the cell
+	tok        token.Token
+	decl       ast.Decl
+	stmt       ast.Stmt
+	file       *token.File
+	base       int // offset in the parsed text where the item starts
+}
+
+// off converts a position in the item's parse to an offset in the cell.
+func (it *item) off(p token.Pos) int {
+	return it.file.Offset(p) - it.base + it.start
+}
+
+// positioner maps cell offsets to line:column, with an offset for cells
+// that do not start at line 1 (a %time line, a magic header).
+type positioner struct {
+	src         string
+	lineStarts  []int
+	line0, col0 int // position of offset 0
+}
+
+func newPositioner(src string, line0, col0 int) *positioner {
+	p := &positioner{src: src, lineStarts: []int{0}, line0: line0, col0: col0}
+	for i := 0; i < len(src); i++ {
+		if src[i] == '\n' {
+			p.lineStarts = append(p.lineStarts, i+1)
+		}
+	}
+	return p
+}
+
+func (p *positioner) pos(off int) (line, col int) {
+	i := sort.Search(len(p.lineStarts), func(i int) bool { return p.lineStarts[i] > off }) - 1
+	if i < 0 {
+		i = 0
+	}
+	line = p.line0 + i
+	col = off - p.lineStarts[i] + 1
+	if i == 0 {
+		col += p.col0 - 1
+	}
+	return line, col
+}
+
+func (p *positioner) directive(off int) string {
+	l, c := p.pos(off)
+	return "/*line " + srcName + ":" + strconv.Itoa(l) + ":" + strconv.Itoa(c) + "*/"
+}
+
+// cellError is a problem found while rewriting, before anything runs.
+type cellError struct {
+	name      string
+	msg       string
+	line, col int
+}
+
+func (e *cellError) Error() string { return fmt.Sprintf("%d:%d: %s", e.line, e.col, e.msg) }
+
+// splitItems cuts src into top-level items.
+func splitItems(src string, ps *positioner) ([]item, error) {
+	fset := token.NewFileSet()
+	f := fset.AddFile("", -1, len(src))
+	var errs scanner.ErrorList
+	var s scanner.Scanner
+	s.Init(f, []byte(src), func(pos token.Position, msg string) { errs.Add(pos, msg) }, 0)
+	var items []item
+	depth := 0
+	start := -1
+	var first token.Token
+	header := false // in the header of an if, for or switch: `;` does not end the item
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		off := f.Offset(pos)
+		switch tok {
+		case token.IF, token.FOR, token.SWITCH:
+			if depth == 0 {
+				header = true
+			}
+		case token.LBRACE:
+			if depth == 0 {
+				header = false
+			}
+		}
+		switch tok {
+		case token.LPAREN, token.LBRACK, token.LBRACE:
+			depth++
+		case token.RPAREN, token.RBRACK, token.RBRACE:
+			depth--
+			if depth < 0 {
+				l, c := ps.pos(off)
+				return nil, &cellError{"SyntaxError", "unexpected " + tok.String(), l, c}
+			}
+		}
+		if tok == token.SEMICOLON && depth == 0 && !(header && lit == ";") {
+			if start >= 0 {
+				items = append(items, item{start: start, end: off, tok: first})
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start, first = off, tok
+		}
+	}
+	if len(errs) > 0 {
+		e := errs[0]
+		l, c := ps.pos(e.Pos.Offset)
+		return nil, &cellError{"SyntaxError", e.Msg, l, c}
+	}
+	if start >= 0 {
+		items = append(items, item{start: start, end: len(src), tok: first})
+	}
+	return items, nil
+}
+
+// isDeclItem reports whether the item starting with tok at src[start:] is a
+// declaration (func declarations are told from func literals by the name or
+// the receiver that follows).
+func isDeclItem(src string, it item) bool {
+	switch it.tok {
+	case token.IMPORT, token.TYPE, token.VAR, token.CONST:
+		return true
+	case token.FUNC:
+	default:
+		return false
+	}
+	fset := token.NewFileSet()
+	text := src[it.start:it.end]
+	f := fset.AddFile("", -1, len(text))
+	var s scanner.Scanner
+	s.Init(f, []byte(text), nil, 0)
+	s.Scan() // func
+	_, tok, _ := s.Scan()
+	if tok == token.IDENT {
+		return true
+	}
+	if tok != token.LPAREN {
+		return false
+	}
+	depth := 1
+	for depth > 0 {
+		_, tok, _ = s.Scan()
+		switch tok {
+		case token.LPAREN:
+			depth++
+		case token.RPAREN:
+			depth--
+		case token.EOF:
+			return false
+		}
+	}
+	_, tok, _ = s.Scan()
+	if tok != token.IDENT {
+		return false
+	}
+	_, tok, _ = s.Scan()
+	return tok == token.LPAREN || tok == token.LBRACK
+}
+
+const (
+	declPrefix = "package p\n"
+	stmtPrefix = "package p\nfunc _() {\n"
+)
+
+// parseItem parses one item, filling decl or stmt.
+func parseItem(src string, it *item, decl bool, ps *positioner) error {
+	fset := token.NewFileSet()
+	text := src[it.start:it.end]
+	var full string
+	if decl {
+		full = declPrefix + text + "\n"
+		it.base = len(declPrefix)
+	} else {
+		full = stmtPrefix + text + "\n}\n"
+		it.base = len(stmtPrefix)
+	}
+	f, err := parser.ParseFile(fset, "", full, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		if el, ok := err.(scanner.ErrorList); ok && len(el) > 0 {
+			off := el[0].Pos.Offset - it.base + it.start
+			if off < it.start {
+				off = it.start
+			}
+			if off > len(src) {
+				off = len(src)
+			}
+			l, c := ps.pos(off)
+			return &cellError{"SyntaxError", el[0].Msg, l, c}
+		}
+		l, c := ps.pos(it.start)
+		return &cellError{"SyntaxError", err.Error(), l, c}
+	}
+	fset.Iterate(func(tf *token.File) bool { it.file = tf; return false })
+	if decl {
+		if len(f.Decls) != 1 {
+			l, c := ps.pos(it.start)
+			return &cellError{"SyntaxError", "expected one declaration", l, c}
+		}
+		it.decl = f.Decls[0]
+		return nil
+	}
+	body := f.Decls[0].(*ast.FuncDecl).Body
+	if len(body.List) != 1 {
+		l, c := ps.pos(it.start)
+		return &cellError{"SyntaxError", "expected one statement", l, c}
+	}
+	it.stmt = body.List[0]
+	return nil
+}
+
+// rewriter builds the chunks of one cell.
+type rewriter struct {
+	src   string
+	ps    *positioner
+	view  *sessionView
+	items []item
+	out   plan
+	// names declared so far by this cell (on top of the session's).
+	vars, consts map[string]bool
+	funcs        map[string]int
+	types        map[string]string
+	imported     map[string]string
+	autoImp      map[string]string
+}
+
+// rewrite plans the evaluation of a cell. src is the cell, line0/col0 the
+// position of its first byte (1, 1 for a whole cell).
+func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
+	r := &rewriter{
+		src: src, ps: newPositioner(src, line0, col0), view: view,
+		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]int{},
+		types: map[string]string{}, imported: map[string]string{}, autoImp: map[string]string{},
+	}
+	items, err := splitItems(src, r.ps)
+	if err != nil {
+		return nil, err
+	}
+	for i := range items {
+		it := &items[i]
+		if it.tok == token.PACKAGE {
+			if i == 0 {
+				continue // a script's package clause
+			}
+			l, c := r.ps.pos(it.start)
+			return nil, &cellError{"SyntaxError", "package clause allowed only at the start", l, c}
+		}
+		if err := parseItem(src, it, isDeclItem(src, *it), r.ps); err != nil {
+			return nil, err
+		}
+	}
+	r.items = items
+	r.out.src, r.out.items, r.out.ps = src, items, r.ps
+	if err := r.check(); err != nil {
+		return nil, err
+	}
+	r.autoImports()
+	for i := range items {
+		if items[i].tok == token.PACKAGE && items[i].decl == nil && items[i].stmt == nil {
+			continue
+		}
+		if err := r.item(&items[i], i == len(items)-1); err != nil {
+			return nil, err
+		}
+	}
+	r.flush()
+	return &r.out, nil
+}
+
+func (r *rewriter) exists(name string) bool {
+	return r.vars[name] || r.consts[name] || r.view.defined(name) || r.funcs[name] > 0 || r.types[name] != ""
+}
+
+func (r *rewriter) varExists(name string) bool { return r.vars[name] || r.view.vars[name] }
+
+func (r *rewriter) errAt(off int, name, format string, a ...any) error {
+	l, c := r.ps.pos(off)
+	return &cellError{name, fmt.Sprintf(format, a...), l, c}
+}
+
+// check reports the errors found before anything runs: func main in a
+// cell, a type redefined differently.
+func (r *rewriter) check() error {
+	seen := map[string]string{}
+	for i := range r.items {
+		it := &r.items[i]
+		switch d := it.decl.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil && d.Name.Name == "main" {
+				if r.view.script {
+					r.out.hasMain = true
+					continue
+				}
+				return r.errAt(it.off(d.Name.Pos()), "CompileError",
+					"func main is not allowed in a cell: cells run top to bottom, write its body as statements")
+			}
+			if d.Recv == nil && d.Name.Name == "init" {
+				return r.errAt(it.off(d.Name.Pos()), "CompileError", "func init is not allowed in a cell: write its body as statements")
+			}
+		case *ast.GenDecl:
+			if d.Tok != token.TYPE {
+				continue
+			}
+			for _, sp := range d.Specs {
+				ts := sp.(*ast.TypeSpec)
+				def := typeDef(it, ts, r.src)
+				name := ts.Name.Name
+				prev, ok := seen[name]
+				if !ok {
+					prev, ok = r.view.types[name]
+				}
+				if ok && prev != def {
+					return r.errAt(it.off(ts.Name.Pos()), "CompileError",
+						"type %s is already defined as %q; a type cannot change its definition in a session (use a new name, or %%reset)", name, prev)
+				}
+				seen[name] = def
+			}
+		}
+	}
+	return nil
+}
+
+// typeDef is the normalized text of a type definition: its tokens
+// separated by single spaces, without comments and semicolons.
+func typeDef(it *item, ts *ast.TypeSpec, src string) string {
+	text := src[it.off(ts.Pos()):it.off(ts.End())]
+	fset := token.NewFileSet()
+	f := fset.AddFile("", -1, len(text))
+	var sc scanner.Scanner
+	sc.Init(f, []byte(text), nil, 0)
+	var parts []string
+	for {
+		_, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			break
+		}
+		if tok == token.SEMICOLON {
+			continue
+		}
+		if lit == "" {
+			lit = tok.String()
+		}
+		parts = append(parts, lit)
+	}
+	return strings.Join(parts, " ")
+}
+
+// autoImports adds imports for preloaded packages the cell uses by name
+// (pkg.Member) that are not imported yet and not shadowed by a name of the
+// session or the cell.
+func (r *rewriter) autoImports() {
+	declared := map[string]bool{}
+	for i := range r.items {
+		for _, n := range itemNames(&r.items[i]) {
+			declared[n] = true
+		}
+	}
+	used := map[string]bool{}
+	for i := range r.items {
+		it := &r.items[i]
+		var node ast.Node = it.stmt
+		if it.decl != nil {
+			node = it.decl
+		}
+		if node == nil {
+			continue
+		}
+		if gd, ok := it.decl.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			continue
+		}
+		ast.Inspect(node, func(n ast.Node) bool {
+			if se, ok := n.(*ast.SelectorExpr); ok {
+				if id, ok := se.X.(*ast.Ident); ok {
+					used[id.Name] = true
+				}
+			}
+			return true
+		})
+	}
+	names := make([]string, 0, len(used))
+	for n := range used {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		path, ok := r.view.preload[n]
+		if !ok || declared[n] || r.view.defined(n) {
+			continue
+		}
+		if _, ok := r.view.imported[n]; ok {
+			continue
+		}
+		if r.explicitImport(n) {
+			continue
+		}
+		r.autoImp[n] = path
+	}
+	if len(r.autoImp) > 0 {
+		var b strings.Builder
+		b.WriteString("import (\n")
+		imps := map[string]string{}
+		for _, n := range names {
+			if p, ok := r.autoImp[n]; ok {
+				fmt.Fprintf(&b, "%s %q\n", n, p)
+				imps[n] = p
+			}
+		}
+		b.WriteString(")\n")
+		r.out.chunks = append(r.out.chunks, chunk{src: b.String(), imports: imps, line: r.ps.line0})
+		for n, p := range imps {
+			r.imported[n] = p
+		}
+	}
+}
+
+// explicitImport reports whether the cell imports some package as name.
+func (r *rewriter) explicitImport(name string) bool {
+	for i := range r.items {
+		gd, ok := r.items[i].decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.IMPORT {
+			continue
+		}
+		for _, sp := range gd.Specs {
+			is := sp.(*ast.ImportSpec)
+			p, _ := strconv.Unquote(is.Path.Value)
+			if importName(is, p) == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func importName(is *ast.ImportSpec, path string) string {
+	if is.Name != nil {
+		return is.Name.Name
+	}
+	base := path[strings.LastIndex(path, "/")+1:]
+	if len(base) >= 2 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" && strings.Contains(path, "/") {
+		p := path[:strings.LastIndex(path, "/")]
+		base = p[strings.LastIndex(p, "/")+1:]
+	}
+	return base
+}
+
+// itemNames lists the top-level names an item declares.
+func itemNames(it *item) []string {
+	var out []string
+	switch d := it.decl.(type) {
+	case *ast.FuncDecl:
+		if d.Recv == nil {
+			out = append(out, d.Name.Name)
+		}
+	case *ast.GenDecl:
+		for _, sp := range d.Specs {
+			switch s := sp.(type) {
+			case *ast.ValueSpec:
+				for _, n := range s.Names {
+					out = append(out, n.Name)
+				}
+			case *ast.TypeSpec:
+				out = append(out, s.Name.Name)
+			}
+		}
+	}
+	if as, ok := it.stmt.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+		for _, e := range as.Lhs {
+			if id, ok := e.(*ast.Ident); ok {
+				out = append(out, id.Name)
+			}
+		}
+	}
+	return out
+}
+
+// text copies src[from:to] preceded by its position directive, applying
+// the go-statement guards inside.
+func (r *rewriter) text(it *item, from, to int) string {
+	var b strings.Builder
+	r.copyGuarded(&b, it, from, to)
+	return b.String()
+}
+
+// copyGuarded writes src[from:to] with every go statement inside rewritten
+// so that a panic in the goroutine is recovered and reported.
+func (r *rewriter) copyGuarded(b *strings.Builder, it *item, from, to int) {
+	type edit struct {
+		at    int
+		ins   string
+		skip  int // bytes of the original to drop at `at`
+		after int // offset to resume the position directive at
+	}
+	var edits []edit
+	var node ast.Node = it.stmt
+	if it.decl != nil {
+		node = it.decl
+	}
+	ast.Inspect(node, func(n ast.Node) bool {
+		gs, ok := n.(*ast.GoStmt)
+		if !ok {
+			return true
+		}
+		l, c := r.ps.pos(it.off(gs.Pos()))
+		guard := fmt.Sprintf("defer %s(%q); ", guardName, fmt.Sprintf("%d:%d", l, c))
+		if fl, ok := gs.Call.Fun.(*ast.FuncLit); ok {
+			at := it.off(fl.Body.Lbrace) + 1
+			edits = append(edits, edit{at: at, ins: guard, after: at})
+			return true
+		}
+		// go f(args) → go func() { defer guard; f(args) }(). The call's
+		// operands are then evaluated in the goroutine, not before it
+		// starts.
+		cs := it.off(gs.Call.Pos())
+		ce := it.off(gs.Call.End())
+		edits = append(edits, edit{at: cs, ins: "func() { " + guard, after: cs})
+		edits = append(edits, edit{at: ce, ins: " }()", after: ce})
+		return true
+	})
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].at < edits[j].at })
+	pos := from
+	b.WriteString(r.ps.directive(from))
+	for _, e := range edits {
+		if e.at < from || e.at > to {
+			continue
+		}
+		b.WriteString(r.src[pos:e.at])
+		b.WriteString(e.ins)
+		b.WriteString(r.ps.directive(e.after))
+		pos = e.at + e.skip
+	}
+	b.WriteString(r.src[pos:to])
+}
+
+// item plans one item.
+func (r *rewriter) item(it *item, last bool) error {
+	if it.decl != nil {
+		return r.decl(it)
+	}
+	return r.stmt(it, last)
+}
+
+func (r *rewriter) decl(it *item) error {
+	switch d := it.decl.(type) {
+	case *ast.FuncDecl:
+		r.flush()
+		c := chunk{src: r.text(it, it.start, it.end) + "\n", line: r.line(it)}
+		if d.Recv == nil {
+			nres := 0
+			if d.Type.Results != nil {
+				nres = d.Type.Results.NumFields()
+			}
+			name := d.Name.Name
+			if name == "main" && r.view.script {
+				name = "main"
+			}
+			c.funcs = map[string]int{name: nres}
+			r.funcs[name] = nres
+			if nres == 0 {
+				r.funcs[name] = -1
+				c.funcs[name] = -1
+			}
+		}
+		r.emit(c)
+	case *ast.GenDecl:
+		switch d.Tok {
+		case token.IMPORT:
+			return r.imports(it, d)
+		case token.TYPE:
+			r.flush()
+			c := chunk{types: map[string]string{}, line: r.line(it)}
+			var keep []*ast.TypeSpec
+			for _, sp := range d.Specs {
+				ts := sp.(*ast.TypeSpec)
+				def := typeDef(it, ts, r.src)
+				if prev, ok := r.view.types[ts.Name.Name]; ok && prev == def {
+					continue // the same definition again: nothing to do
+				}
+				if prev, ok := r.types[ts.Name.Name]; ok && prev == def {
+					continue
+				}
+				keep = append(keep, ts)
+				c.types[ts.Name.Name] = def
+				r.types[ts.Name.Name] = def
+			}
+			if len(keep) == 0 {
+				return nil
+			}
+			if len(keep) == len(d.Specs) {
+				c.src = r.text(it, it.start, it.end) + "\n"
+			} else {
+				var b strings.Builder
+				for _, ts := range keep {
+					b.WriteString("type ")
+					b.WriteString(r.text(it, it.off(ts.Pos()), it.off(ts.End())))
+					b.WriteString("\n")
+				}
+				c.src = b.String()
+			}
+			r.emit(c)
+		case token.CONST:
+			r.flush()
+			c := chunk{src: r.text(it, it.start, it.end) + "\n", line: r.line(it)}
+			for _, sp := range d.Specs {
+				for _, n := range sp.(*ast.ValueSpec).Names {
+					c.consts = append(c.consts, n.Name)
+					r.consts[n.Name] = true
+				}
+			}
+			r.emit(c)
+		case token.VAR:
+			return r.varDecl(it, d)
+		}
+	}
+	return nil
+}
+
+func (r *rewriter) line(it *item) int {
+	l, _ := r.ps.pos(it.start)
+	return l
+}
+
+// imports drops imports of packages already in scope under the same name
+// and reports a clash with a package of another path.
+func (r *rewriter) imports(it *item, d *ast.GenDecl) error {
+	imps := map[string]string{}
+	var b strings.Builder
+	for _, sp := range d.Specs {
+		is := sp.(*ast.ImportSpec)
+		path, err := strconv.Unquote(is.Path.Value)
+		if err != nil {
+			return r.errAt(it.off(is.Path.Pos()), "SyntaxError", "bad import path %s", is.Path.Value)
+		}
+		name := importName(is, path)
+		if name == "_" || name == "." {
+			return r.errAt(it.off(is.Pos()), "CompileError", "import %s %q: blank and dot imports are not supported in cells", name, path)
+		}
+		have, ok := r.imported[name]
+		if !ok {
+			have, ok = r.view.imported[name]
+		}
+		if ok {
+			if have == path {
+				continue // repeated import: nothing to do
+			}
+			return r.errAt(it.off(is.Pos()), "CompileError",
+				"%s already names package %q in this session; import %q under another name, e.g. import x%s %q (or %%reset)",
+				name, have, path, name, path)
+		}
+		if r.exists(name) {
+			return r.errAt(it.off(is.Pos()), "CompileError", "import %q: %s is already declared in this session; import it under another name", path, name)
+		}
+		imps[name] = path
+		r.imported[name] = path
+		fmt.Fprintf(&b, "%s%s %q\n", r.ps.directive(it.off(is.Pos())), name, path)
+	}
+	if len(imps) == 0 {
+		return nil
+	}
+	r.flush()
+	r.emit(chunk{src: "import (\n" + b.String() + ")\n", imports: imps, line: r.line(it)})
+	return nil
+}
+
+// varDecl turns `var x = e` on an existing variable into an assignment (so
+// functions defined earlier see the new value), with the fresh declaration
+// as fallback when the type changes.
+func (r *rewriter) varDecl(it *item, d *ast.GenDecl) error {
+	r.flush()
+	orig := r.text(it, it.start, it.end) + "\n"
+	all := true
+	var names []string
+	for _, sp := range d.Specs {
+		vs := sp.(*ast.ValueSpec)
+		for _, n := range vs.Names {
+			names = append(names, n.Name)
+			if n.Name != "_" && !r.varExists(n.Name) {
+				all = false
+			}
+		}
+	}
+	c := chunk{src: orig, vars: names, line: r.line(it)}
+	if all {
+		var b strings.Builder
+		b.WriteString(";")
+		for _, sp := range d.Specs {
+			vs := sp.(*ast.ValueSpec)
+			if len(vs.Values) == 0 && vs.Type == nil {
+				all = false
+				break
+			}
+			b.WriteString(r.text(it, it.off(vs.Names[0].Pos()), it.off(vs.Names[len(vs.Names)-1].End())))
+			b.WriteString(" = ")
+			typ := ""
+			if vs.Type != nil {
+				typ = r.text(it, it.off(vs.Type.Pos()), it.off(vs.Type.End()))
+			}
+			if len(vs.Values) == 0 {
+				for i := range vs.Names {
+					if i > 0 {
+						b.WriteString(", ")
+					}
+					b.WriteString("*new(" + typ + ")")
+				}
+			} else {
+				for i, v := range vs.Values {
+					if i > 0 {
+						b.WriteString(", ")
+					}
+					t := r.text(it, it.off(v.Pos()), it.off(v.End()))
+					if typ != "" && len(vs.Values) == len(vs.Names) {
+						t = "(" + typ + ")(" + t + ")"
+					}
+					b.WriteString(t)
+				}
+			}
+			b.WriteString("\n")
+		}
+		if all {
+			c.src, c.fallback = b.String(), orig
+		}
+	}
+	for _, n := range names {
+		r.vars[n] = true
+	}
+	r.emit(c)
+	return nil
+}
+
+// stmt plans a statement.
+func (r *rewriter) stmt(it *item, last bool) error {
+	if as, ok := it.stmt.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+		return r.define(it, as)
+	}
+	if es, ok := it.stmt.(*ast.ExprStmt); ok && last {
+		return r.value(it, es)
+	}
+	r.addToGroup(it, r.text(it, it.start, it.end))
+	return nil
+}
+
+// addToGroup emits a statement that declares nothing as a function literal
+// called at once. Each statement is its own chunk, so that a panic is
+// reported at the statement that caused it.
+func (r *rewriter) addToGroup(it *item, text string) {
+	l, c := r.ps.pos(it.start)
+	r.emit(chunk{src: ";func() {\n" + text + "\n}()\n", line: l, col: c, wrapped: true})
+}
+
+// flush is kept for the call sites that end a run of statements; every
+// statement is already emitted.
+func (r *rewriter) flush() {}
+
+func (r *rewriter) emit(c chunk) { r.out.chunks = append(r.out.chunks, c) }
+
+// define plans `a, b := e`.
+func (r *rewriter) define(it *item, as *ast.AssignStmt) error {
+	var names []string
+	existing, fresh := 0, 0
+	for _, e := range as.Lhs {
+		id, ok := e.(*ast.Ident)
+		if !ok {
+			return r.errAt(it.off(e.Pos()), "SyntaxError", "non-name on left side of :=")
+		}
+		names = append(names, id.Name)
+		if id.Name == "_" {
+			continue
+		}
+		if r.varExists(id.Name) {
+			existing++
+		} else {
+			fresh++
+		}
+	}
+	r.flush()
+	orig := r.text(it, it.start, it.end)
+	lhs := r.src[it.off(as.Lhs[0].Pos()):it.off(as.Lhs[len(as.Lhs)-1].End())]
+	rhsStart := it.off(as.Rhs[0].Pos())
+	rhs := r.text(it, rhsStart, it.end)
+	assign := ";" + r.ps.directive(it.start) + lhs + " = " + rhs + "\n"
+	c := chunk{vars: names, line: r.line(it)}
+	// Comma-ok forms at top level are mishandled by the interpreter when
+	// they declare: declare the names first, then assign in a function.
+	commaOK := len(as.Lhs) == 2 && len(as.Rhs) == 1 && isCommaOK(as.Rhs[0])
+	switch {
+	case fresh == 0 && existing > 0:
+		if commaOK {
+			c.src = ";func() {\n" + r.zeroFirst(it, as, names) + assign + "}()\n"
+		} else {
+			c.src, c.fallback = assign, orig+"\n"
+		}
+	case commaOK:
+		var decl string
+		switch x := as.Rhs[0].(type) {
+		case *ast.TypeAssertExpr:
+			typ := r.src[it.off(x.Type.Pos()):it.off(x.Type.End())]
+			decl = fmt.Sprintf("%s := *new(%s)\n", names[0], typ)
+		case *ast.IndexExpr:
+			decl = fmt.Sprintf("%s := %s\n", names[0], r.text(it, rhsStart, it.end))
+		default:
+			return r.errAt(it.start, "CompileError", "a top-level comma-ok receive cannot declare variables; declare them first (var v T; var ok bool) and assign")
+		}
+		if names[0] == "_" {
+			decl = ""
+		}
+		if names[1] != "_" {
+			decl += fmt.Sprintf("%s := false\n", names[1])
+		}
+		if decl != "" {
+			r.emit(chunk{src: ";" + decl, vars: names, line: r.line(it)})
+		}
+		c.src = ";func() {\n" + r.zeroFirst(it, as, names) + assign + "}()\n"
+	default:
+		c.src = ";" + orig + "\n"
+	}
+	for _, n := range names {
+		if n != "_" {
+			r.vars[n] = true
+		}
+	}
+	r.emit(c)
+	return nil
+}
+
+// zeroFirst works around an interpreter bug: `v, ok = m[k]` leaves v
+// unchanged when k is missing. Assigning the single-value form first gives
+// v the zero value (the map and key are evaluated twice).
+func (r *rewriter) zeroFirst(it *item, as *ast.AssignStmt, names []string) string {
+	ix, ok := unparen(as.Rhs[0]).(*ast.IndexExpr)
+	if !ok || names[0] == "_" {
+		return ""
+	}
+	return names[0] + " = " + r.text(it, it.off(ix.Pos()), it.off(ix.End())) + "\n"
+}
+
+func unparen(e ast.Expr) ast.Expr {
+	for {
+		p, ok := e.(*ast.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
+func isCommaOK(e ast.Expr) bool {
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		return isCommaOK(x.X)
+	case *ast.IndexExpr, *ast.TypeAssertExpr:
+		return true
+	case *ast.UnaryExpr:
+		return x.Op == token.ARROW
+	}
+	return false
+}
+
+// value plans the cell's last expression statement: its results go to the
+// runtime, which renders them. A call known to return nothing is run as
+// is; a call of unknown shape is tried as a value first and run as is when
+// that does not compile.
+func (r *rewriter) value(it *item, es *ast.ExprStmt) error {
+	plain := r.text(it, it.start, it.end)
+	void, known := r.isVoid(es.X)
+	if void {
+		r.addToGroup(it, plain)
+		r.flush()
+		return nil
+	}
+	l, col := r.ps.pos(it.start)
+	val := rtName + ".Value(\n" + plain + ",\n)\n"
+	c := chunk{src: ";func() {\n" + val + "}()\n", value: true, line: l, col: col, wrapped: true}
+	if !known {
+		c.fallback = ";func() {\n" + plain + "\n}()\n"
+		c.fallbackErr = true
+	}
+	r.emit(c)
+	return nil
+}
+
+// voidBuiltins are the builtins without results; printFuncs are fmt's
+// printing functions, whose (n, err) results a cell does not show.
+var voidBuiltins = map[string]bool{"print": true, "println": true, "panic": true, "close": true, "delete": true, "clear": true}
+
+var printFuncs = map[string]bool{
+	"Print": true, "Println": true, "Printf": true,
+	"Fprint": true, "Fprintln": true, "Fprintf": true,
+}
+
+// isVoid reports whether e is a call known to have no results to show.
+func (r *rewriter) isVoid(e ast.Expr) (void, known bool) {
+	call, ok := e.(*ast.CallExpr)
+	if !ok {
+		return false, true
+	}
+	switch f := call.Fun.(type) {
+	case *ast.Ident:
+		if n, ok := r.funcs[f.Name]; ok && !r.vars[f.Name] {
+			return n < 0, true
+		}
+		if n, ok := r.view.funcs[f.Name]; ok && !r.vars[f.Name] && !r.view.vars[f.Name] {
+			return n < 0, true
+		}
+		if voidBuiltins[f.Name] && !r.exists(f.Name) {
+			return true, true
+		}
+		if _, ok := r.types[f.Name]; ok {
+			return false, true
+		}
+		if _, ok := r.view.types[f.Name]; ok {
+			return false, true
+		}
+	case *ast.SelectorExpr:
+		id, ok := f.X.(*ast.Ident)
+		if !ok {
+			return false, false
+		}
+		path, ok := r.imported[id.Name]
+		if !ok {
+			path, ok = r.view.imported[id.Name]
+		}
+		if !ok || r.exists(id.Name) {
+			return false, false
+		}
+		if path == "fmt" && printFuncs[f.Sel.Name] {
+			return true, true
+		}
+		if r.view.voidFunc != nil {
+			return r.view.voidFunc(path, f.Sel.Name)
+		}
+	case *ast.FuncLit:
+		return f.Type.Results == nil || f.Type.Results.NumFields() == 0, true
+	}
+	return false, false
+}

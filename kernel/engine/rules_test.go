@@ -1,0 +1,155 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestImportsOptionalAndRepeated(t *testing.T) {
+	s := newTest(t)
+	if got := s.exec(`strings.ToUpper("a")`); got != "A" {
+		t.Fatalf("preloaded strings: %q", got)
+	}
+	s.exec(`import "strings"`)
+	s.exec(`import "strings"`)
+	s.exec("import (\n\t\"fmt\"\n\t\"math\"\n)\nx := math.Sqrt(4)")
+	if got := s.exec(`import "unicode"` + "\nunicode.IsUpper('A')"); got != "true" {
+		t.Fatalf("explicit import of a non-preloaded package: %q", got)
+	}
+	if got := s.exec("rand.IntN(1)"); got != "0" {
+		t.Fatalf("rand is math/rand/v2: %q", got)
+	}
+	// Another package under a preloaded name shadows it when imported
+	// before the preloaded one was used.
+	s2 := newTest(t)
+	s2.exec(`import "crypto/rand"`)
+	if got := s2.exec("b := make([]byte, 4)\nn, _ := rand.Read(b)\nn"); got != "4" {
+		t.Fatalf("crypto/rand shadows: %q", got)
+	}
+	// After use, a clash is a clear error.
+	e := s.fail(`import "crypto/rand"`)
+	if e.Name != "CompileError" || !strings.Contains(e.Message, `"math/rand/v2"`) {
+		t.Fatalf("clash: %+v", e)
+	}
+	// A user name that equals a preloaded package name wins.
+	if got := s2.exec("strconv := 3\nstrconv + 1"); got != "4" {
+		t.Fatalf("user name over package: %q", got)
+	}
+}
+
+func TestTopLevelCommaOkAndTypeSwitch(t *testing.T) {
+	s := newTest(t)
+	s.exec(`m := map[string]int{"a": 1}`)
+	if got := s.exec(`v, ok := m["a"]` + "\nfmt.Sprint(v, ok)"); got != "1 true" {
+		t.Fatalf("comma-ok map: %q", got)
+	}
+	if got := s.exec(`v, ok := m["b"]` + "\nfmt.Sprint(v, ok)"); got != "0 false" {
+		t.Fatalf("comma-ok map again: %q", got)
+	}
+	if got := s.exec("var a any = 2.5\nf, isF := a.(float64)\nfmt.Sprint(f, isF)"); got != "2.5 true" {
+		t.Fatalf("comma-ok assertion: %q", got)
+	}
+	got := s.exec(`switch x := a.(type) {
+case int:
+	fmt.Println("int", x)
+case float64:
+	fmt.Println("float64", x)
+}`)
+	if got != "" || !strings.Contains(s.out.String(), "float64 2.5") {
+		t.Fatalf("type switch: %q / %q", got, s.out.String())
+	}
+	if got := s.exec("if w, ok := m[\"a\"]; ok {\n\tfmt.Println(\"found\", w)\n}"); got != "" || !strings.Contains(s.out.String(), "found 1") {
+		t.Fatalf("if comma-ok: %q", s.out.String())
+	}
+}
+
+func TestGoStatementGuarded(t *testing.T) {
+	s := newTest(t)
+	e := s.fail("done := make(chan bool)\ngo func() {\n\tdefer close(done)\n\tpanic(\"in goroutine\")\n}()\n<-done\ntime.Sleep(10 * time.Millisecond)\n")
+	if e.Name != "Panic" || !strings.Contains(e.Message, "in goroutine") || !strings.Contains(e.Message, "cell:2:1") {
+		t.Fatalf("goroutine panic: %+v", e)
+	}
+	if !strings.Contains(s.errOut.String(), "panic in goroutine started at cell:2:1: in goroutine") {
+		t.Fatalf("stderr: %q", s.errOut.String())
+	}
+	// go f(args) and a goroutine inside a function are guarded too.
+	s.exec("func bad(n int) { panic(n) }\nfunc start() { go bad(7) }")
+	s.exec("start()")
+	deadline := time.Now().Add(2 * time.Second)
+	for !strings.Contains(s.errOut.String(), ": 7") && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if !strings.Contains(s.errOut.String(), "started at cell:2:16: 7") {
+		t.Fatalf("stderr: %q", s.errOut.String())
+	}
+	if got := s.exec("1"); got != "1" {
+		t.Fatal("session broken")
+	}
+}
+
+func TestFuncMainAndTypeRedefinition(t *testing.T) {
+	s := newTest(t)
+	e := s.fail("x := 1\nfunc main() {\n}\n")
+	if e.Line != 2 || !strings.Contains(e.Message, "func main") {
+		t.Fatalf("main: %+v", e)
+	}
+	if s.view.vars["x"] {
+		t.Fatal("a cell with func main must change nothing")
+	}
+	s.exec("type P struct{ X int }")
+	s.exec("type P struct {\n\tX int\n}\np := P{1}") // same definition: fine
+	e = s.fail("type P struct{ X, Y int }")
+	if e.Name != "CompileError" || !strings.Contains(e.Message, "type P is already defined") {
+		t.Fatalf("redefinition: %+v", e)
+	}
+	if got := s.exec("p.X"); got != "1" {
+		t.Fatalf("p.X = %q", got)
+	}
+}
+
+func TestMagics(t *testing.T) {
+	s := newTest(t)
+	if got := s.exec("%help"); !strings.Contains(got, "Notebook Go") || !strings.Contains(got, "rand.IntN") {
+		t.Fatalf("help: %q", got)
+	}
+	s.out.Reset()
+	if got := s.exec("%time x := 40 + 2"); got != "" || !strings.Contains(s.out.String(), "Wall time:") {
+		t.Fatalf("%%time: %q %q", got, s.out.String())
+	}
+	if got := s.exec("%%time\ny := x + 1\ny"); got != "43" {
+		t.Fatalf("%%%%time: %q", got)
+	}
+	got := s.exec("func sq(v float64) float64 { return v * v }")
+	_ = got
+	who := s.exec("%who")
+	for _, w := range []string{"x", "y", "sq", "int", "func"} {
+		if !strings.Contains(who, w) {
+			t.Fatalf("who lacks %q: %q", w, who)
+		}
+	}
+	e := s.fail("%frobnicate")
+	if e.Name != "Error" || !strings.Contains(e.Message, "unknown magic %frobnicate") {
+		t.Fatalf("unknown: %+v", e)
+	}
+	e = s.fail("%time y := nope")
+	if e.Line != 1 || e.Col != 12 {
+		t.Fatalf("%%time error position: %+v", e)
+	}
+	s.exec("%reset")
+	e = s.fail("x")
+	if !strings.Contains(e.Message, "undefined: x") {
+		t.Fatalf("after reset: %+v", e)
+	}
+}
+
+func TestDisplayContext(t *testing.T) {
+	s := newTest(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err := s.Execute(ctx, "time.Sleep(time.Hour)", nil)
+	if e, ok := err.(*Error); !ok || e.Name != "Interrupted" {
+		t.Fatalf("sleep interrupt: %v", err)
+	}
+}

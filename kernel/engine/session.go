@@ -1,0 +1,566 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/scanner"
+	"io"
+	"os"
+	"reflect"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+
+	"github.com/goldp/goldp/kernel/display"
+)
+
+// Session is one notebook-Go interpreter with its state: the names cells
+// defined, the packages they imported, the completion index. Execute and
+// Reset are serialized; Complete, Inspect and IsComplete may be called at
+// any time from any goroutine, also while a cell runs.
+//
+// A cell runs top to bottom as a sequence of chunks (runs of declarations
+// and runs of statements). When a cell fails, what ran before the failing
+// chunk stays in effect (declarations compiled, statements executed, values
+// assigned) and nothing after it runs, as in a script stopped at that line.
+// Syntax errors, func main and type redefinitions are found before
+// anything runs, so such a cell changes nothing.
+type Session struct {
+	opts   Options
+	stdout io.Writer
+	stderr *stderrFilter
+
+	mu   sync.Mutex // serializes Execute and Reset
+	in   *interp.Interpreter
+	view sessionView
+
+	// cell state, guarded by cellMu: the values passed to the runtime by
+	// the last expression and a goroutine panic reported by the guard.
+	cellMu    sync.Mutex
+	running   bool
+	values    []any
+	goPanics  []string
+	showsRich bool
+
+	idx *index
+}
+
+// Preload is a package that cells may use without importing it.
+type Preload struct {
+	// Path is the import path and Name the name cells use.
+	Path, Name string
+}
+
+// extraSymbols and extraPreload are the compiled packages beyond the
+// standard library that every session preloads (registered by
+// Register).
+var (
+	extraMu      sync.Mutex
+	extraSymbols []interp.Exports
+	extraPreload []Preload
+	// extraDoc looks up the documentation of a member of a preloaded
+	// package ("Type.Method" for methods); extraMembers lists them.
+	extraDoc     func(path, name string) (member, bool)
+	extraMembers func(path string) []member
+)
+
+// stdPreload are the standard packages preloaded in every session.
+var stdPreload = []Preload{
+	{"fmt", "fmt"}, {"math", "math"}, {"strings", "strings"}, {"strconv", "strconv"},
+	{"sort", "sort"}, {"time", "time"}, {"errors", "errors"}, {"math/rand/v2", "rand"},
+	{"os", "os"},
+}
+
+// preloads returns the preloaded packages, the registered ones after the
+// standard ones (a registered name wins).
+func preloads() []Preload {
+	extraMu.Lock()
+	defer extraMu.Unlock()
+	out := append([]Preload(nil), stdPreload...)
+	return append(out, extraPreload...)
+}
+
+// New starts a session: a fresh interpreter with the standard library and
+// the registered compiled packages, and the preloaded packages usable
+// without imports (each is imported the first time a cell names it, so a
+// cell may still give the name to something else first).
+func New(opts Options) (*Session, error) {
+	s := &Session{opts: opts, idx: newIndex()}
+	s.stdout = opts.Stdout
+	if s.stdout == nil {
+		s.stdout = os.Stdout
+	}
+	var errw io.Writer = opts.Stderr
+	if errw == nil {
+		errw = os.Stderr
+	}
+	s.stderr = &stderrFilter{w: errw}
+	if err := s.start(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// start creates the interpreter.
+func (s *Session) start() error {
+	stdin := s.opts.Stdin
+	if stdin == nil {
+		stdin = os.Stdin
+	}
+	args := s.opts.Args
+	if args == nil {
+		args = []string{"goldp"}
+	}
+	in := interp.New(interp.Options{
+		Stdin: stdin, Stdout: s.stdout, Stderr: s.stderr, Args: args,
+		Env: os.Environ(), Unrestricted: true,
+	})
+	if err := in.Use(stdlib.Symbols); err != nil {
+		return fmt.Errorf("engine: loading the standard library: %w", err)
+	}
+	extraMu.Lock()
+	extra := append([]interp.Exports(nil), extraSymbols...)
+	extraMu.Unlock()
+	for _, e := range extra {
+		if err := in.Use(e); err != nil {
+			return fmt.Errorf("engine: loading symbols: %w", err)
+		}
+	}
+	if err := in.Use(s.runtimeExports()); err != nil {
+		return fmt.Errorf("engine: loading the runtime: %w", err)
+	}
+	boot := "import " + rtName + " " + strconv.Quote(rtPath) + "\n"
+	if _, err := in.Eval(boot); err != nil {
+		return fmt.Errorf("engine: boot: %w", err)
+	}
+	guard := "func " + guardName + "(pos string) { if r := recover(); r != nil { " + rtName + ".GoPanic(pos, r) } }\n"
+	if _, err := in.Eval(guard); err != nil {
+		return fmt.Errorf("engine: boot: %w", err)
+	}
+	s.in = in
+	pre := map[string]string{}
+	for _, p := range preloads() {
+		pre[p.Name] = p.Path
+	}
+	syms := map[string]map[string]reflect.Value{}
+	all := []interp.Exports{stdlib.Symbols}
+	all = append(all, extra...)
+	for _, e := range all {
+		for k, v := range e {
+			i := strings.LastIndex(k, "/")
+			if i < 0 {
+				continue
+			}
+			syms[k[:i]] = v
+		}
+	}
+	s.view = sessionView{
+		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]int{},
+		types: map[string]string{}, imported: map[string]string{rtName: rtPath},
+		preload: pre,
+		voidFunc: func(path, name string) (bool, bool) {
+			v, ok := syms[path][name]
+			if !ok || v.Kind() != reflect.Func {
+				return false, ok
+			}
+			return v.Type().NumOut() == 0, true
+		},
+		script: s.opts.Filename != "",
+	}
+	s.idx.reset(pre, syms)
+	return nil
+}
+
+// Reset discards every definition: the next cell starts in a fresh
+// interpreter.
+func (s *Session) Reset() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.start()
+}
+
+// runtimeExports are the compiled helpers rewritten cells call.
+func (s *Session) runtimeExports() interp.Exports {
+	return interp.Exports{
+		rtPath + "/goldprt": {
+			"Value":   reflect.ValueOf(s.rtValue),
+			"GoPanic": reflect.ValueOf(s.rtGoPanic),
+		},
+	}
+}
+
+func (s *Session) rtValue(vs ...any) {
+	s.cellMu.Lock()
+	s.values = append(s.values[:0], vs...)
+	s.cellMu.Unlock()
+}
+
+func (s *Session) rtGoPanic(pos string, r any) {
+	msg := fmt.Sprintf("panic in goroutine started at %s:%s: %v", s.fileName(), pos, r)
+	s.cellMu.Lock()
+	if s.running {
+		s.goPanics = append(s.goPanics, msg)
+	}
+	s.cellMu.Unlock()
+	fmt.Fprintln(s.stderr.w, msg)
+}
+
+func (s *Session) fileName() string {
+	if s.opts.Filename != "" {
+		return s.opts.Filename
+	}
+	return "cell"
+}
+
+// Execute runs a cell (or a script's source). The result holds the
+// rendered last value; a failure is returned as *Error. ctx interrupts the
+// cell: interpreted code stops at once, compiled calls when they honour
+// display.Context(). pub receives what the cell displays.
+func (s *Session) Execute(ctx context.Context, code string, pub display.Publisher) (*Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	restore := display.SetPublisher(pub, ctx)
+	defer restore()
+	start := time.Now()
+	res, err := s.execute(ctx, code)
+	if res != nil {
+		res.Duration = time.Since(start)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// execute handles magics, then runs the cell.
+func (s *Session) execute(ctx context.Context, code string) (*Result, error) {
+	if m, ok := parseMagic(code); ok {
+		return s.magic(ctx, m)
+	}
+	return s.run(ctx, code, 1, 1)
+}
+
+// run rewrites and evaluates src, whose first byte is at line0:col0 of
+// the cell.
+func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*Result, error) {
+	p, err := rewrite(src, line0, col0, &s.view)
+	if err != nil {
+		var ce *cellError
+		if errors.As(err, &ce) {
+			return nil, s.newError(ce.name, ce.msg, ce.line, ce.col)
+		}
+		return nil, s.newError("Error", err.Error(), 0, 0)
+	}
+	s.cellMu.Lock()
+	s.running, s.values, s.goPanics = true, nil, nil
+	s.cellMu.Unlock()
+	s.stderr.begin()
+	defer func() {
+		s.cellMu.Lock()
+		s.running = false
+		s.cellMu.Unlock()
+		s.stderr.end()
+	}()
+	var value bool
+	for i := range p.chunks {
+		c := &p.chunks[i]
+		if err := ctx.Err(); err != nil {
+			return nil, s.interrupted()
+		}
+		prog, err := s.compile(c.src)
+		if err != nil && c.fallback != "" {
+			prog2, err2 := s.compile(c.fallback)
+			switch {
+			case err2 == nil:
+				prog, err = prog2, nil
+				c.value = false
+			case c.fallbackErr:
+				err = err2
+			}
+		}
+		if err != nil {
+			return nil, s.compileError(err, c)
+		}
+		s.record(c)
+		_, err = s.in.ExecuteWithContext(ctx, prog)
+		if err != nil {
+			return nil, s.runError(ctx, err, c)
+		}
+		value = c.value
+	}
+	if p.hasMain {
+		prog, err := s.compile(";main()\n")
+		if err == nil {
+			_, err = s.in.ExecuteWithContext(ctx, prog)
+			if err != nil {
+				return nil, s.runError(ctx, err, nil)
+			}
+		}
+	}
+	s.cellMu.Lock()
+	vals, gp := s.values, s.goPanics
+	s.values, s.goPanics = nil, nil
+	s.cellMu.Unlock()
+	if len(gp) > 0 {
+		e := s.newError("Panic", gp[0], 0, 0)
+		e.Traceback = append(e.Traceback, gp[1:]...)
+		return nil, e
+	}
+	s.idx.addCell(p, s.liveTypes(p))
+	res := &Result{}
+	if value {
+		res.Value = renderValues(vals)
+	}
+	return res, nil
+}
+
+// compile compiles one chunk, turning an interpreter panic into an error.
+func (s *Session) compile(src string) (prog *interp.Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			prog, err = nil, fmt.Errorf("%v", r)
+		}
+	}()
+	return s.in.Compile(src)
+}
+
+// record adds what a compiled chunk declares to the session's view.
+func (s *Session) record(c *chunk) {
+	for _, n := range c.vars {
+		if n != "_" {
+			s.view.vars[n] = true
+			delete(s.view.funcs, n)
+			delete(s.view.consts, n)
+		}
+	}
+	for _, n := range c.consts {
+		s.view.consts[n] = true
+		delete(s.view.vars, n)
+	}
+	for n, k := range c.funcs {
+		s.view.funcs[n] = k
+		delete(s.view.vars, n)
+	}
+	for n, d := range c.types {
+		s.view.types[n] = d
+	}
+	for n, p := range c.imports {
+		s.view.imported[n] = p
+	}
+}
+
+// liveTypes returns the dynamic types of the variables the cell assigned,
+// read right after the cell finished.
+func (s *Session) liveTypes(p *plan) map[string]reflect.Type {
+	var names []string
+	for _, c := range p.chunks {
+		names = append(names, c.vars...)
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	g := s.in.Globals()
+	out := map[string]reflect.Type{}
+	for _, n := range names {
+		if v, ok := g[n]; ok && v.IsValid() {
+			t := v.Type()
+			if t.Kind() == reflect.Interface && !v.IsNil() {
+				t = v.Elem().Type()
+			}
+			out[n] = t
+		}
+	}
+	return out
+}
+
+// renderValues renders the results of the last expression: one value as
+// itself, several as a list in the text form.
+func renderValues(vals []any) display.Bundle {
+	switch len(vals) {
+	case 0:
+		return nil
+	case 1:
+		return display.Render(vals[0])
+	}
+	var parts []string
+	for _, v := range vals {
+		b := display.Render(v)
+		t, _ := b["text/plain"].(string)
+		parts = append(parts, t)
+	}
+	return display.Bundle{"text/plain": strings.Join(parts, "\n")}
+}
+
+// posRE matches an interpreter message with a position; the file name is
+// present in parse errors and absent from compile errors.
+var posRE = regexp.MustCompile(`^(?:_\.go:)?(\d+):(\d+): (.*)$`)
+
+func (s *Session) newError(name, msg string, line, col int) *Error {
+	e := &Error{Name: name, Message: msg, Line: line, Col: col}
+	if line > 0 {
+		e.Traceback = []string{fmt.Sprintf("%s:%d:%d: %s", s.fileName(), line, col, msg)}
+	} else {
+		e.Traceback = []string{fmt.Sprintf("%s: %s", s.fileName(), msg)}
+	}
+	return e
+}
+
+// compileError converts an error of the interpreter's parser or compiler.
+func (s *Session) compileError(err error, c *chunk) *Error {
+	name := "CompileError"
+	var el scanner.ErrorList
+	if errors.As(err, &el) && len(el) > 0 {
+		name = "SyntaxError"
+		return s.newError(name, el[0].Msg, el[0].Pos.Line, el[0].Pos.Column)
+	}
+	msg := err.Error()
+	if m := posRE.FindStringSubmatch(msg); m != nil {
+		l, _ := strconv.Atoi(m[1])
+		col, _ := strconv.Atoi(m[2])
+		return s.newError(name, explain(m[3]), l, col)
+	}
+	return s.newError(name, explain(msg), c.line, 0)
+}
+
+// explain adds the working alternative to messages of known interpreter
+// limits.
+func explain(msg string) string {
+	switch {
+	case msg == "nil type":
+		return "the interpreter could not type this statement (yaegi limit: `for i := range n` over an integer, or a comma-ok form declaring variables); write `for i := 0; i < n; i++`, or declare the variables first"
+	case strings.HasPrefix(msg, "undefined: min") || strings.HasPrefix(msg, "undefined: max"):
+		return msg + " (the interpreter implements Go 1.20 builtins: use math.Min/math.Max or a comparison)"
+	case strings.HasPrefix(msg, "undefined: clear"):
+		return msg + " (the interpreter implements Go 1.20 builtins: delete map keys in a loop, or assign a new map)"
+	}
+	return msg
+}
+
+// runError converts an error of a running chunk c (nil for a script's
+// main). A panic is reported at the cell statement that caused it; the
+// traceback adds the interpreted functions it went through, each with the
+// position where its body starts (the interpreter knows no finer position).
+func (s *Session) runError(ctx context.Context, err error, c *chunk) *Error {
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return s.interrupted()
+	}
+	frames := s.stderr.take()
+	var p interp.Panic
+	if errors.As(err, &p) {
+		msg := fmt.Sprint(p.Value)
+		if e, ok := p.Value.(error); ok {
+			msg = e.Error()
+		}
+		e := &Error{Name: "Panic", Message: msg}
+		// The outermost frames are the engine's wrappers.
+		drop := 1
+		if c != nil && c.wrapped {
+			drop = 2
+		}
+		if len(frames) >= drop {
+			frames = frames[:len(frames)-drop]
+		}
+		if c != nil {
+			e.Line, e.Col = c.line, c.col
+		}
+		if e.Line == 0 && len(frames) > 0 {
+			e.Line, e.Col = frames[0].line, frames[0].col
+		}
+		head := "panic: " + msg
+		if e.Line > 0 {
+			head = fmt.Sprintf("%s:%d:%d: panic: %s", s.fileName(), e.Line, e.Col, msg)
+		}
+		e.Traceback = []string{head}
+		for _, f := range frames {
+			name := strings.TrimSuffix(f.what, "(...)")
+			if name == "func" || name == "" {
+				name = "function literal"
+			}
+			e.Traceback = append(e.Traceback, fmt.Sprintf("    in %s, body at %s:%d:%d", name, s.fileName(), f.line, f.col))
+		}
+		return e
+	}
+	msg := err.Error()
+	if m := posRE.FindStringSubmatch(msg); m != nil {
+		l, _ := strconv.Atoi(m[1])
+		c, _ := strconv.Atoi(m[2])
+		return s.newError("Error", m[3], l, c)
+	}
+	return s.newError("Error", msg, 0, 0)
+}
+
+func (s *Session) interrupted() *Error {
+	return s.newError("Interrupted", "interrupted", 0, 0)
+}
+
+// stderrFilter passes the interpreted code's standard error through, and
+// keeps the interpreter's own "L:C: panic" frame lines of a running cell
+// for the traceback instead of printing them.
+type stderrFilter struct {
+	w      io.Writer
+	mu     sync.Mutex
+	active bool
+	frames []frame
+}
+
+type frame struct {
+	line, col int
+	what      string
+}
+
+var panicLineRE = regexp.MustCompile(`^(?:_\.go:)?(\d+):(\d+): panic(?:: (.*))?\n?$`)
+
+func (f *stderrFilter) Write(p []byte) (int, error) {
+	if m := panicLineRE.FindSubmatch(p); m != nil {
+		l, _ := strconv.Atoi(string(m[1]))
+		c, _ := strconv.Atoi(string(m[2]))
+		what := strings.TrimPrefix(string(m[3]), "main.")
+		f.mu.Lock()
+		if n := len(f.frames); n == 0 || f.frames[n-1].line != l || f.frames[n-1].col != c {
+			f.frames = append(f.frames, frame{l, c, what})
+		}
+		f.mu.Unlock()
+		return len(p), nil
+	}
+	return f.w.Write(p)
+}
+
+func (f *stderrFilter) begin() {
+	f.mu.Lock()
+	f.active, f.frames = true, nil
+	f.mu.Unlock()
+}
+
+func (f *stderrFilter) end() {
+	f.mu.Lock()
+	f.active, f.frames = false, nil
+	f.mu.Unlock()
+}
+
+func (f *stderrFilter) take() []frame {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	fr := f.frames
+	f.frames = nil
+	return fr
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}

@@ -1,0 +1,205 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// syncBuf is a bytes.Buffer safe for the goroutines of a cell.
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuf) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuf) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+func (b *syncBuf) Reset() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.b.Reset()
+}
+
+type testSession struct {
+	*Session
+	t           *testing.T
+	out, errOut *syncBuf
+}
+
+func newTest(t testing.TB) *testSession {
+	t.Helper()
+	out, errOut := &syncBuf{}, &syncBuf{}
+	s, err := New(Options{Stdout: out, Stderr: errOut})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tt, _ := t.(*testing.T)
+	return &testSession{Session: s, t: tt, out: out, errOut: errOut}
+}
+
+// exec runs a cell that must succeed and returns its text value ("" when
+// the cell has no value).
+func (ts *testSession) exec(code string) string {
+	ts.t.Helper()
+	res, err := ts.Execute(context.Background(), code, nil)
+	if err != nil {
+		ts.t.Fatalf("cell %q failed: %v\nstderr: %s", code, err, ts.errOut)
+	}
+	if res.Value == nil {
+		return ""
+	}
+	s, _ := res.Value["text/plain"].(string)
+	return s
+}
+
+// fail runs a cell that must fail and returns the error.
+func (ts *testSession) fail(code string) *Error {
+	ts.t.Helper()
+	res, err := ts.Execute(context.Background(), code, nil)
+	if err == nil {
+		ts.t.Fatalf("cell %q succeeded with %v, want an error", code, res.Value)
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		ts.t.Fatalf("cell %q: error %T %v is not *Error", code, err, err)
+	}
+	return e
+}
+
+func TestMixedDeclarationsAndStatements(t *testing.T) {
+	s := newTest(t)
+	got := s.exec(`x := 2
+func double(v int) int { return 2 * v }
+y := double(x)
+type P struct{ A, B int }
+p := P{y, x}
+p.A + p.B`)
+	if got != "6" {
+		t.Fatalf("value = %q, want 6", got)
+	}
+	if got := s.exec("double(y)"); got != "8" {
+		t.Fatalf("next cell sees y: %q", got)
+	}
+}
+
+func TestRedefinitionUpdatesFunctions(t *testing.T) {
+	s := newTest(t)
+	s.exec("x := 1\nfunc getX() int { return x }")
+	s.exec("x := 5")
+	if got := s.exec("getX()"); got != "5" {
+		t.Fatalf("after x := 5, getX() = %q", got)
+	}
+	s.exec("var x = 7")
+	if got := s.exec("getX()"); got != "7" {
+		t.Fatalf("after var x = 7, getX() = %q", got)
+	}
+	// A new type makes a fresh variable.
+	s.exec(`x := "text"`)
+	if got := s.exec("x"); got != "text" {
+		t.Fatalf("x = %q", got)
+	}
+}
+
+func TestLastValueAllResults(t *testing.T) {
+	s := newTest(t)
+	if got := s.exec(`strconv.Atoi("42")`); got != "42\n<nil>" {
+		t.Fatalf("multi-value = %q", got)
+	}
+	if got := s.exec("func nothing() {}\nnothing()"); got != "" {
+		t.Fatalf("void call value = %q", got)
+	}
+	if got := s.exec(`fmt.Println("hi")`); got != "" {
+		t.Fatalf("Println value = %q", got)
+	}
+	if !strings.Contains(s.out.String(), "hi\n") {
+		t.Fatalf("stdout = %q", s.out.String())
+	}
+	if got := s.exec("x := 3"); got != "" {
+		t.Fatalf("assignment value = %q", got)
+	}
+	if got := s.exec("m := map[string]int{}\ndelete(m, \"a\")"); got != "" {
+		t.Fatalf("builtin void = %q", got)
+	}
+	// A method call of unknown shape: value when it has one, none when not.
+	s.exec("type C struct{ n int }\nfunc (c *C) Inc() { c.n++ }\nfunc (c *C) N() int { return c.n }\nc := &C{}")
+	if got := s.exec("c.Inc()"); got != "" {
+		t.Fatalf("void method value = %q", got)
+	}
+	if got := s.exec("c.N()"); got != "1" {
+		t.Fatalf("method value = %q", got)
+	}
+}
+
+func TestErrorPositions(t *testing.T) {
+	s := newTest(t)
+	e := s.fail("a := 1\n\nb := a +\n")
+	if e.Name != "SyntaxError" || e.Line != 4 {
+		t.Errorf("syntax: %+v", e)
+	}
+	e = s.fail("x := 1\ny := 2\nz := x + foo\n")
+	if e.Name != "CompileError" || e.Line != 3 || e.Col != 10 || !strings.Contains(e.Message, "undefined: foo") {
+		t.Errorf("compile: %+v", e)
+	}
+	if !strings.HasPrefix(e.Traceback[0], "cell:3:10: undefined: foo") {
+		t.Errorf("traceback: %q", e.Traceback)
+	}
+	e = s.fail("func f() {\n\tpanic(\"boom\")\n}\nfmt.Println(1)\n  f()\n")
+	if e.Name != "Panic" || e.Message != "boom" || e.Line != 5 {
+		t.Errorf("panic: %+v", e)
+	}
+	if !strings.HasPrefix(e.Traceback[0], "cell:5:3: panic: boom") {
+		t.Errorf("panic traceback lacks the calling line: %q", e.Traceback)
+	}
+	e = s.fail("var xs []int\n_ = xs[3]\n")
+	if e.Name != "Panic" || e.Line != 2 {
+		t.Errorf("index panic: %+v", e)
+	}
+	if got := s.exec("1 + 1"); got != "2" {
+		t.Fatalf("session unusable after errors: %q", got)
+	}
+}
+
+func TestInterrupt(t *testing.T) {
+	s := newTest(t)
+	s.exec("n := 41")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() {
+		_, err := s.Execute(ctx, "for {}", nil)
+		done <- err
+	}()
+	cancel()
+	err := <-done
+	var e *Error
+	if !errors.As(err, &e) || e.Name != "Interrupted" {
+		t.Fatalf("err = %v", err)
+	}
+	if got := s.exec("n + 1"); got != "42" {
+		t.Fatalf("after interrupt: %q", got)
+	}
+}
+
+func TestPanicTraceback(t *testing.T) {
+	s := newTest(t)
+	e := s.fail("func inner() {\n\tx := 1\n\tpanic(fmt.Sprint(\"boom \", x))\n}\nfunc outer() { inner() }\nfmt.Println(1)\n  outer()\n")
+	if e.Name != "Panic" || e.Message != "boom 1" || e.Line != 7 || e.Col != 3 {
+		t.Fatalf("panic: %+v", e)
+	}
+	want := []string{"cell:7:3: panic: boom 1", "    in inner, body at cell:2:2", "    in outer, body at cell:5:16"}
+	if strings.Join(e.Traceback, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("traceback:\n%s\nwant:\n%s", strings.Join(e.Traceback, "\n"), strings.Join(want, "\n"))
+	}
+}
