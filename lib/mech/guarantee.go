@@ -141,3 +141,23 @@ func texG(x float64) string {
 // upEps rounds a computed privacy loss up by one ulp so that rounding in the
 // privacy map can only over-state ε.
 func upEps(x float64) float64 { return math.Nextafter(x, math.Inf(1)) }
+
+// Mechanism is what every mechanism in this package implements: it knows
+// its guarantee and renders itself as text and as Markdown with LaTeX
+// (the notebook kernel displays values of this interface).
+type Mechanism interface {
+	Guarantee() Guarantee
+	String() string
+	Markdown() string
+}
+
+var (
+	_ Mechanism = (*Laplace)(nil)
+	_ Mechanism = (*Gaussian)(nil)
+	_ Mechanism = (*RandomizedResponse)(nil)
+	_ Mechanism = (*GRR)(nil)
+	_ Mechanism = (*HistogramEncoding)(nil)
+	_ Mechanism = (*CubeHistogram)(nil)
+	_ Mechanism = (*VoronoiCell)(nil)
+	_ Mechanism = (*FeatureLabelRelease)(nil)
+)
