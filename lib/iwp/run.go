@@ -174,7 +174,10 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 					rng := rand.New(rand.NewPCG(splitmix(e.Seed^0x5eed), splitmix(uint64(r)<<1)))
 					perm := rng.Perm(n)
 					for i, pi := range perm {
-						copy(xs[i*d:i*d+d], x[pi*d:pi*d+d])
+						dst, src := xs[i*d:i*d+d], x[pi*d:pi*d+d]
+						for j := range dst {
+							dst[j] = src[j]
+						}
 						ys[i] = y[pi]
 					}
 					xr, yr = xs, ys

@@ -258,18 +258,17 @@ func (tr *trainer) plainBatch(xb, yb []float64) {
 	}
 	kind := tr.p.Loss.kind
 	for i, y := range yb {
-		xi := xb[i*d : i*d+d]
+		xi := xb[i*d : i*d+d : i*d+d]
 		u := icpt
 		for j, v := range xi {
 			u += theta[j] * v
 		}
 		var c float64
-		switch kind {
-		case ExponentialKind:
+		if kind == ExponentialKind {
 			c = -y * math.Exp(-y*u)
-		case LogisticKind:
+		} else if kind == LogisticKind {
 			c = -y * sigmoid(-y*u)
-		default:
+		} else {
 			c = 2 * (u - y)
 		}
 		for j, v := range xi {
@@ -295,9 +294,13 @@ func (tr *trainer) iwpBatch(xb, yb []float64) float64 {
 	}
 	h := tr.p.Sigma * tr.p.Sigma * n2 / 2
 	l := tr.p.Loss
+	// Exponential loss: e1 = exp(la − m − h), e2 = exp(lb + m − h). When
+	// both exponents are far from the overflow/underflow range, e1 is
+	// c/e2 with c = exp(la + lb − 2h), one exp instead of two.
+	c := math.Exp(tr.la + tr.lb - 2*h)
 	var sumB float64
 	for i, y := range yb {
-		xi := xb[i*d : i*d+d]
+		xi := xb[i*d : i*d+d : i*d+d]
 		u := icpt
 		for j, v := range xi {
 			u += theta[j] * v
@@ -305,8 +308,14 @@ func (tr *trainer) iwpBatch(xb, yb []float64) float64 {
 		var A, B float64
 		if l.kind == ExponentialKind {
 			m := y * u
-			e1 := math.Exp(tr.la - m - h)
-			e2 := math.Exp(tr.lb + m - h)
+			x1, x2 := tr.la-m-h, tr.lb+m-h
+			e2 := math.Exp(x2)
+			var e1 float64
+			if x1 > -300 && x1 < 300 && x2 > -300 && x2 < 300 {
+				e1 = c / e2
+			} else {
+				e1 = math.Exp(x1)
+			}
 			A, B = -y*(e1+e2), e1-e2
 		} else {
 			A, B = l.iwpCoef(u, y, h, tr.la, tr.lb, tr.a, tr.b)

@@ -1,0 +1,50 @@
+package iwpbench
+
+import (
+	"context"
+	"testing"
+
+	"github.com/goldp/goldp/lib/iwp"
+)
+
+var partSetting *Setting
+
+func part(b *testing.B) *Setting {
+	if partSetting == nil {
+		s, err := NewSetting(Rows, 5)
+		if err != nil {
+			b.Fatal(err)
+		}
+		partSetting = s
+	}
+	return partSetting
+}
+
+// BenchmarkRelease is one draw of the E-C2 release (535,087 rows × 4).
+func BenchmarkRelease(b *testing.B) {
+	s := part(b)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, _, err := s.Release.Release(context.Background(), 1, s.XTrain, s.YTrain, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSGD is one single pass of each method on the E-C2 training set.
+func BenchmarkSGD(b *testing.B) {
+	s := part(b)
+	xt, yt, _ := s.Release.Release(context.Background(), 1, s.XTrain, s.YTrain, 1)
+	p := s.Params
+	p.Sigma = s.Release.Sigma()
+	p.EpsY = 2.5
+	for _, m := range iwp.Methods {
+		b.Run(m.String(), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := iwp.SGD(context.Background(), p, m, xt, yt, s.D, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
