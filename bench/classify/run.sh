@@ -30,6 +30,7 @@ printf '%-58s %14s %12s\n' "goldp brute force" "$(gofield BenchmarkNearestBrute 
 printf '%-58s %14s %12s\n' "sklearn BallTree euclidean" "$(pyfield 'sklearn BallTree euclidean')" "-"
 printf '%-58s %14s %12s\n' "sklearn KNeighbors(n_jobs=-1)" "$(pyfield 'sklearn KNeighbors')" "-"
 printf '%-58s %14s %12s\n' "goldp VP-tree, Go func costing 3 µs/call (simulated cell)" "$(gofield BenchmarkNearestCellMetric ms/1e5q)" "$(gofield BenchmarkNearestCellMetric calls/query)"
+printf '%-58s %14s %12s\n' "goldp VP-tree, metric interpreted by yaegi (cell source)" "$(gofield BenchmarkNearestYaegiMetric ms/1e5q)" "$(gofield BenchmarkNearestYaegiMetric calls/query)"
 if [[ $cell == goldp* ]]; then
 	printf '%-58s %14s %12s\n' "goldp VP-tree, metric defined in a goldp cell (real)" "$(cut -f3 <<<"$cell")" "$(cut -f4 <<<"$cell")"
 else
