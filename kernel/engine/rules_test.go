@@ -3,8 +3,11 @@ package engine
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/goldp/goldp/kernel/display"
 )
 
 func TestImportsOptionalAndRepeated(t *testing.T) {
@@ -151,5 +154,71 @@ func TestDisplayContext(t *testing.T) {
 	_, err := s.Execute(ctx, "time.Sleep(time.Hour)", nil)
 	if e, ok := err.(*Error); !ok || e.Name != "Interrupted" {
 		t.Fatalf("sleep interrupt: %v", err)
+	}
+}
+
+func TestPreloadedLibraries(t *testing.T) {
+	s := newTest(t)
+	if got := s.exec("m := mat.NewDense(2, 2, []float64{1, 2, 3, 4})\nmat.Det(m)"); got != "-2" {
+		t.Fatalf("mat.Det = %q", got)
+	}
+	if got := s.exec("stat.Mean([]float64{1, 2, 3}, nil)"); got != "2" {
+		t.Fatalf("stat.Mean = %q", got)
+	}
+	res, err := s.Execute(context.Background(), `display.HTML("<b>hi</b>")`, nil)
+	if err != nil || res.Value["text/html"] != "<b>hi</b>" {
+		t.Fatalf("display.HTML value = %v, %v", res, err)
+	}
+	// A user variable named like a preloaded package wins.
+	if got := s.exec("data := []float64{1, 2}\nlen(data)"); got != "2" {
+		t.Fatalf("data var = %q", got)
+	}
+	b, ok := s.Inspect("mat.NewDense", len("mat.New"), 0)
+	if !ok || !strings.Contains(b["text/plain"].(string), "func NewDense(r, c int, data []float64) *Dense") {
+		t.Fatalf("inspect mat.NewDense: %v", b)
+	}
+	c := s.Complete("m.", 2)
+	if !contains(c.Matches, "At") || !contains(c.Matches, "Dims") {
+		t.Fatalf("complete m.: %v", c.Matches)
+	}
+	b, ok = s.Inspect("m.At(0, 0)", 3, 0)
+	if !ok || !strings.Contains(b["text/plain"].(string), "At returns the element") {
+		t.Fatalf("inspect m.At: %v %v", ok, b)
+	}
+}
+
+// recorder is a display.Publisher that keeps what cells display.
+type recorder struct {
+	mu  sync.Mutex
+	got []display.Bundle
+}
+
+func (r *recorder) Publish(b display.Bundle, _ map[string]any, _ string, _ bool) {
+	r.mu.Lock()
+	r.got = append(r.got, b)
+	r.mu.Unlock()
+}
+func (r *recorder) ClearOutput(bool)                   {}
+func (r *recorder) Input(string, bool) (string, error) { return "typed", nil }
+
+func TestPublisherAndContext(t *testing.T) {
+	s := newTest(t)
+	rec := &recorder{}
+	res, err := s.Execute(context.Background(), "display.Display(display.HTML(\"<i>x</i>\"))\nname, _ := display.Input(\"who? \")\nname", rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.got) != 1 || rec.got[0]["text/html"] != "<i>x</i>" {
+		t.Fatalf("published %v", rec.got)
+	}
+	if res.Value["text/plain"] != "typed" {
+		t.Fatalf("input round trip: %v", res.Value)
+	}
+	// display.Context is the cell's context: cancelled on interrupt.
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(30 * time.Millisecond); cancel() }()
+	_, err = s.Execute(ctx, "<-display.Context().Done()\nfmt.Println(\"not reached\")", nil)
+	if e, ok := err.(*Error); !ok || e.Name != "Interrupted" {
+		t.Fatalf("display.Context interrupt: %v", err)
 	}
 }
