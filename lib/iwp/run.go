@@ -393,3 +393,34 @@ func (r *Result) Table() string {
 	}
 	return sb.String()
 }
+
+// PValue returns the two-sided p-value of Welch's test comparing the final
+// test risk of method m with that of Clean over the repetitions (small:
+// the method's risk differs from clean SGD's).
+func (r *Result) PValue(m Method) (float64, error) {
+	c, ref := r.Curve(m), r.Curve(Clean)
+	if c == nil || ref == nil {
+		return 0, fmt.Errorf("iwp: PValue: result has no %v or no %v curve", m, Clean)
+	}
+	_, _, p, err := Welch(c.FinalRisk(), ref.FinalRisk())
+	return p, err
+}
+
+// Summary returns one line stating whether IWP-SGD's final test risk is
+// statistically indistinguishable from clean SGD's and whether naive
+// SGD's differs, at the given significance level (e.g. 0.01).
+func (r *Result) Summary(level float64) string {
+	pi, err1 := r.PValue(IWP)
+	pn, err2 := r.PValue(Naive)
+	if err1 != nil || err2 != nil {
+		return "summary needs the Clean, Naive and IWP curves with at least 2 repetitions"
+	}
+	verdict := func(p float64) string {
+		if p < level {
+			return "differs"
+		}
+		return "indistinguishable"
+	}
+	return fmt.Sprintf("final test risk vs clean SGD (Welch, level %g): IWP-SGD %s (p = %.3g), naive SGD %s (p = %.3g)",
+		level, verdict(pi), pi, verdict(pn), pn)
+}
