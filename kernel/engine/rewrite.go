@@ -31,6 +31,10 @@ const (
 	rtName    = "__goldp"
 	rtPath    = "goldp.rt"
 	guardName = "__goldpGuard"
+	// fmtName and displayName are hidden imports of fmt and display for
+	// the code the engine generates.
+	fmtName     = "__goldpfmt"
+	displayName = "__goldpdisplay"
 )
 
 // A sessionView is what the rewriter needs to know about the session: the
@@ -49,6 +53,9 @@ type sessionView struct {
 	// (known from the symbol tables).
 	voidFunc func(path, name string) (void, known bool)
 	script   bool
+	// rich holds the names of display methods (String, HTML, PNG, ...)
+	// that some cell type declares.
+	rich map[string]bool
 }
 
 func (v *sessionView) defined(name string) bool {
@@ -75,8 +82,24 @@ type chunk struct {
 	funcs        map[string]int
 	types        map[string]string
 	imports      map[string]string
-	line, col    int  // cell position where the chunk starts (for messages)
+	methods      []string   // display method names declared (see sessionView.rich)
+	rich         *richValue // the last value may be of a cell type with display methods
+	line, col    int        // cell position where the chunk starts (for messages)
 	wrapped      bool // src is a function literal called at once
+}
+
+// richValue is the cell's last expression when cell types have display
+// methods: the session finds out by compiling which interfaces its type
+// implements and renders it through them.
+type richValue struct {
+	expr  string   // the expression's text with position directives
+	cands []string // method names to try
+}
+
+// displayMethods are the methods that change how a value is shown.
+var displayMethods = map[string]bool{
+	"String": true, "Error": true, "HTML": true, "Markdown": true, "LaTeX": true,
+	"SVG": true, "PNG": true, "JSON": true, "MIMEBundle": true,
 }
 
 // plan is a rewritten cell.
@@ -325,6 +348,7 @@ type rewriter struct {
 	funcs        map[string]int
 	types        map[string]string
 	imported     map[string]string
+	rich         map[string]bool
 	autoImp      map[string]string
 }
 
@@ -335,6 +359,7 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 		src: src, ps: newPositioner(src, line0, col0), view: view,
 		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]int{},
 		types: map[string]string{}, imported: map[string]string{}, autoImp: map[string]string{},
+		rich: map[string]bool{},
 	}
 	items, err := splitItems(src, r.ps)
 	if err != nil {
@@ -648,6 +673,10 @@ func (r *rewriter) decl(it *item) error {
 	case *ast.FuncDecl:
 		r.flush()
 		c := chunk{src: r.text(it, it.start, it.end) + "\n", line: r.line(it)}
+		if d.Recv != nil && displayMethods[d.Name.Name] {
+			c.methods = []string{d.Name.Name}
+			r.rich[d.Name.Name] = true
+		}
 		if d.Recv == nil {
 			nres := 0
 			if d.Type.Results != nil {
@@ -976,6 +1005,16 @@ func (r *rewriter) value(it *item, es *ast.ExprStmt) error {
 	if !known {
 		c.fallback = ";func() {\n" + plain + "\n}()\n"
 		c.fallbackErr = true
+	}
+	var cands []string
+	for m := range displayMethods {
+		if r.rich[m] || r.view.rich[m] {
+			cands = append(cands, m)
+		}
+	}
+	if len(cands) > 0 {
+		sort.Strings(cands)
+		c.rich = &richValue{expr: r.text(it, it.off(es.X.Pos()), it.off(es.X.End())), cands: cands}
 	}
 	r.emit(c)
 	return nil

@@ -222,3 +222,29 @@ func TestPublisherAndContext(t *testing.T) {
 		t.Fatalf("display.Context interrupt: %v", err)
 	}
 }
+
+func TestRichValuesOfCellTypes(t *testing.T) {
+	s := newTest(t)
+	s.exec("type Money float64\nfunc (m Money) String() string { return fmt.Sprintf(\"$%.2f\", float64(m)) }")
+	if got := s.exec("Money(3)"); got != "$3.00" {
+		t.Fatalf("String method: %q", got)
+	}
+	s.exec("type Card struct{ Title string }\nfunc (c Card) HTML() string { return \"<h1>\" + c.Title + \"</h1>\" }\nfunc (c Card) Markdown() string { return \"# \" + c.Title }")
+	res, err := s.Execute(context.Background(), `c := Card{"hi"}`+"\nc", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Value["text/html"] != "<h1>hi</h1>" || res.Value["text/markdown"] != "# hi" {
+		t.Fatalf("rich bundle: %v", res.Value)
+	}
+	// Values of other types are unaffected.
+	if got := s.exec("1 + 2"); got != "3" {
+		t.Fatalf("plain value: %q", got)
+	}
+	if got := s.exec("strconv.Itoa(5)"); got != "5" {
+		t.Fatalf("compiled value: %q", got)
+	}
+	if got := s.exec(`strconv.Atoi("7")`); got != "7\n<nil>" {
+		t.Fatalf("multi-value: %q", got)
+	}
+}

@@ -140,6 +140,10 @@ func (s *Session) start() error {
 	if _, err := in.Eval(boot); err != nil {
 		return fmt.Errorf("engine: boot: %w", err)
 	}
+	boot = "import (\n" + fmtName + ` "fmt"` + "\n" + displayName + ` "github.com/goldp/goldp/kernel/display"` + "\n)\n"
+	if _, err := in.Eval(boot); err != nil {
+		return fmt.Errorf("engine: boot: %w", err)
+	}
 	guard := "func " + guardName + "(pos string) { if r := recover(); r != nil { " + rtName + ".GoPanic(pos, r) } }\n"
 	if _, err := in.Eval(guard); err != nil {
 		return fmt.Errorf("engine: boot: %w", err)
@@ -163,7 +167,8 @@ func (s *Session) start() error {
 	}
 	s.view = sessionView{
 		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]int{},
-		types: map[string]string{}, imported: map[string]string{rtName: rtPath},
+		types: map[string]string{}, imported: map[string]string{rtName: rtPath, fmtName: "fmt", displayName: "github.com/goldp/goldp/kernel/display"},
+		rich:  map[string]bool{},
 		preload: pre,
 		voidFunc: func(path, name string) (bool, bool) {
 			v, ok := syms[path][name]
@@ -192,6 +197,7 @@ func (s *Session) runtimeExports() interp.Exports {
 		rtPath + "/goldprt": {
 			"Value":   reflect.ValueOf(s.rtValue),
 			"GoPanic": reflect.ValueOf(s.rtGoPanic),
+			"Rich":    reflect.ValueOf(s.rtRich),
 		},
 	}
 }
@@ -199,6 +205,21 @@ func (s *Session) runtimeExports() interp.Exports {
 func (s *Session) rtValue(vs ...any) {
 	s.cellMu.Lock()
 	s.values = append(s.values[:0], vs...)
+	s.cellMu.Unlock()
+}
+
+// rtRich receives a last value of a cell type with display methods: text
+// is its String or Error text ("" when it has neither), bundles its
+// renderings through the display interfaces it implements.
+func (s *Session) rtRich(v any, text string, bundles ...display.Bundle) {
+	b := display.Merge(bundles...)
+	if text != "" {
+		b["text/plain"] = text
+	} else if _, ok := b["text/plain"].(string); !ok || len(bundles) == 0 {
+		b["text/plain"] = display.Render(v)["text/plain"]
+	}
+	s.cellMu.Lock()
+	s.values = append(s.values[:0], b)
 	s.cellMu.Unlock()
 }
 
@@ -277,7 +298,10 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*Result
 		if err := ctx.Err(); err != nil {
 			return nil, s.interrupted()
 		}
-		prog, err := s.compile(c.src)
+		prog, err := s.compileRich(c)
+		if prog == nil && err == nil {
+			prog, err = s.compile(c.src)
+		}
 		if err != nil && c.fallback != "" {
 			prog2, err2 := s.compile(c.fallback)
 			switch {
@@ -357,6 +381,64 @@ func (s *Session) record(c *chunk) {
 	for n, p := range c.imports {
 		s.view.imported[n] = p
 	}
+	for _, m := range c.methods {
+		s.view.rich[m] = true
+	}
+}
+
+// richIfaces maps a display method to the interface that has it and the
+// call that renders a value through it (nil: the value's text).
+var richIfaces = map[string][2]string{
+	"String":     {fmtName + ".Stringer", ""},
+	"Error":      {"error", ""},
+	"HTML":       {displayName + ".HTMLer", displayName + ".RenderHTMLer(__v)"},
+	"Markdown":   {displayName + ".Markdowner", displayName + ".RenderMarkdowner(__v)"},
+	"LaTeX":      {displayName + ".LaTeXer", displayName + ".RenderLaTeXer(__v)"},
+	"SVG":        {displayName + ".SVGer", displayName + ".RenderSVGer(__v)"},
+	"PNG":        {displayName + ".PNGer", displayName + ".RenderPNGer(__v)"},
+	"JSON":       {displayName + ".JSONer", displayName + ".RenderJSONer(__v)"},
+	"MIMEBundle": {displayName + ".MIMEBundler", displayName + ".RenderMIMEBundler(__v)"},
+}
+
+// compileRich compiles the last-value chunk of a session whose cell types
+// have display methods: each candidate interface is tried by compiling an
+// assignment to it (nothing runs), and the value is then rendered through
+// the interfaces its type implements. It returns nil, nil when the value
+// needs no such help.
+func (s *Session) compileRich(c *chunk) (*interp.Program, error) {
+	if c.rich == nil {
+		return nil, nil
+	}
+	head := ";func() {\n__v := (" + c.rich.expr + ")\n"
+	text := `""`
+	var renders []string
+	for _, m := range c.rich.cands {
+		ri, ok := richIfaces[m]
+		if !ok {
+			continue
+		}
+		if _, err := s.compile(head + "var _ " + ri[0] + " = __v\n}()\n"); err != nil {
+			continue
+		}
+		if ri[1] == "" {
+			text = fmtName + ".Sprint(__v)"
+		} else {
+			renders = append(renders, ri[1])
+		}
+	}
+	if text == `""` && len(renders) == 0 {
+		return nil, nil
+	}
+	src := head + rtName + ".Rich(__v, " + text
+	for _, r := range renders {
+		src += ", " + r
+	}
+	src += ")\n}()\n"
+	prog, err := s.compile(src)
+	if err != nil {
+		return nil, nil
+	}
+	return prog, nil
 }
 
 // liveTypes returns the dynamic types of the variables the cell assigned,
