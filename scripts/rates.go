@@ -15,6 +15,7 @@
 ctx := context.Background()
 problem := classify.Problem{D: 1, Kappa: 1}
 sizes := []int{4000, 16000, 64000, 256000, 1024000}
+var curves []plots.Band
 
 for _, method := range []string{"bb", "protonn"} {
 	res, err := classify.RateStudy(ctx, classify.RateConfig{
@@ -32,4 +33,30 @@ for _, method := range []string{"bb", "protonn"} {
 	}
 	fmt.Println(res)
 	fmt.Printf("%s: fitted slope %.3f (± %.3f), theory slope %.3f\n\n", method, res.Fit.Slope, res.Fit.SE, res.Theory)
+
+	// Curves for the figure: mean excess risk ± 2 se, and the theory slope
+	// drawn through the first point.
+	var x, mean, lo, hi, theory []float64
+	for _, pt := range res.Points {
+		x = append(x, pt.NAlpha2)
+		mean = append(mean, pt.Risk)
+		lo = append(lo, math.Max(pt.Risk-2*pt.SE, pt.Risk/10))
+		hi = append(hi, pt.Risk+2*pt.SE)
+		theory = append(theory, res.Points[0].Risk*math.Pow(pt.NAlpha2/res.Points[0].NAlpha2, res.Theory))
+	}
+	curves = append(curves,
+		plots.Band{Name: fmt.Sprintf("%s (slope %.2f)", method, res.Fit.Slope), X: x, Mean: mean, Lo: lo, Hi: hi},
+		plots.Band{Name: fmt.Sprintf("%s theory (slope %.2f)", method, res.Theory), X: x, Mean: theory, Dashed: true})
+}
+
+fig, err := plots.Bands("Excess risk of private classifiers, η(x) = x", "nα²", "excess risk", curves...)
+if err == nil {
+	fig.X.Scale, fig.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	fig.X.Tick.Marker, fig.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	err = fig.Save(6*vg.Inch, 4*vg.Inch, "rates.png")
+}
+if err != nil {
+	fmt.Println("figure:", err)
+} else {
+	fmt.Println("figure written to rates.png")
 }
