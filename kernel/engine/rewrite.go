@@ -85,7 +85,7 @@ type chunk struct {
 	methods      []string   // display method names declared (see sessionView.rich)
 	rich         *richValue // the last value may be of a cell type with display methods
 	line, col    int        // cell position where the chunk starts (for messages)
-	wrapped      bool // src is a function literal called at once
+	wrapped      bool       // src is a function literal called at once
 }
 
 // richValue is the cell's last expression when cell types have display

@@ -168,7 +168,7 @@ func (s *Session) start() error {
 	s.view = sessionView{
 		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]int{},
 		types: map[string]string{}, imported: map[string]string{rtName: rtPath, fmtName: "fmt", displayName: "github.com/goldp/goldp/kernel/display"},
-		rich:  map[string]bool{},
+		rich:    map[string]bool{},
 		preload: pre,
 		voidFunc: func(path, name string) (bool, bool) {
 			v, ok := syms[path][name]
