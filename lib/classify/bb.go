@@ -125,6 +125,9 @@ func NewBB(ctx context.Context, rng *rand.Rand, xs [][]float64, y []int, alpha f
 	if rng == nil {
 		return nil, fmt.Errorf("classify: NewBB: nil rng")
 	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	if err := checkAlpha(alpha); err != nil {
 		return nil, err
 	}

@@ -207,6 +207,9 @@ func PrivateProtoNNFromCells(ctx context.Context, rng *rand.Rand, cells []int, k
 	sums := make([]float64, k)
 	n := len(y)
 	if o.Exact {
+		if ctx == nil {
+			ctx = context.Background()
+		}
 		defer progress.Finish(o.Progress)
 		for i, j := range cells {
 			if i%1024 == 0 {

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/goldp/goldp/lib/metric"
 	"github.com/goldp/goldp/lib/progress"
@@ -76,9 +79,13 @@ func (r *RateResult) String() string {
 	return b.String()
 }
 
-// RateStudy runs the study. Each fit uses the fast simulation of the
-// private release, which gives the classifier its exact law.
+// RateStudy runs the study, with the fits spread over the CPUs. Each fit
+// uses the fast simulation of the private release, which gives the
+// classifier its exact law. It stops with ctx's error when ctx is cancelled.
 func RateStudy(ctx context.Context, cfg RateConfig) (*RateResult, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	if err := cfg.Problem.Validate(); err != nil {
 		return nil, err
 	}
@@ -106,26 +113,71 @@ func RateStudy(ctx context.Context, cfg RateConfig) (*RateResult, error) {
 		res.Theory = -RateProtoNN(p.D, p.Gamma())
 	}
 	total := int64(len(cfg.N) * cfg.Reps)
-	var done int64
 	for ni, n := range cfg.N {
 		if n < 4 {
 			return nil, fmt.Errorf("classify: RateStudy: N[%d] = %d, want >= 4", ni, n)
 		}
-		var sum, sum2, param float64
+	}
+	// Every (size, repetition) fit has its own seeded generator, so the
+	// result does not depend on how the fits are scheduled over the CPUs.
+	type job struct{ ni, r int }
+	risks := make([][]float64, len(cfg.N))
+	params := make([]float64, len(cfg.N))
+	for ni := range risks {
+		risks[ni] = make([]float64, cfg.Reps)
+	}
+	jobs := make(chan job)
+	errs := make(chan error, 1)
+	var done atomic.Int64
+	var wg sync.WaitGroup
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for w := 0; w < max(1, runtime.GOMAXPROCS(0)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for jb := range jobs {
+				rng := rand.New(rand.NewPCG(cfg.Seed, uint64(jb.ni)<<32|uint64(jb.r)))
+				risk, prm, err := rateOnce(cctx, rng, cfg, cfg.N[jb.ni])
+				if err != nil {
+					select {
+					case errs <- err:
+					default:
+					}
+					cancel()
+					continue
+				}
+				risks[jb.ni][jb.r] = risk
+				params[jb.ni] = prm
+				progress.Report(cfg.Progress, done.Add(1), total)
+			}
+		}()
+	}
+feed:
+	for ni := range cfg.N {
 		for r := 0; r < cfg.Reps; r++ {
-			if err := ctx.Err(); err != nil {
-				return nil, err
+			select {
+			case jobs <- job{ni, r}:
+			case <-cctx.Done():
+				break feed
 			}
-			rng := rand.New(rand.NewPCG(cfg.Seed, uint64(ni)<<32|uint64(r)))
-			risk, prm, err := rateOnce(ctx, rng, cfg, n)
-			if err != nil {
-				return nil, err
-			}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return nil, err
+	default:
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for ni, n := range cfg.N {
+		var sum, sum2 float64
+		for _, risk := range risks[ni] {
 			sum += risk
 			sum2 += risk * risk
-			param = prm
-			done++
-			progress.Report(cfg.Progress, done, total)
 		}
 		reps := float64(cfg.Reps)
 		mean := sum / reps
@@ -138,7 +190,7 @@ func RateStudy(ctx context.Context, cfg RateConfig) (*RateResult, error) {
 			labelled = n - n/2
 		}
 		res.Points = append(res.Points, RatePoint{N: n, NAlpha2: float64(labelled) * cfg.Alpha * cfg.Alpha,
-			Param: param, Risk: mean, SE: se})
+			Param: params[ni], Risk: mean, SE: se})
 	}
 	x := make([]float64, len(res.Points))
 	y := make([]float64, len(res.Points))

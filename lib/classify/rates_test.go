@@ -26,3 +26,12 @@ func TestRateStudy(t *testing.T) {
 		t.Error("unknown method accepted")
 	}
 }
+
+func TestRateStudyCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := RateStudy(ctx, RateConfig{Method: "bb", Problem: Problem{D: 2, Kappa: 1}, Alpha: 1, N: []int{1000, 2000}, Reps: 3})
+	if err == nil {
+		t.Error("cancelled study returned no error")
+	}
+}
