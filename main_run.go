@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/goldp/goldp/kernel/display"
+	"github.com/goldp/goldp/kernel/engine"
+	"github.com/goldp/goldp/kernel/runner"
+)
+
+func init() { register("run", cmdRun) }
+
+// cmdRun implements "goldp run [flags] file.go [args]": the script runs as
+// one notebook-Go cell; text goes to stdout, displayed images and plots are
+// saved as files in the output directory (their paths printed), errors are
+// printed as file.go:line:col: message with exit status 1, and Ctrl-C
+// stops the script with exit status 130.
+func cmdRun(args []string) int {
+	fs := flag.NewFlagSet("goldp run", flag.ContinueOnError)
+	out := fs.String("o", "", "save displayed images and plots in `DIR` (default ./goldp-out/<script name>)")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: goldp run [-o DIR] file.go [args]\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() < 1 {
+		fs.Usage()
+		return 2
+	}
+	ctx, stop := interruptContext()
+	defer stop()
+	s := &runner.Script{
+		Path:       fs.Arg(0),
+		Args:       fs.Args()[1:],
+		OutDir:     *out,
+		Terminal:   term.IsTerminal(int(os.Stderr.Fd())),
+		NewSession: newEngineSession,
+	}
+	return exitStatus(s.Run(ctx))
+}
+
+// exitStatus maps a runner error to the process exit status.
+func exitStatus(err error) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, runner.ErrInterrupted):
+		return 130
+	default:
+		return 1
+	}
+}
+
+// interruptContext returns a context cancelled by SIGINT or SIGTERM. After
+// the first signal the default handling comes back, so a second Ctrl-C
+// kills the process; and if the code does not stop within 3 s of the first
+// (a compiled loop that ignores its context), the process exits with status
+// 130 on its own. Files are only ever replaced by an atomic rename, so
+// neither leaves a partial file.
+func interruptContext() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case <-ch:
+			signal.Stop(ch)
+			cancel()
+			time.Sleep(3 * time.Second)
+			fmt.Fprintln(os.Stderr, "goldp: interrupted")
+			os.Exit(130)
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		cancel()
+	}
+}
+
+// engineSession adapts an engine session to the runners.
+type engineSession struct{ s *engine.Session }
+
+func newEngineSession(o runner.Options) (runner.Session, error) {
+	s, err := engine.New(engine.Options{Stdout: o.Stdout, Stderr: o.Stderr, Stdin: o.Stdin, Args: o.Args, Filename: o.Filename})
+	if err != nil {
+		return nil, err
+	}
+	return engineSession{s}, nil
+}
+
+func (e engineSession) Execute(ctx context.Context, code string, pub display.Publisher) (display.Bundle, error) {
+	res, err := e.s.Execute(ctx, code, pub)
+	if err != nil {
+		var ee *engine.Error
+		if errors.As(err, &ee) {
+			return nil, &runner.CellError{Name: ee.Name, Message: ee.Message, Line: ee.Line, Col: ee.Col, Traceback: ee.Traceback}
+		}
+		return nil, err
+	}
+	if res == nil {
+		return nil, nil
+	}
+	return res.Value, nil
+}
