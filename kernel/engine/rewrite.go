@@ -867,6 +867,14 @@ func (r *rewriter) stmt(it *item, last bool) error {
 	if es, ok := it.stmt.(*ast.ExprStmt); ok && last {
 		return r.value(it, es)
 	}
+	if as, ok := it.stmt.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && len(as.Lhs) == 2 && len(as.Rhs) == 1 {
+		if id, ok := as.Lhs[0].(*ast.Ident); ok {
+			if z := r.zeroFirst(it, as, []string{id.Name}); z != "" {
+				r.addToGroup(it, z+r.text(it, it.start, it.end))
+				return nil
+			}
+		}
+	}
 	r.addToGroup(it, r.text(it, it.start, it.end))
 	return nil
 }
