@@ -1,8 +1,11 @@
 // Command mech times the one-shot feature/label release of lib/mech:
 // n records × d features in [-1, 1]^d get analytic-Gaussian noise
 // (ε_X = 1, δ = 1e-5) and their ±1 labels randomized response (ε_Y = 1).
-// It prints one line per worker count: workers, best seconds over the
-// repetitions, and millions of noisy values per second. bench/mech/run.sh
+// It prints one line per worker count and mode ("alloc": Release allocates
+// the outputs; "reuse": ReleaseInto writes into buffers reused across
+// repetitions): mode, workers, best wall seconds over the repetitions,
+// millions of noisy values per second, and the best CPU seconds (user +
+// system, all threads). bench/mech/run.sh
 // compares it with numpy (release.py).
 package main
 
@@ -14,10 +17,20 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/goldp/goldp/lib/mech"
 )
+
+// cpuTime returns the process's user plus system CPU time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
 
 func main() {
 	n := flag.Int("n", 1000000, "records")
@@ -48,20 +61,30 @@ func main() {
 	for i := range y {
 		y[i] = float64(2*rng.IntN(2) - 1)
 	}
+	xt := make([]float64, len(x))
+	yt := make([]float64, len(y))
 	for _, ws := range strings.Split(*workers, ",") {
 		w, err := strconv.Atoi(strings.TrimSpace(ws))
 		if err != nil {
 			log.Fatalf("bad -workers entry %q", ws)
 		}
-		best := time.Duration(1 << 62)
-		for k := 0; k < *reps; k++ {
-			t0 := time.Now()
-			if _, _, err := r.Release(context.Background(), uint64(k), x, y, w); err != nil {
-				log.Fatal(err)
+		for _, mode := range []string{"alloc", "reuse"} {
+			best, bestCPU := time.Duration(1<<62), time.Duration(1<<62)
+			for k := 0; k < *reps; k++ {
+				t0, c0 := time.Now(), cpuTime()
+				if mode == "alloc" {
+					_, _, err = r.Release(context.Background(), uint64(k), x, y, w)
+				} else {
+					err = r.ReleaseInto(context.Background(), uint64(k), x, y, xt, yt, w)
+				}
+				if err != nil {
+					log.Fatal(err)
+				}
+				best = min(best, time.Since(t0))
+				bestCPU = min(bestCPU, cpuTime()-c0)
 			}
-			best = min(best, time.Since(t0))
+			s := best.Seconds()
+			fmt.Printf("go\t%s\t%d\t%.4f\t%.1f\t%.4f\n", mode, w, s, float64(*n**d)/s/1e6, bestCPU.Seconds())
 		}
-		s := best.Seconds()
-		fmt.Printf("go\t%d\t%.4f\t%.1f\n", w, s, float64(*n**d)/s/1e6)
 	}
 }

@@ -13,10 +13,13 @@ sigma=$("$bin" -sigma-only -d "$d")
 	"$bin" -n "$n" -d "$d" -workers 1,2
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 /usr/bin/python3 bench/mech/release.py -n "$n" -d "$d" -sigma "$sigma"
 } | awk -F'\t' -v n="$n" -v d="$d" '
-	{ impl[NR]=$1; w[NR]=$2; s[NR]=$3; r[NR]=$4; if ($1=="numpy") np=$3; if ($1=="go" && $2==1) g1=$3 }
+	{ impl[NR]=$1; mode[NR]=$2; w[NR]=$3; s[NR]=$4; r[NR]=$5; c[NR]=$6
+	  if ($1=="numpy") { np[$2]=$4; npc[$2]=$6 }
+	  if ($1=="go" && $3==1) g1[$2]=$4 }
 	END {
 		printf "release of %d records x %d features (Gaussian features + RR labels), best of 5\n", n, d
-		printf "%-8s %7s %10s %14s %12s\n", "impl", "workers", "seconds", "Mvalues/s", "vs numpy"
-		for (i=1; i<=NR; i++) printf "%-8s %7d %10.4f %14.1f %11.2fx\n", impl[i], w[i], s[i], r[i], np/s[i]
-		if (g1 > 0) { for (i=1; i<=NR; i++) if (impl[i]=="go" && w[i]==2) printf "2-core scaling: %.2fx\n", g1/s[i] }
+		printf "alloc: outputs allocated per release; reuse: caller-owned output buffers\n"
+		printf "%-6s %-6s %7s %9s %11s %9s %9s %10s\n", "impl", "mode", "workers", "wall s", "Mvalues/s", "vs numpy", "cpu s", "cpu vs np"
+		for (i=1; i<=NR; i++) printf "%-6s %-6s %7d %9.4f %11.1f %8.2fx %9.4f %9.2fx\n", impl[i], mode[i], w[i], s[i], r[i], np[mode[i]]/s[i], c[i], npc[mode[i]]/c[i]
+		for (i=1; i<=NR; i++) if (impl[i]=="go" && w[i]==2) printf "2-core scaling (%s, wall, 1 -> 2 workers): %.2fx\n", mode[i], g1[mode[i]]/s[i]
 	}'

@@ -184,27 +184,41 @@ func (r *FeatureLabelRelease) Guarantee() Guarantee {
 
 // Release privatises n records: x holds n×d features row-major, y the n
 // labels (±1). Block b of BlockRows records draws from BlockRNG(seed, b):
-// for each record, d normals (the ziggurat of FillNormal) then one 64-bit word
-// for the label. The result is identical for any workers (≤ 0: GOMAXPROCS).
-// Release stops with ctx.Err() when ctx is cancelled. x and y are not
-// modified.
+// for each record, d normals (the ziggurat of FillNormal) then one 64-bit
+// word for the label. The result is identical for any workers (≤ 0:
+// GOMAXPROCS). Release stops with ctx.Err() when ctx is cancelled. x and y
+// are not modified.
 func (r *FeatureLabelRelease) Release(ctx context.Context, seed uint64, x []float64, y []float64, workers int) (xt, yt []float64, err error) {
 	d := r.box.Dim()
-	n := len(y)
-	if len(x) != n*d {
-		return nil, nil, fmt.Errorf("mech: FeatureLabelRelease: len(x) = %d, want n·d = %d·%d = %d", len(x), n, d, n*d)
+	if len(x) != len(y)*d {
+		return nil, nil, fmt.Errorf("mech: FeatureLabelRelease: len(x) = %d, want n·d = %d·%d = %d", len(x), len(y), d, len(y)*d)
 	}
 	xt = make([]float64, len(x))
-	yt = make([]float64, n)
+	yt = make([]float64, len(y))
+	if err := r.ReleaseInto(ctx, seed, x, y, xt, yt, workers); err != nil {
+		return nil, nil, err
+	}
+	return xt, yt, nil
+}
+
+// ReleaseInto is Release writing into caller-owned xt (n×d) and yt (n), so
+// repeated releases reuse memory. The output is the same as Release's.
+func (r *FeatureLabelRelease) ReleaseInto(ctx context.Context, seed uint64, x, y, xt, yt []float64, workers int) error {
+	d := r.box.Dim()
+	n := len(y)
+	if len(x) != n*d || len(xt) != n*d || len(yt) != n {
+		return fmt.Errorf("mech: FeatureLabelRelease: len(x) = %d, len(xt) = %d, len(yt) = %d, want n·d = %d·%d and n = %d",
+			len(x), len(xt), len(yt), n, d, n)
+	}
 	if n == 0 {
-		return xt, yt, nil
+		return nil
 	}
 	sigma := r.gauss.Sigma()
 	thr := r.rr.thr
 	lo, hi := r.box.Lo, r.box.Hi
 	clip := r.policy == Clip
 	nBlocks := (n + BlockRows - 1) / BlockRows
-	err = runBlocks(ctx, nBlocks, workers, r.progress, func(b int) error {
+	err := runBlocks(ctx, nBlocks, workers, r.progress, func(b int) error {
 		st := blockState(seed, b)
 		sh, sl := st.hi, st.lo
 		r0, r1 := b*BlockRows, min((b+1)*BlockRows, n)
@@ -244,12 +258,9 @@ func (r *FeatureLabelRelease) Release(ctx context.Context, seed uint64, x []floa
 		return nil
 	})
 	if err == errOutOfBox {
-		return nil, nil, r.firstBad(x, y)
+		return r.firstBad(x, y)
 	}
-	if err != nil {
-		return nil, nil, err
-	}
-	return xt, yt, nil
+	return err
 }
 
 func (r *FeatureLabelRelease) firstBad(x, y []float64) error {

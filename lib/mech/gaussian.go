@@ -96,7 +96,8 @@ func AnalyticSigma(sensitivity, epsilon, delta float64) (float64, error) {
 
 // AnalyticSigmaBW computes the analytic Gaussian σ by Balle and Wang's
 // Algorithm 1 (the B⁺/B⁻ parametrisation). It agrees with AnalyticSigma to
-// about 1e-9 relative and exists to cross-check it.
+// about 1e-13 relative (ε from 0.01 to 30, δ from 1e-10 to 0.6) and exists
+// to cross-check it.
 func AnalyticSigmaBW(sensitivity, epsilon, delta float64) (float64, error) {
 	if err := checkPos("AnalyticSigmaBW", "sensitivity", sensitivity); err != nil {
 		return 0, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -195,6 +196,19 @@ func TestGaussianCalibration(t *testing.T) {
 	bw, _ := AnalyticSigmaBW(1, 1, 0.3)
 	within(t, "σ(ε=1, δ=0.3)", a, 0.690231, 1e-6)
 	within(t, "BW σ(ε=1, δ=0.3)", bw/a, 1, 1e-6)
+	for _, e := range []float64{0.01, 0.1, 0.5, 1, 2, 5, 10, 30} {
+		for _, d := range []float64{1e-10, 1e-5, 1e-3, 0.1, 0.3, 0.6} {
+			a, err1 := AnalyticSigma(1, e, d)
+			b, err2 := AnalyticSigmaBW(1, e, d)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("ε=%v δ=%v: %v, %v", e, d, err1, err2)
+			}
+			within(t, "BW/bisection grid", b/a, 1, 1e-10)
+			if GaussianDelta(1, a, e) > d {
+				t.Errorf("ε=%v δ=%v: calibrated σ=%v has δ* %v > δ", e, d, a, GaussianDelta(1, a, e))
+			}
+		}
+	}
 	within(t, "δ*(1,1,1)", GaussianDelta(1, 1, 1), 0.1269367375, 1e-10)
 	within(t, "δ*(2,1,0.5)", GaussianDelta(1, 2, 0.5), 0.0524403233, 1e-10)
 	for _, r := range []struct{ d, eps, classical, analytic float64 }{
@@ -302,18 +316,33 @@ func TestNormalZiggurat(t *testing.T) {
 	if pv < 1e-3 {
 		t.Errorf("KS p-value %v", pv)
 	}
-	// The tail beyond r is sampled: check the conditional tail mean of |Z| > 3.8.
+	// Chi-square over 200 equiprobable bins plus the two tails beyond the
+	// base layer's edge r (sampled by the tail algorithm) on 4·10⁶ draws.
+	const draws, bins = 4000000, 200
+	edges := make([]float64, bins-1)
+	for i := range edges {
+		edges[i] = normalQuantile(float64(i+1) / bins)
+	}
+	counts := make([]float64, bins)
+	tail := 0
 	p2 := &pcg{15, 16}
-	var s float64
-	c := 0
-	for i := 0; i < 4000000; i++ {
-		if z := math.Abs(normal(p2)); z > 3.8 {
-			s += z
-			c++
+	for i := 0; i < draws; i++ {
+		z := normal(p2)
+		counts[sort.SearchFloat64s(edges, z)]++
+		if math.Abs(z) > zigR {
+			tail++
 		}
 	}
-	want := 2 * Phi(-3.8)
-	within(t, "P(|Z|>3.8)", float64(c)/4e6, want, 4*math.Sqrt(want/4e6))
+	chi2 := 0.0
+	for _, c := range counts {
+		e := float64(draws) / bins
+		chi2 += (c - e) * (c - e) / e
+	}
+	if lim := bins - 1 + 4*math.Sqrt(2*(bins-1)); chi2 > lim {
+		t.Errorf("chi-square %v over %d bins, want ≤ %v", chi2, bins, lim)
+	}
+	want := 2 * Phi(-zigR)
+	within(t, "P(|Z|>r)", float64(tail)/draws, want, 4*math.Sqrt(want/draws))
 }
 
 func TestFeatureLabelReleaseReproducible(t *testing.T) {
