@@ -12,6 +12,17 @@
 // margin γ = 1). The heavy loop is classify.RateStudy (compiled, parallel
 // where it matters, exact fast simulation of the private releases).
 
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/goldp/goldp/lib/classify"
+	"github.com/goldp/goldp/lib/plots"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+)
+
 ctx := context.Background()
 problem := classify.Problem{D: 1, Kappa: 1}
 sizes := []int{4000, 16000, 64000, 256000, 1024000}

@@ -7,6 +7,16 @@
 //
 // Prints "name<TAB>seconds<TAB>ms per 10^5 queries<TAB>calls per query".
 
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/goldp/goldp/lib/metric"
+)
+
 rng := rand.New(rand.NewPCG(1, 1))
 protos := make([][]float64, 1000)
 for i := range protos {
