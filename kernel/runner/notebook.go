@@ -39,6 +39,8 @@ type Notebook struct {
 	Log io.Writer
 	// NewSession starts the engine session.
 	NewSession NewSession
+
+	stuck bool // a cell did not stop after cancellation
 }
 
 // DefaultOut is the output path when neither Out nor InPlace is given:
@@ -123,7 +125,7 @@ func (r *Notebook) Run(ctx context.Context) (*Result, error) {
 			if firstErr == nil {
 				firstErr = fmt.Errorf("%s: cell %d: %w", r.In, i, e)
 			}
-			if !r.AllowErrors {
+			if !r.AllowErrors || r.stuck {
 				break
 			}
 			continue
@@ -133,6 +135,7 @@ func (r *Notebook) Run(ctx context.Context) (*Result, error) {
 		}
 		fmt.Fprintf(log, "cell %d [%d]: ok (%s)\n", i, count, time.Since(start).Round(time.Millisecond))
 	}
+	pub.close()
 	out := r.Out
 	switch {
 	case r.InPlace && firstErr != nil:
@@ -167,13 +170,42 @@ func (r *Notebook) runCell(ctx context.Context, sess Session, pub *nbPublisher, 
 	}
 	restore := display.SetPublisher(pub, cctx)
 	defer restore()
-	value, err := sess.Execute(cctx, c.Source, pub)
+	type outcome struct {
+		value display.Bundle
+		err   error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		v, err := sess.Execute(cctx, c.Source, pub)
+		done <- outcome{v, err}
+	}()
+	var o outcome
+	select {
+	case o = <-done:
+	case <-cctx.Done():
+		// Interpreted code stops at once; a compiled loop that ignores its
+		// context gets a grace period, then the cell is abandoned and the
+		// session, still busy, is not used again.
+		select {
+		case o = <-done:
+		case <-time.After(StuckGrace):
+			r.stuck = true
+			o.err = &CellError{Name: "Interrupted", Message: fmt.Sprintf("the cell did not stop within %s of its cancellation; no further cells run", StuckGrace)}
+		}
+	}
 	if ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
 		msg := fmt.Sprintf("cell execution timed out after %s", r.Timeout)
+		if r.stuck {
+			msg += " and did not stop; no further cells run"
+		}
 		return nil, &CellError{Name: "Timeout", Message: msg, Traceback: []string{"Timeout: " + msg}}
 	}
-	return value, err
+	return o.value, o.err
 }
+
+// StuckGrace is how long a cancelled or timed-out cell may take to stop
+// before the notebook runner abandons it.
+var StuckGrace = 2 * time.Second
 
 // bundleData copies a display bundle into notebook output data.
 func bundleData(b display.Bundle) map[string]any {
@@ -191,6 +223,14 @@ type nbPublisher struct {
 	cell      *nbformat.Cell // the running cell; nil between cells
 	last      *nbformat.Cell // the cell that ran last (late output goes there)
 	clearWait bool
+	closed    bool // the run is over: drop late output (abandoned cells, goroutines)
+}
+
+// close drops all later output, so the notebook can be written safely.
+func (p *nbPublisher) close() {
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
 }
 
 func (p *nbPublisher) begin(c *nbformat.Cell) {
@@ -207,6 +247,9 @@ func (p *nbPublisher) end() {
 
 // target is the cell receiving output; p.mu is held.
 func (p *nbPublisher) target() *nbformat.Cell {
+	if p.closed {
+		return nil
+	}
 	if p.cell != nil {
 		return p.cell
 	}
@@ -261,6 +304,9 @@ func (p *nbPublisher) Publish(data display.Bundle, metadata map[string]any, disp
 		}
 		p.mu.Lock()
 		defer p.mu.Unlock()
+		if p.closed {
+			return
+		}
 		for _, c := range p.nb.Cells {
 			for _, o := range c.Outputs {
 				if o.DisplayID == displayID {

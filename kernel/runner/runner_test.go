@@ -33,6 +33,7 @@ import (
 //	value TEXT      the cell's value is TEXT
 //	fail L C MSG    fail at line L, column C
 //	block           wait for the context to end
+//	hang            sleep 1 s ignoring the context (a compiled loop)
 type fakeSession struct {
 	opts   Options
 	handle *display.Handle
@@ -82,6 +83,8 @@ func (f *fakeSession) Execute(ctx context.Context, code string, pub display.Publ
 			parts := strings.SplitN(arg, " ", 3)
 			msg = parts[2]
 			return nil, &CellError{Name: "Panic", Message: msg, Line: l, Col: c, Traceback: []string{fmt.Sprintf("%d:%d: %s", l, c, msg), "goroutine 1"}}
+		case "hang":
+			time.Sleep(time.Second)
 		case "block":
 			<-ctx.Done()
 			return nil, &CellError{Name: "Interrupted", Message: "interrupted"}
@@ -345,5 +348,19 @@ func TestNotebookPNGValid(t *testing.T) {
 	raw, _ := base64.StdEncoding.DecodeString(s)
 	if _, err := png.Decode(bytes.NewReader(raw)); err != nil {
 		t.Error(err)
+	}
+}
+
+func TestNotebookStuckCell(t *testing.T) {
+	defer func(g time.Duration) { StuckGrace = g }(StuckGrace)
+	StuckGrace = 50 * time.Millisecond
+	in := makeNotebook(t, "hang", "print after")
+	r := &Notebook{In: in, Timeout: 10 * time.Millisecond, AllowErrors: true, NewSession: newFake}
+	res, err := r.Run(context.Background())
+	if err == nil || res.Executed != 1 || res.Written == "" {
+		t.Fatalf("err %v executed %d written %q", err, res.Executed, res.Written)
+	}
+	if o := res.Notebook.Cells[0].Outputs[0]; o.EName != "Timeout" || !strings.Contains(o.EValue, "did not stop") {
+		t.Errorf("output %+v", o)
 	}
 }
