@@ -23,3 +23,5 @@ sigma=$("$bin" -sigma-only -d "$d")
 		for (i=1; i<=NR; i++) printf "%-6s %-6s %7d %9.4f %11.1f %8.2fx %9.4f %9.2fx\n", impl[i], mode[i], w[i], s[i], r[i], np[mode[i]]/s[i], c[i], npc[mode[i]]/c[i]
 		for (i=1; i<=NR; i++) if (impl[i]=="go" && w[i]==2) printf "2-core scaling (%s, wall, 1 -> 2 workers): %.2fx\n", mode[i], g1[mode[i]]/s[i]
 	}'
+echo
+"$bin" -samplers | column -t -s "$(printf '\t')"
