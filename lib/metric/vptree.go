@@ -56,8 +56,14 @@ func (t *vptree[T]) grow(idx []int32, d []float64, leafSize int, rng *rand.Rand,
 		t.nodes[ni].bucketLo, t.nodes[ni].bucketHi = lo, int32(len(t.bucket))
 		return ni
 	}
-	// A random vantage point, moved to the front.
+	// The vantage point, moved to the front: for large subtrees the
+	// candidate whose distances to a random sample spread most
+	// (Yianilos's heuristic: fewer subtrees survive the pruning), else a
+	// random point.
 	r := rng.IntN(len(idx))
+	if len(idx) > 64 {
+		r = t.spreadCandidate(idx, rng, calls)
+	}
 	idx[0], idx[r] = idx[r], idx[0]
 	vp := idx[0]
 	rest := idx[1:]
@@ -105,6 +111,32 @@ func (t *vptree[T]) grow(idx []int32, d []float64, leafSize int, rng *rand.Rand,
 	}
 	t.nodes[ni] = nd
 	return ni
+}
+
+// spreadCandidate returns the position in idx of the best of a few random
+// candidates by the second moment about the median of their distances to
+// a random sample.
+func (t *vptree[T]) spreadCandidate(idx []int32, rng *rand.Rand, calls *int64) int {
+	const cands, sample = 5, 24
+	best, bestScore := rng.IntN(len(idx)), -1.0
+	d := make([]float64, sample)
+	for c := 0; c < cands; c++ {
+		ci := rng.IntN(len(idx))
+		for k := range d {
+			d[k] = t.dist(t.pts[idx[ci]], t.pts[idx[rng.IntN(len(idx))]])
+		}
+		*calls += sample
+		slices.Sort(d)
+		med := d[sample/2]
+		var score float64
+		for _, v := range d {
+			score += (v - med) * (v - med)
+		}
+		if score > bestScore {
+			best, bestScore = ci, score
+		}
+	}
+	return best
 }
 
 // searcher holds the state of one nearest-neighbour query.
