@@ -59,13 +59,13 @@ type AuditVote struct {
 	EpsLower   float64 // held-out estimate of ε on the selected event
 	EpsLowerCI float64 // its lower confidence bound
 	Delta      float64 // in-sample statistic Σ_r max(0, (c_a − e^ε c_b)/N), worse direction
-	Pass       bool
+	Pass       bool    // the held-out statistic was within tolerance in both directions
 }
 
 // AuditReport is the outcome of Audit: whether the claimed guarantee
 // survived the histogram test, and an empirical lower bound on ε.
 type AuditReport struct {
-	Claimed       Guarantee
+	Claimed       Guarantee   // the guarantee under test
 	Samples       int         // outputs per input per vote
 	EpsLower      float64     // median over votes of the estimated ε on the most revealing event
 	EpsLowerCI    float64     // median over votes of its lower confidence bound (at Confidence)
@@ -103,6 +103,9 @@ func Audit(a, b Sampler, claimed Guarantee, cfg AuditConfig) (AuditReport, error
 		return AuditReport{}, fmt.Errorf("mech: Audit needs two samplers")
 	}
 	cfg = cfg.withDefaults()
+	if cfg.Samples < 100 {
+		return AuditReport{}, fmt.Errorf("mech: Audit Samples = %d, want at least 100", cfg.Samples)
+	}
 	rep := AuditReport{Claimed: claimed, Samples: cfg.Samples, Confidence: cfg.Confidence}
 	xa := make([]float64, cfg.Samples)
 	xb := make([]float64, cfg.Samples)

@@ -16,8 +16,8 @@ type DensityReport struct {
 	Claimed float64 // claimed ε
 	MaxLoss float64 // largest privacy loss seen
 	Exceed  int     // draws whose loss exceeded ε (beyond 1e-12 relative)
-	Draws   int
-	Pass    bool // no draw exceeded ε
+	Draws   int     // draws made
+	Pass    bool    // no draw exceeded ε
 }
 
 // DensityAudit draws the privacy loss draws times (seeded) and checks that

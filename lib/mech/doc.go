@@ -2,27 +2,71 @@
 // privacy guarantees, calibration, composition, a budget accountant and an
 // empirical privacy auditor.
 //
-// A mechanism knows its input domain and the guarantee it gives. Most have
-// two constructors: one from a privacy budget, which calibrates the noise
-// (NewLaplace, NewGaussian, NewRandomizedResponse, ...), and one from the
-// noise, which reports the guarantee it implies (LaplaceFromScale,
-// GaussianFromSigma, ...). Inputs outside the domain are an error naming the
-// value, unless the caller chose the Clip policy.
+// # Guarantees
+//
+// Guarantee is an (ε, δ) pair that validates and renders itself (String,
+// Markdown, LaTeX). Compose is basic sequential composition;
+// ComposeAdvanced is the Dwork–Rothblum–Vadhan bound and ComposeLN the
+// looser variant of the lecture notes. An Accountant keeps a per-individual
+// budget and refuses a charge that would exceed it.
+//
+// # Mechanisms
+//
+// Every mechanism knows its input domain and its guarantee and implements
+// Mechanism. Most have two constructors: from a budget, calibrating the
+// noise (NewLaplace, NewGaussian, NewRandomizedResponse, NewGRR,
+// NewHistogramEncoding, NewCubeHistogram, NewVoronoiCell,
+// NewFeatureLabelRelease), and from the noise, reporting the guarantee it
+// gives (LaplaceFromScale, GaussianFromSigma, RandomizedResponseFromKeep,
+// HistogramEncodingFromScale, CubeHistogramFromScale, VoronoiCellFromSigma,
+// FeatureLabelReleaseFrom).
+//
+//   - Laplace: vector Laplace mechanism, ℓ1 sensitivity, scale Δ₁/ε.
+//   - Gaussian: analytic calibration (Balle–Wang, any ε; AnalyticSigma and
+//     the cross-check AnalyticSigmaBW) or classical (refused for ε ≥ 1);
+//     GaussianDelta is the exact privacy profile, GaussianEpsilon its
+//     inverse.
+//   - RandomizedResponse: binary RR with Debias (coth(ε/2)·ỹ) and the
+//     proportion estimator; GRR: k-ary RR with Estimate and the WBLJ
+//     Variance; HistogramEncoding: Laplace on one-hot vectors.
+//   - CubeHistogram: the Berrett–Butucea mechanism on [0, 1]^d, released on
+//     the data-independent index set {0, ..., ⌈1/h⌉}^d.
+//   - VoronoiCell: the private Proto-NN mechanism (LabelOnly and
+//     WithIndicators variants).
+//   - FeatureLabelRelease: the one-shot release of IWP-SGD (Gaussian
+//     features from a box, RR labels), guarantee (ε_X + ε_Y, δ).
+//
+// Inputs outside a mechanism's domain are an error naming the value, unless
+// the caller chose the Clip policy.
 //
 // Noise scales follow the scale parametrisation: a Laplace variable of scale
 // b has density exp(-|z|/b)/(2b) and variance 2b². ScaleFromRate and
 // ScaleFromStd convert from the other parametrisations found in papers.
 //
-// Randomness comes from an explicit *rand.Rand (math/rand/v2) or, for batch
-// releases, from a seed: a batch is cut into fixed-size blocks and block i
-// draws from its own PCG stream BlockRNG(seed, i), so a release is the same whatever the
-// number of workers.
+// # Randomness and batch releases
 //
-// Floating-point samplers (Laplace from an exponential, Gaussian from a
-// ziggurat) are research grade: they reproduce the distributions to double
-// precision but, like every naive floating-point sampler, their outputs'
-// low-order bits can in principle leak the input (Mironov 2012).
-// SampleLaplaceSnapped and the Snapped option of Laplace release on a
-// power-of-two grid instead, which removes that leak; see
-// SampleLaplaceSnapped.
+// Single releases take an explicit *rand.Rand (math/rand/v2). Batch
+// releases (FeatureLabelRelease.Release, Gaussian.ReleaseBatch,
+// Laplace.ReleaseBatch) take a seed: the records are cut into blocks of
+// BlockRows and block i draws from its own PCG stream BlockRNG(seed, i), so
+// a release is the same whatever the number of workers; blocks run in
+// parallel, honour a context.Context and report to a progress.Reporter.
+// Normal variables come from a 1024-layer ziggurat with 53-bit abscissae
+// (FillNormal), about twice as fast as rand.NormFloat64.
+//
+// Floating-point samplers are research grade: they reproduce the
+// distributions to double precision, but the low-order bits of a naive
+// floating-point output can leak the input (Mironov 2012), and the auditor
+// here can see it. SampleLaplaceSnapped and Laplace.SetSnapped release on a
+// power-of-two grid instead, which removes that leak.
+//
+// # Auditing
+//
+// Audit runs the histogram test of DP (after Google's VerifyApproximateDp,
+// with held-out evaluation and a ballot of seeds) on samples of a mechanism
+// at two neighbouring inputs, and reports pass/fail with an empirical lower
+// bound on ε. DensityAudit checks the exact privacy loss of mechanisms with
+// densities. The Audit* and *Loss helpers build the samplers for every
+// mechanism here; deliberately under-noised variants (built with the
+// from-noise constructors) fail both audits.
 package mech

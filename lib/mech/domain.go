@@ -31,7 +31,7 @@ func (p Policy) String() string {
 
 // Box is the axis-aligned box [Lo[0], Hi[0]] × ... × [Lo[d-1], Hi[d-1]].
 type Box struct {
-	Lo, Hi []float64
+	Lo, Hi []float64 // lower and upper corners, same length
 }
 
 // NewBox checks that lo and hi have the same positive length and that
