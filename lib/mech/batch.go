@@ -369,3 +369,35 @@ func (m *Laplace) ReleaseBatch(ctx context.Context, seed uint64, x []float64, wo
 	}
 	return out, nil
 }
+
+// ReleaseBatch applies randomized response to every label of y (each −1 or
+// +1), in blocks of BlockRows labels with BlockRNG(seed, b) (one 64-bit word
+// per label), in parallel on workers goroutines (≤ 0: GOMAXPROCS);
+// reproducible whatever the number of workers. rep may be nil.
+func (m *RandomizedResponse) ReleaseBatch(ctx context.Context, seed uint64, y []float64, workers int, rep progress.Reporter) ([]float64, error) {
+	for i, v := range y {
+		if v != 1 && v != -1 {
+			return nil, fmt.Errorf("mech: RandomizedResponse ReleaseBatch: label %d = %v, want −1 or +1", i, v)
+		}
+	}
+	out := make([]float64, len(y))
+	n, thr := len(y), m.thr
+	if n == 0 {
+		return out, nil
+	}
+	err := runBlocks(ctx, (n+BlockRows-1)/BlockRows, workers, rep, func(b int) error {
+		p := blockState(seed, b)
+		for i, e := b*BlockRows, min((b+1)*BlockRows, n); i < e; i++ {
+			v := y[i]
+			if p.Uint64() >= thr {
+				v = -v
+			}
+			out[i] = v
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -123,3 +123,37 @@ func TestLaplaceBatch(t *testing.T) {
 		t.Errorf("KS p-value %v", pv)
 	}
 }
+
+// LN example at scale: 10^6 people, 30% hold the attribute, keep 0.55.
+func TestRandomizedResponseBatch(t *testing.T) {
+	m, _ := RandomizedResponseFromKeep(0.55)
+	const n = 1000000
+	y := make([]float64, n)
+	for i := range y {
+		y[i] = -1
+		if i%10 < 3 {
+			y[i] = 1
+		}
+	}
+	a, err := m.ReleaseBatch(context.Background(), 1, y, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := m.ReleaseBatch(context.Background(), 1, y, 2, nil)
+	ones := 0
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("label %d differs between 1 and 2 workers", i)
+		}
+		if a[i] == 1 {
+			ones++
+		}
+	}
+	est := ProportionFromMean(float64(ones)/n, 0.55)
+	within(t, "LN estimator 10(X̄ − 0.45)", est, 0.3, 4*math.Sqrt(m.ProportionVariance(0.3, n)))
+	within(t, "same as 10(X̄ − 0.45)", est, 10*(float64(ones)/n-0.45), 1e-12)
+	y[7] = 0
+	if _, err := m.ReleaseBatch(context.Background(), 1, y, 1, nil); err == nil || !strings.Contains(err.Error(), "label 7") {
+		t.Errorf("err = %v", err)
+	}
+}
