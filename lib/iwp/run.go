@@ -38,9 +38,9 @@ type Experiment struct {
 	// with the last at the end of the pass; 0 or 1 records only the final
 	// model.
 	Points int
-	// TrajTest caps the test rows used for the intermediate trajectory
-	// points (the first TrajTest rows; 0 = all). The final point always
-	// uses the whole test set.
+	// TrajTest caps the test rows used for the trajectory points (the
+	// first TrajTest rows; 0 = all). The final models are also evaluated
+	// on the whole test set (Curve.TestRisk, Curve.TestAcc).
 	TrajTest int
 	// Shuffle draws a new order of the training rows in every repetition.
 	Shuffle bool
@@ -53,9 +53,13 @@ type Experiment struct {
 type Curve struct {
 	// Method is the method the curve belongs to.
 	Method Method
-	// Risk and Acc are the test risk (mean loss) and accuracy, indexed
-	// [rep][point]; points are at Result.Batches.
+	// Risk and Acc are the test risk (mean loss) and accuracy on the
+	// trajectory test rows, indexed [rep][point]; points are at
+	// Result.Batches, the last one being the final model.
 	Risk, Acc [][]float64
+	// TestRisk and TestAcc are the risk and accuracy of each repetition's
+	// final model on the whole test set.
+	TestRisk, TestAcc []float64
 	// Theta is the final model of each repetition.
 	Theta [][]float64
 	// AvgTheta is the average of the final models over the repetitions.
@@ -132,7 +136,8 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 
 	res := &Result{Batches: batches, Sigma: p.Sigma, EpsY: p.EpsY}
 	for _, meth := range methods {
-		c := &Curve{Method: meth, Risk: make([][]float64, e.Reps), Acc: make([][]float64, e.Reps), Theta: make([][]float64, e.Reps)}
+		c := &Curve{Method: meth, Risk: make([][]float64, e.Reps), Acc: make([][]float64, e.Reps), Theta: make([][]float64, e.Reps),
+			TestRisk: make([]float64, e.Reps), TestAcc: make([]float64, e.Reps)}
 		for r := range e.Reps {
 			c.Risk[r] = make([]float64, np)
 			c.Acc[r] = make([]float64, np)
@@ -221,7 +226,8 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 					}
 					th := tr.result()
 					c.Theta[r] = th
-					c.Risk[r][np-1], c.Acc[r][np-1] = evaluate(p.Loss, th, xTest, yTest, d)
+					c.Risk[r][np-1], c.Acc[r][np-1] = evaluate(p.Loss, th, xTraj, yTraj, d)
+					c.TestRisk[r], c.TestAcc[r] = evaluate(p.Loss, th, xTest, yTest, d)
 					progress.Report(e.Progress, done.Add(1), total)
 				}
 			}
@@ -282,11 +288,13 @@ func (r *Result) Curve(m Method) *Curve {
 	return nil
 }
 
-// FinalRisk returns the test risk of each repetition's final model.
-func (c *Curve) FinalRisk() []float64 { return column(c.Risk, -1) }
+// FinalRisk returns the risk of each repetition's final model on the
+// whole test set.
+func (c *Curve) FinalRisk() []float64 { return append([]float64(nil), c.TestRisk...) }
 
-// FinalAcc returns the test accuracy of each repetition's final model.
-func (c *Curve) FinalAcc() []float64 { return column(c.Acc, -1) }
+// FinalAcc returns the accuracy of each repetition's final model on the
+// whole test set.
+func (c *Curve) FinalAcc() []float64 { return append([]float64(nil), c.TestAcc...) }
 
 // RiskBand returns, per trajectory point, the mean test risk over the
 // repetitions and its standard deviation.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -89,7 +90,34 @@ func Bands(title, xLabel, yLabel string, series ...Band) (*plot.Plot, error) {
 		}
 	}
 	p.Add(plotter.NewGrid())
+	p.Y.Tick.Marker = preciseTicks{}
 	return p, nil
+}
+
+// preciseTicks are gonum/plot's default ticks labelled with enough digits
+// to tell close risks apart (the default labels 0.999 and 1.001 both "1").
+type preciseTicks struct{}
+
+// Ticks returns the default tick positions with labels formatted to four
+// significant digits beyond the span's leading one.
+func (preciseTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	span := max - min
+	digits := 3
+	if span > 0 {
+		for _, t := range ts {
+			if t.Label != "" && t.Value != 0 {
+				digits = int(math.Max(3, math.Ceil(math.Log10(math.Abs(t.Value)/span))+2))
+				break
+			}
+		}
+	}
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', digits, 64)
+		}
+	}
+	return ts
 }
 
 // RiskOptions configures RiskCurves.
@@ -101,8 +129,9 @@ type RiskOptions struct {
 	// SE draws bands of ± two standard errors of the mean instead of ± one
 	// standard deviation over the repetitions.
 	SE bool
-	// Averaged adds, per method, a dashed horizontal line at the risk (or
-	// accuracy) of the model averaged over the repetitions (paper Fig. 2).
+	// Averaged adds, per method, a short dashed line over the last 15 % of
+	// the batches at the risk (or accuracy) of the model averaged over the
+	// repetitions, evaluated on the whole test set (paper Fig. 2).
 	Averaged bool
 }
 
@@ -140,7 +169,8 @@ func RiskCurves(r *iwp.Result, opt RiskOptions) (*plot.Plot, error) {
 			if opt.Accuracy {
 				v = c.AvgAcc
 			}
-			series = append(series, Band{Name: c.Method.String() + " (averaged model)", X: []float64{x[0], x[len(x)-1]},
+			x0 := x[len(x)-1] - 0.15*(x[len(x)-1]-x[0])
+			series = append(series, Band{Name: c.Method.String() + " (averaged model)", X: []float64{x0, x[len(x)-1]},
 				Mean: []float64{v, v}, Color: col, Dashed: true})
 		}
 	}
