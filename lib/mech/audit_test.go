@@ -8,10 +8,11 @@ import (
 )
 
 type auditCase struct {
-	name    string
-	claimed Guarantee
-	samples int
-	build   func(t *testing.T, broken bool) (Sampler, Sampler)
+	name       string
+	claimed    Guarantee
+	samples    int
+	build      func(t *testing.T, broken bool) (Sampler, Sampler)
+	onlyBroken bool // a further negative control; the correct run is another case
 }
 
 func must[T any](t *testing.T) func(T, error) T {
@@ -26,42 +27,51 @@ func must[T any](t *testing.T) func(T, error) T {
 
 func auditCases() []auditCase {
 	return []auditCase{
-		{"Laplace", Pure(1), 0, func(t *testing.T, broken bool) (Sampler, Sampler) {
+		{"Laplace", Pure(1), 1000000, func(t *testing.T, broken bool) (Sampler, Sampler) {
 			scale := 2.0 // Δ₁ = 2, ε = 1
 			if broken {
 				scale /= 2
 			}
 			m := must[*Laplace](t)(LaplaceFromScale(2, scale, 2))
 			return AuditLaplace(m, []float64{0, 0}, []float64{1, 1})
-		}},
+		}, false},
+		// Subtle: 10% too little noise (true ε = 1.11).
+		{"Laplace/scale90%", Pure(1), 1000000, func(t *testing.T, broken bool) (Sampler, Sampler) {
+			m := must[*Laplace](t)(LaplaceFromScale(2, 1.8, 2))
+			return AuditLaplace(m, []float64{0, 0}, []float64{1, 1})
+		}, true},
 		{"Gaussian", Guarantee{1, 1e-5}, 1000000, func(t *testing.T, broken bool) (Sampler, Sampler) {
 			g := must[*Gaussian](t)(NewGaussian(1, 1, 1e-5, Analytic))
 			if broken {
 				g = must[*Gaussian](t)(GaussianFromSigma(1, g.Sigma()/2, 1e-5))
 			}
 			return AuditGaussian(g, []float64{0}, []float64{1})
-		}},
+		}, false},
 		{"RandomizedResponse", Pure(1), 0, func(t *testing.T, broken bool) (Sampler, Sampler) {
 			eps := 1.0
 			if broken {
 				eps = 2 // keep probability of ε = 2
 			}
 			return AuditRR(must[*RandomizedResponse](t)(NewRandomizedResponse(eps)))
-		}},
+		}, false},
+		// Subtle: keep probability 0.75 instead of 0.731 (true ε = ln 3 ≈ 1.099).
+		{"RandomizedResponse/keep0.75", Pure(1), 0, func(t *testing.T, broken bool) (Sampler, Sampler) {
+			return AuditRR(must[*RandomizedResponse](t)(RandomizedResponseFromKeep(0.75)))
+		}, true},
 		{"GRR", Pure(1), 0, func(t *testing.T, broken bool) (Sampler, Sampler) {
 			eps := 1.0
 			if broken {
 				eps = 2
 			}
 			return AuditGRR(must[*GRR](t)(NewGRR(4, eps)), 0, 3)
-		}},
+		}, false},
 		{"HistogramEncoding", Pure(1), 100000, func(t *testing.T, broken bool) (Sampler, Sampler) {
 			scale := 2.0
 			if broken {
 				scale = 1
 			}
 			return AuditHistogramEncoding(must[*HistogramEncoding](t)(HistogramEncodingFromScale(3, scale)), 0, 2)
-		}},
+		}, false},
 		{"CubeHistogram/d1", Pure(1), 100000, func(t *testing.T, broken bool) (Sampler, Sampler) {
 			scale := 4.0 // 2^{d+1}/α
 			if broken {
@@ -73,7 +83,7 @@ func auditCases() []auditCase {
 				t.Fatal(err)
 			}
 			return a, b
-		}},
+		}, false},
 		{"CubeHistogram/d2labelled", Pure(1), 100000, func(t *testing.T, broken bool) (Sampler, Sampler) {
 			scale := 8.0
 			if broken {
@@ -85,7 +95,7 @@ func auditCases() []auditCase {
 				t.Fatal(err)
 			}
 			return a, b
-		}},
+		}, false},
 		{"VoronoiCell/LabelOnly", Pure(1), 100000, func(t *testing.T, broken bool) (Sampler, Sampler) {
 			sigma := 2 * math.Sqrt2
 			if broken {
@@ -94,7 +104,7 @@ func auditCases() []auditCase {
 			v := must[*VoronoiCell](t)(VoronoiCellFromSigma(3, sigma, LabelOnly))
 			a, b := AuditVoronoiCell(v, 0, 1, 1, -1)
 			return a, b
-		}},
+		}, false},
 		{"VoronoiCell/WithIndicators", Pure(1), 100000, func(t *testing.T, broken bool) (Sampler, Sampler) {
 			sigma := 4 * math.Sqrt2
 			if broken {
@@ -103,7 +113,7 @@ func auditCases() []auditCase {
 			v := must[*VoronoiCell](t)(VoronoiCellFromSigma(3, sigma, WithIndicators))
 			a, b := AuditVoronoiCell(v, 0, 1, 2, 1)
 			return a, b
-		}},
+		}, false},
 		{"FeatureLabelRelease", Guarantee{2, 1e-5}, 1000000, func(t *testing.T, broken bool) (Sampler, Sampler) {
 			lo, hi := []float64{-1, -1}, []float64{1, 1}
 			r := must[*FeatureLabelRelease](t)(NewFeatureLabelRelease(lo, hi, 1, 1, 1e-5, Analytic))
@@ -116,7 +126,7 @@ func auditCases() []auditCase {
 				t.Fatal(err)
 			}
 			return a, b
-		}},
+		}, false},
 	}
 }
 
@@ -125,6 +135,9 @@ func auditCases() []auditCase {
 func TestAuditHistogram(t *testing.T) {
 	for _, c := range auditCases() {
 		for _, broken := range []bool{false, true} {
+			if c.onlyBroken && !broken {
+				continue
+			}
 			name := c.name + "/correct"
 			if broken {
 				name = c.name + "/underNoised"
