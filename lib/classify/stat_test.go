@@ -140,7 +140,7 @@ func TestProblem(t *testing.T) {
 		t.Errorf("eta(0.8) = %v, want 0.8 (κ=1 is η(x)=x₁)", p.Eta([]float64{0.8, 0.3}))
 	}
 	rng := rand.New(rand.NewPCG(4, 4))
-	for _, q := range []Problem{{D: 2, Kappa: 1}, {D: 1, Kappa: 0.5, Amp: 0.8}, {D: 3, Kappa: 2}} {
+	for _, q := range []Problem{{D: 2, Kappa: 1}, {D: 1, Kappa: 0.5, Amp: 0.8}, {D: 3, Kappa: 2}, {D: 2, Kappa: 1, Wiggle: 0.15, Rough: 0.5}} {
 		xs, y, err := q.Sample(rng, 200000)
 		if err != nil {
 			t.Fatal(err)
@@ -163,7 +163,7 @@ func TestProblem(t *testing.T) {
 		}
 		// Margin: P(|η−1/2| <= t) = 2 (t/A)^(1/κ).
 		tt := 0.05
-		a := q.amp() * math.Pow(2, q.Kappa-1)
+		a := q.scale()
 		want := 2 * math.Pow(tt/a, 1/q.Kappa)
 		var c float64
 		for _, x := range xs {
@@ -175,5 +175,28 @@ func TestProblem(t *testing.T) {
 		if se := math.Sqrt(want * (1 - want) / float64(len(xs))); math.Abs(got-want) > 4*se {
 			t.Errorf("%+v: margin mass %v, want %v", q, got, want)
 		}
+	}
+}
+
+func TestProblemWiggle(t *testing.T) {
+	p := Problem{D: 2, Kappa: 1, Wiggle: 0.15, Rough: 0.5}
+	if p.Beta() != 0.5 || p.Gamma() != 1 {
+		t.Errorf("β = %v, γ = %v, want 0.5, 1", p.Beta(), p.Gamma())
+	}
+	// η crosses 1/2 on the boundary curve and stays in [0, 1].
+	for _, s := range []float64{0, 0.1, 0.37, 0.8} {
+		c := 0.5 + p.boundary(s)
+		if math.Abs(c-0.5) > 0.15+1e-12 {
+			t.Errorf("boundary at %v = %v, outside the wiggle", s, c)
+		}
+		if lo, hi := p.Eta([]float64{c - 1e-9, s}), p.Eta([]float64{c + 1e-9, s}); !(lo < 0.5 && hi > 0.5) {
+			t.Errorf("η does not cross 1/2 at the boundary (%v, %v)", lo, hi)
+		}
+		if e0, e1 := p.Eta([]float64{0, s}), p.Eta([]float64{1, s}); e0 < 0 || e1 > 1 {
+			t.Errorf("η out of [0,1]: %v %v", e0, e1)
+		}
+	}
+	if err := (Problem{D: 1, Kappa: 1, Wiggle: 0.1}).Validate(); err == nil {
+		t.Error("wiggle in d=1 accepted")
 	}
 }
