@@ -37,6 +37,18 @@ const (
 	displayName = "__goldpdisplay"
 )
 
+// wrapOpen and wrapClose wrap statements that declare nothing in an init
+// function. It runs once, when its chunk is executed; its temporaries live
+// in its own frame and are freed; and unlike a function literal called at
+// once it adds no slot to the interpreter's global frame, which the
+// interpreter copies on every evaluation (measured: a literal wrapper adds
+// two slots per cell, so cells got slower and allocated more as a session
+// aged).
+const (
+	wrapOpen  = "func init() {\n"
+	wrapClose = "\n}\n"
+)
+
 // A sessionView is what the rewriter needs to know about the session: the
 // names defined by earlier cells. The rewriter adds the names the cell
 // defines as it plans, so that later items of the same cell see them.
@@ -672,7 +684,7 @@ func (r *rewriter) decl(it *item) error {
 	switch d := it.decl.(type) {
 	case *ast.FuncDecl:
 		r.flush()
-		c := chunk{src: r.text(it, it.start, it.end) + "\n", line: r.line(it)}
+		c := chunk{src: r.text(it, it.start, it.end) + "\n", line: r.line(it), col: r.col(it)}
 		if d.Recv != nil && displayMethods[d.Name.Name] {
 			c.methods = []string{d.Name.Name}
 			r.rich[d.Name.Name] = true
@@ -700,7 +712,7 @@ func (r *rewriter) decl(it *item) error {
 			return r.imports(it, d)
 		case token.TYPE:
 			r.flush()
-			c := chunk{types: map[string]string{}, line: r.line(it)}
+			c := chunk{types: map[string]string{}, line: r.line(it), col: r.col(it)}
 			var keep []*ast.TypeSpec
 			for _, sp := range d.Specs {
 				ts := sp.(*ast.TypeSpec)
@@ -732,7 +744,7 @@ func (r *rewriter) decl(it *item) error {
 			r.emit(c)
 		case token.CONST:
 			r.flush()
-			c := chunk{src: r.text(it, it.start, it.end) + "\n", line: r.line(it)}
+			c := chunk{src: r.text(it, it.start, it.end) + "\n", line: r.line(it), col: r.col(it)}
 			for _, sp := range d.Specs {
 				for _, n := range sp.(*ast.ValueSpec).Names {
 					c.consts = append(c.consts, n.Name)
@@ -745,6 +757,11 @@ func (r *rewriter) decl(it *item) error {
 		}
 	}
 	return nil
+}
+
+func (r *rewriter) col(it *item) int {
+	_, c := r.ps.pos(it.start)
+	return c
 }
 
 func (r *rewriter) line(it *item) int {
@@ -790,7 +807,7 @@ func (r *rewriter) imports(it *item, d *ast.GenDecl) error {
 		return nil
 	}
 	r.flush()
-	r.emit(chunk{src: "import (\n" + b.String() + ")\n", imports: imps, line: r.line(it)})
+	r.emit(chunk{src: "import (\n" + b.String() + ")\n", imports: imps, line: r.line(it), col: r.col(it)})
 	return nil
 }
 
@@ -811,7 +828,7 @@ func (r *rewriter) varDecl(it *item, d *ast.GenDecl) error {
 			}
 		}
 	}
-	c := chunk{src: orig, vars: names, line: r.line(it)}
+	c := chunk{src: orig, vars: names, line: r.line(it), col: r.col(it)}
 	if all {
 		var b strings.Builder
 		b.WriteString(";")
@@ -884,7 +901,7 @@ func (r *rewriter) stmt(it *item, last bool) error {
 // reported at the statement that caused it.
 func (r *rewriter) addToGroup(it *item, text string) {
 	l, c := r.ps.pos(it.start)
-	r.emit(chunk{src: ";func() {\n" + text + "\n}()\n", line: l, col: c, wrapped: true})
+	r.emit(chunk{src: wrapOpen + text + wrapClose, line: l, col: c, wrapped: true})
 }
 
 // flush is kept for the call sites that end a run of statements; every
@@ -918,14 +935,14 @@ func (r *rewriter) define(it *item, as *ast.AssignStmt) error {
 	rhsStart := it.off(as.Rhs[0].Pos())
 	rhs := r.text(it, rhsStart, it.end)
 	assign := ";" + r.ps.directive(it.start) + lhs + " = " + rhs + "\n"
-	c := chunk{vars: names, line: r.line(it)}
+	c := chunk{vars: names, line: r.line(it), col: r.col(it)}
 	// Comma-ok forms at top level are mishandled by the interpreter when
 	// they declare: declare the names first, then assign in a function.
 	commaOK := len(as.Lhs) == 2 && len(as.Rhs) == 1 && isCommaOK(as.Rhs[0])
 	switch {
 	case fresh == 0 && existing > 0:
 		if commaOK {
-			c.src = ";func() {\n" + r.zeroFirst(it, as, names) + assign + "}()\n"
+			c.src = wrapOpen + r.zeroFirst(it, as, names) + assign + wrapClose
 		} else {
 			c.src, c.fallback = assign, orig+"\n"
 		}
@@ -947,9 +964,9 @@ func (r *rewriter) define(it *item, as *ast.AssignStmt) error {
 			decl += fmt.Sprintf("%s := false\n", names[1])
 		}
 		if decl != "" {
-			r.emit(chunk{src: ";" + decl, vars: names, line: r.line(it)})
+			r.emit(chunk{src: ";" + decl, vars: names, line: r.line(it), col: r.col(it)})
 		}
-		c.src = ";func() {\n" + r.zeroFirst(it, as, names) + assign + "}()\n"
+		c.src = wrapOpen + r.zeroFirst(it, as, names) + assign + wrapClose
 	default:
 		c.src = ";" + orig + "\n"
 	}
@@ -1009,9 +1026,9 @@ func (r *rewriter) value(it *item, es *ast.ExprStmt) error {
 	}
 	l, col := r.ps.pos(it.start)
 	val := rtName + ".Value(\n" + plain + ",\n)\n"
-	c := chunk{src: ";func() {\n" + val + "}()\n", value: true, line: l, col: col, wrapped: true}
+	c := chunk{src: wrapOpen + val + wrapClose, value: true, line: l, col: col, wrapped: true}
 	if !known {
-		c.fallback = ";func() {\n" + plain + "\n}()\n"
+		c.fallback = wrapOpen + plain + wrapClose
 		c.fallbackErr = true
 	}
 	var cands []string

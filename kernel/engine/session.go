@@ -409,7 +409,7 @@ func (s *Session) compileRich(c *chunk) (*interp.Program, error) {
 	if c.rich == nil {
 		return nil, nil
 	}
-	head := ";func() {\n__v := (" + c.rich.expr + ")\n"
+	head := wrapOpen + "__v := (" + c.rich.expr + ")\n"
 	text := `""`
 	var renders []string
 	for _, m := range c.rich.cands {
@@ -417,7 +417,7 @@ func (s *Session) compileRich(c *chunk) (*interp.Program, error) {
 		if !ok {
 			continue
 		}
-		if _, err := s.compile(head + "var _ " + ri[0] + " = __v\n}()\n"); err != nil {
+		if _, err := s.compile(head + "var _ " + ri[0] + " = __v" + wrapClose); err != nil {
 			continue
 		}
 		if ri[1] == "" {
@@ -433,7 +433,7 @@ func (s *Session) compileRich(c *chunk) (*interp.Program, error) {
 	for _, r := range renders {
 		src += ", " + r
 	}
-	src += ")\n}()\n"
+	src += ")" + wrapClose
 	prog, err := s.compile(src)
 	if err != nil {
 		return nil, nil
@@ -544,13 +544,9 @@ func (s *Session) runError(ctx context.Context, err error, c *chunk) *Error {
 			msg = e.Error()
 		}
 		e := &Error{Name: "Panic", Message: msg}
-		// The outermost frames are the engine's wrappers.
-		drop := 1
-		if c != nil && c.wrapped {
-			drop = 2
-		}
-		if len(frames) >= drop {
-			frames = frames[:len(frames)-drop]
+		// The outermost frame is the engine's wrapper.
+		if len(frames) > 0 {
+			frames = frames[:len(frames)-1]
 		}
 		if c != nil {
 			e.Line, e.Col = c.line, c.col

@@ -203,3 +203,14 @@ func TestPanicTraceback(t *testing.T) {
 		t.Fatalf("traceback:\n%s\nwant:\n%s", strings.Join(e.Traceback, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+func TestPanicInDeclaringStatement(t *testing.T) {
+	s := newTest(t)
+	e := s.fail("func boom() int {\n\tpanic(\"no\")\n}\n\nv := boom()\n")
+	if e.Name != "Panic" || e.Line != 5 || e.Col != 1 {
+		t.Fatalf("panic: %+v", e)
+	}
+	if len(e.Traceback) != 2 || e.Traceback[1] != "    in boom, body at cell:2:2" {
+		t.Fatalf("traceback: %q", e.Traceback)
+	}
+}
