@@ -114,6 +114,9 @@ func NewVectorIndex(prototypes [][]float64, m Vector, opt *IndexOptions) (*Vecto
 			}
 		}
 	}
+	if err := checkDim(m, dim); err != nil {
+		return nil, err
+	}
 	o := opt.orDefault()
 	if opt == nil || opt.LeafSize <= 0 {
 		o.LeafSize = defaultLeaf(m)
@@ -190,6 +193,24 @@ func (ix *VectorIndex) nearest(q []float64, calls *int64) (int, float64) {
 		return bi, best
 	}
 	return ix.t.nearest(q, calls)
+}
+
+// checkDim rejects points too short (or, for weights, of another length)
+// for metrics that read fixed coordinates.
+func checkDim(m Vector, dim int) error {
+	switch mm := m.(type) {
+	case WeightedEuclidean:
+		if dim != len(mm.W) {
+			return fmt.Errorf("metric: points have %d coordinates but the weighted Euclidean metric has %d weights", dim, len(mm.W))
+		}
+	case Blocks:
+		if dim < mm.Dim() {
+			return fmt.Errorf("metric: points have %d coordinates but the combined metric reads %d", dim, mm.Dim())
+		}
+	case Scaled:
+		return checkDim(mm.Metric, dim)
+	}
+	return nil
 }
 
 // defaultLeaf is the leaf size when none is given: buckets of 8 for the

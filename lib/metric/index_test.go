@@ -228,3 +228,17 @@ func TestBatchBrute(t *testing.T) {
 		t.Errorf("%d batch invocations for %d queries, want one each", invocations, len(qs))
 	}
 }
+
+func TestIndexDimChecks(t *testing.T) {
+	w, _ := NewWeightedEuclidean([]float64{1, 2})
+	if _, err := NewVectorIndex([][]float64{{1, 2, 3}}, w, nil); err == nil {
+		t.Error("3-D points with 2 weights accepted")
+	}
+	s, _ := NewSum(Part{From: 0, To: 3, Metric: Euclidean{}})
+	if _, err := NewVectorIndex([][]float64{{1, 2}}, Scaled{s, 2}, nil); err == nil {
+		t.Error("2-D points with a metric reading 3 coordinates accepted")
+	}
+	if _, err := NewVectorIndex([][]float64{{1, 2}}, w, nil); err != nil {
+		t.Error(err)
+	}
+}
