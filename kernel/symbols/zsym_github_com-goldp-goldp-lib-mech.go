@@ -15,6 +15,15 @@ func init() {
 		"Analytic":                   reflect.ValueOf(mech.Analytic),
 		"AnalyticSigma":              reflect.ValueOf(mech.AnalyticSigma),
 		"AnalyticSigmaBW":            reflect.ValueOf(mech.AnalyticSigmaBW),
+		"Audit":                      reflect.ValueOf(mech.Audit),
+		"AuditCubeHistogram":         reflect.ValueOf(mech.AuditCubeHistogram),
+		"AuditFeatureLabel":          reflect.ValueOf(mech.AuditFeatureLabel),
+		"AuditGRR":                   reflect.ValueOf(mech.AuditGRR),
+		"AuditGaussian":              reflect.ValueOf(mech.AuditGaussian),
+		"AuditHistogramEncoding":     reflect.ValueOf(mech.AuditHistogramEncoding),
+		"AuditLaplace":               reflect.ValueOf(mech.AuditLaplace),
+		"AuditRR":                    reflect.ValueOf(mech.AuditRR),
+		"AuditVoronoiCell":           reflect.ValueOf(mech.AuditVoronoiCell),
 		"BlockRNG":                   reflect.ValueOf(mech.BlockRNG),
 		"BlockRows":                  reflect.ValueOf(constant.MakeFromLiteral("4096", token.INT, 0)),
 		"Classical":                  reflect.ValueOf(mech.Classical),
@@ -24,6 +33,8 @@ func init() {
 		"ComposeAdvanced":            reflect.ValueOf(mech.ComposeAdvanced),
 		"ComposeLN":                  reflect.ValueOf(mech.ComposeLN),
 		"CubeHistogramFromScale":     reflect.ValueOf(mech.CubeHistogramFromScale),
+		"CubeHistogramLoss":          reflect.ValueOf(mech.CubeHistogramLoss),
+		"DensityAudit":               reflect.ValueOf(mech.DensityAudit),
 		"FeatureLabelReleaseFrom":    reflect.ValueOf(mech.FeatureLabelReleaseFrom),
 		"FillLaplace":                reflect.ValueOf(mech.FillLaplace),
 		"FillNormal":                 reflect.ValueOf(mech.FillNormal),
@@ -34,6 +45,8 @@ func init() {
 		"HistogramEncodingFromScale": reflect.ValueOf(mech.HistogramEncodingFromScale),
 		"LabelOnly":                  reflect.ValueOf(mech.LabelOnly),
 		"LaplaceFromScale":           reflect.ValueOf(mech.LaplaceFromScale),
+		"LaplaceLoss":                reflect.ValueOf(mech.LaplaceLoss),
+		"NewAccountant":              reflect.ValueOf(mech.NewAccountant),
 		"NewBox":                     reflect.ValueOf(mech.NewBox),
 		"NewCubeHistogram":           reflect.ValueOf(mech.NewCubeHistogram),
 		"NewFeatureLabelRelease":     reflect.ValueOf(mech.NewFeatureLabelRelease),
@@ -54,21 +67,55 @@ func init() {
 		"ScaleFromStd":               reflect.ValueOf(mech.ScaleFromStd),
 		"UnitCube":                   reflect.ValueOf(mech.UnitCube),
 		"VoronoiCellFromSigma":       reflect.ValueOf(mech.VoronoiCellFromSigma),
+		"VoronoiCellLoss":            reflect.ValueOf(mech.VoronoiCellLoss),
 		"WithIndicators":             reflect.ValueOf(mech.WithIndicators),
 
 		// type definitions
+		"Accountant":          reflect.ValueOf((*mech.Accountant)(nil)),
+		"AuditConfig":         reflect.ValueOf((*mech.AuditConfig)(nil)),
+		"AuditReport":         reflect.ValueOf((*mech.AuditReport)(nil)),
+		"AuditVote":           reflect.ValueOf((*mech.AuditVote)(nil)),
 		"Box":                 reflect.ValueOf((*mech.Box)(nil)),
 		"Calibration":         reflect.ValueOf((*mech.Calibration)(nil)),
+		"Charge":              reflect.ValueOf((*mech.Charge)(nil)),
 		"CubeHistogram":       reflect.ValueOf((*mech.CubeHistogram)(nil)),
+		"DensityReport":       reflect.ValueOf((*mech.DensityReport)(nil)),
 		"FeatureLabelRelease": reflect.ValueOf((*mech.FeatureLabelRelease)(nil)),
 		"GRR":                 reflect.ValueOf((*mech.GRR)(nil)),
 		"Gaussian":            reflect.ValueOf((*mech.Gaussian)(nil)),
 		"Guarantee":           reflect.ValueOf((*mech.Guarantee)(nil)),
 		"HistogramEncoding":   reflect.ValueOf((*mech.HistogramEncoding)(nil)),
 		"Laplace":             reflect.ValueOf((*mech.Laplace)(nil)),
+		"LossSampler":         reflect.ValueOf((*mech.LossSampler)(nil)),
+		"Mechanism":           reflect.ValueOf((*mech.Mechanism)(nil)),
 		"Policy":              reflect.ValueOf((*mech.Policy)(nil)),
 		"RandomizedResponse":  reflect.ValueOf((*mech.RandomizedResponse)(nil)),
+		"Sampler":             reflect.ValueOf((*mech.Sampler)(nil)),
 		"VoronoiCell":         reflect.ValueOf((*mech.VoronoiCell)(nil)),
 		"VoronoiVariant":      reflect.ValueOf((*mech.VoronoiVariant)(nil)),
+
+		// interface wrapper definitions
+		"_Mechanism": reflect.ValueOf((*_github_com_goldp_goldp_lib_mech_Mechanism)(nil)),
 	}
+}
+
+// _github_com_goldp_goldp_lib_mech_Mechanism is an interface wrapper for Mechanism type
+type _github_com_goldp_goldp_lib_mech_Mechanism struct {
+	IValue     interface{}
+	WGuarantee func() mech.Guarantee
+	WMarkdown  func() string
+	WString    func() string
+}
+
+func (W _github_com_goldp_goldp_lib_mech_Mechanism) Guarantee() mech.Guarantee {
+	return W.WGuarantee()
+}
+func (W _github_com_goldp_goldp_lib_mech_Mechanism) Markdown() string {
+	return W.WMarkdown()
+}
+func (W _github_com_goldp_goldp_lib_mech_Mechanism) String() string {
+	if W.WString == nil {
+		return ""
+	}
+	return W.WString()
 }

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/build"
 	"io"
 	"os"
 	"os/exec"
@@ -20,6 +21,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/traefik/yaegi/extract"
 )
@@ -195,6 +197,12 @@ func Generate(opts Options) error {
 		defer os.Chdir(wd)
 	}
 
+	restore, err := gopathView(root)
+	if err != nil {
+		return err
+	}
+	defer restore()
+
 	files := make([][]byte, len(extracted))
 	errs := make([]error, len(extracted))
 	var wg sync.WaitGroup
@@ -205,7 +213,9 @@ func Generate(opts Options) error {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
+			start := time.Now()
 			files[i], errs[i] = extractPackage(path)
+			logf("extracted %s in %v", path, time.Since(start).Round(time.Millisecond))
 		}()
 	}
 
@@ -280,4 +290,74 @@ func writeIfChanged(name string, data []byte) error {
 		return nil
 	}
 	return os.WriteFile(name, data, 0o644)
+}
+
+// gopathView makes go/build, which yaegi's extractor loads packages with,
+// find every module of the build list through a temporary GOPATH of
+// symbolic links instead of running `go list` for each import (dozens per
+// package, most of the extraction time). It returns a function that undoes
+// the change.
+func gopathView(root string) (restore func(), err error) {
+	cmd := exec.Command("go", "list", "-m", "-json=Path,Dir", "all")
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list -m all: %v: %s", err, stderr.Bytes())
+	}
+	type module struct{ Path, Dir string }
+	var mods []module
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var m module
+		if err := dec.Decode(&m); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("go list -m all: decoding output: %v", err)
+		}
+		if m.Dir != "" {
+			mods = append(mods, m)
+		}
+	}
+	// Shorter paths first, so that a module nested in another one's path
+	// is seen after its parent and skipped (its files would be shadowed).
+	sort.Slice(mods, func(i, j int) bool { return mods[i].Path < mods[j].Path })
+	gopath, err := os.MkdirTemp("", "gensymbols-gopath-")
+	if err != nil {
+		return nil, err
+	}
+	var linked []string
+	for _, m := range mods {
+		nested := false
+		for _, l := range linked {
+			if strings.HasPrefix(m.Path, l+"/") {
+				nested = true
+			}
+		}
+		if nested {
+			continue
+		}
+		link := filepath.Join(gopath, "src", filepath.FromSlash(m.Path))
+		if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+			os.RemoveAll(gopath)
+			return nil, err
+		}
+		if err := os.Symlink(m.Dir, link); err != nil {
+			os.RemoveAll(gopath)
+			return nil, err
+		}
+		linked = append(linked, m.Path)
+	}
+	saved := build.Default
+	build.Default.GOPATH = gopath
+	// Any file system hook turns off go/build's use of the go command.
+	build.Default.IsDir = func(path string) bool {
+		fi, err := os.Stat(path)
+		return err == nil && fi.IsDir()
+	}
+	return func() {
+		build.Default = saved
+		os.RemoveAll(gopath)
+	}, nil
 }
