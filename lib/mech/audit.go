@@ -117,6 +117,13 @@ func Audit(a, b Sampler, claimed Guarantee, cfg AuditConfig) (AuditReport, error
 		if err := b(rng, xb); err != nil {
 			return AuditReport{}, err
 		}
+		for k, xs := range [][]float64{xa, xb} {
+			for i, x := range xs {
+				if math.IsNaN(x) || math.IsInf(x, 0) {
+					return AuditReport{}, fmt.Errorf("mech: Audit: sampler %c returned %v at index %d (vote %d), want finite outputs", "ab"[k], x, i, v)
+				}
+			}
+		}
 		vote := auditVote(xa, xb, claimed, cfg)
 		if vote.Pass {
 			rep.PassVotes++
@@ -178,9 +185,6 @@ func (bk buckets) index(x float64) int {
 func (bk buckets) count(xs []float64) []float64 {
 	c := make([]float64, bk.n)
 	for _, x := range xs {
-		if math.IsNaN(x) {
-			continue
-		}
 		c[bk.index(x)]++
 	}
 	return c

@@ -175,6 +175,15 @@ func TestAuditReportFormat(t *testing.T) {
 	if !strings.Contains(rep.String(), "PASS") || !strings.Contains(rep.Markdown(), "| vote |") || len(rep.Votes) != 3 {
 		t.Errorf("report:\n%v\n%s", rep, rep.Markdown())
 	}
+	nan := func(rng *rand.Rand, dst []float64) error {
+		for i := range dst {
+			dst[i] = math.NaN()
+		}
+		return nil
+	}
+	if _, err := Audit(a, nan, Pure(1), AuditConfig{Samples: 1000}); err == nil || !strings.Contains(err.Error(), "NaN") {
+		t.Errorf("NaN sampler: err = %v", err)
+	}
 	// RR is tight: the empirical ε is close to the claim.
 	within(t, "RR empirical ε", rep.EpsLower, 1, 0.1)
 }
