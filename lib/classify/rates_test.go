@@ -3,6 +3,7 @@ package classify
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +34,20 @@ func TestRateStudyCancel(t *testing.T) {
 	_, err := RateStudy(ctx, RateConfig{Method: "bb", Problem: Problem{D: 2, Kappa: 1}, Alpha: 1, N: []int{1000, 2000}, Reps: 3})
 	if err == nil {
 		t.Error("cancelled study returned no error")
+	}
+}
+
+func TestMarkdown(t *testing.T) {
+	res, err := RateStudy(context.Background(), RateConfig{Method: "bb", Problem: Problem{D: 1, Kappa: 1}, Alpha: 1, N: []int{1000, 4000}, Reps: 2, TestN: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := res.Markdown()
+	if !strings.Contains(md, "| 4000 |") || !strings.Contains(md, "theory slope **-0.500**") {
+		t.Errorf("Markdown:\n%s", md)
+	}
+	pub, _ := ProtoNNFromCells([]int{0, 1}, 2, []int{1, -1}, nil)
+	if !strings.Contains(pub.Markdown(), "no privacy") {
+		t.Errorf("public Markdown: %s", pub.Markdown())
 	}
 }
