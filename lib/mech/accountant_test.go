@@ -62,6 +62,8 @@ func TestGRR(t *testing.T) {
 	within(t, "p", m.P(), 0.47536689, 5e-9)
 	within(t, "q", m.Q(), 0.17487770, 5e-9)
 	within(t, "p/q", m.P()/m.Q(), math.E, 1e-12)
+	within(t, "pmf log ratio", m.LogRatio(2, 2, 0), 1, 1e-12)
+	within(t, "pmf log ratio, other output", m.LogRatio(1, 2, 0), 0, 1e-12)
 	f := []float64{0.1, 0.2, 0.3, 0.4}
 	rng := rand.New(rand.NewPCG(31, 32))
 	const n, reps = 10000, 2000

@@ -174,6 +174,18 @@ func (m *GRR) Release(rng *rand.Rand, v int) (int, error) {
 	return o, nil
 }
 
+// LogRatio returns ln P(out | v)/P(out | w), the privacy loss of a report;
+// its largest value over outputs is exactly ε = ln(p/q).
+func (m *GRR) LogRatio(out, v, w int) float64 {
+	pr := func(x int) float64 {
+		if out == x {
+			return m.p
+		}
+		return m.q
+	}
+	return math.Log(pr(v) / pr(w))
+}
+
 // Counts tallies reports into k counts, rejecting values outside the domain.
 func (m *GRR) Counts(reports []int) ([]int, error) {
 	c := make([]int, m.k)
