@@ -156,7 +156,7 @@ func (m *Laplace) Markdown() string {
 }
 
 // snapGrid returns the power-of-two grid step used for a Laplace of the
-// given scale: the smallest power of two ≥ scale·2^-40.
+// given scale: a power of two in (scale·2^-40, scale·2^-39].
 func snapGrid(scale float64) float64 {
 	_, e := math.Frexp(scale * 0x1p-40)
 	return math.Ldexp(1, e)
@@ -167,7 +167,7 @@ func snapGrid(scale float64) float64 {
 // x (the Mironov 2012 attack on naive sampling).
 //
 // Approach (after Google's differential-privacy library, own code): choose
-// the grid step g = the smallest power of two ≥ scale·2^-40; round x to the
+// the grid step g, a power of two in (scale·2^-40, scale·2^-39]; round x to the
 // nearest multiple of g; add g·K where K is a two-sided geometric
 // (discrete Laplace) variable with P(K = k) ∝ exp(-|k| g / scale). Every
 // output is an exact multiple of g, and every multiple in range is reachable
