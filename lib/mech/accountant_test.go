@@ -136,3 +136,19 @@ func TestHistogramEncoding(t *testing.T) {
 		t.Error("value 5 of 5: want error")
 	}
 }
+
+func TestSatisfies(t *testing.T) {
+	g, _ := NewGaussian(1, 1, 1e-5, Analytic)
+	if !Satisfies(g, Guarantee{1, 1e-5}) || Satisfies(g, Guarantee{1, 5e-6}) || !Satisfies(g, Guarantee{1.2, 1e-6}) {
+		t.Errorf("analytic Gaussian profile: δ(1) = %v, δ(1.2) = %v", g.DeltaFor(1), g.DeltaFor(1.2))
+	}
+	c, _ := NewGaussian(1, 0.5, 1e-5, Classical)
+	// The classical σ over-delivers: its exact δ at ε = 0.5 is 1.608e-8 (C3).
+	if !Satisfies(c, Guarantee{0.5, 2e-8}) || Satisfies(c, Guarantee{0.5, 1e-8}) {
+		t.Errorf("classical Gaussian: δ(0.5) = %v", c.DeltaFor(0.5))
+	}
+	rr, _ := NewRandomizedResponse(1)
+	if !Satisfies(rr, Pure(1)) || !Satisfies(rr, Guarantee{2, 1e-9}) || Satisfies(rr, Pure(0.9)) {
+		t.Error("randomized response: Satisfies wrong")
+	}
+}

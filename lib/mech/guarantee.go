@@ -161,3 +161,20 @@ var (
 	_ Mechanism = (*VoronoiCell)(nil)
 	_ Mechanism = (*FeatureLabelRelease)(nil)
 )
+
+// Profiler is implemented by mechanisms that know their whole privacy
+// profile: the smallest δ for which they are (ε, δ)-DP, for every ε.
+type Profiler interface {
+	DeltaFor(epsilon float64) float64
+}
+
+// Satisfies reports whether mechanism m is g-private, the question OpenDP's
+// check answers: from m's privacy profile when it has one (Profiler),
+// otherwise by comparing m's guarantee with g (pure ε-DP implies (ε', δ)
+// for every ε' ≥ ε).
+func Satisfies(m Mechanism, g Guarantee) bool {
+	if p, ok := m.(Profiler); ok {
+		return p.DeltaFor(g.Epsilon) <= g.Delta
+	}
+	return m.Guarantee().Within(g)
+}
