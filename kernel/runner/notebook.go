@@ -63,7 +63,8 @@ type Result struct {
 }
 
 // Run executes the code cells in order with one session, then writes the
-// notebook. Outputs of all code cells are replaced (as "restart and run
+// notebook (nbformat 4.5: cells without an id get one; a missing kernelspec
+// or language_info is filled in for goldp). Outputs of all code cells are replaced (as "restart and run
 // all" does); blank code cells are not executed. On a cell error it stops
 // (unless AllowErrors), still writes Out (not In: with InPlace nothing is
 // written) and returns the *CellError. When ctx is cancelled (SIGINT) it
@@ -81,6 +82,12 @@ func (r *Notebook) Run(ctx context.Context) (*Result, error) {
 		return nil, fmt.Errorf("%s: the notebook's language is %q, not go", r.In, lang)
 	}
 	nb.EnsureIDs()
+	if _, ok := nb.Metadata["kernelspec"]; !ok {
+		nb.Metadata["kernelspec"] = map[string]any{"name": "goldp", "display_name": "Go (goldp)", "language": "go"}
+	}
+	if _, ok := nb.Metadata["language_info"]; !ok {
+		nb.Metadata["language_info"] = map[string]any{"name": "go", "file_extension": ".go", "mimetype": "text/x-go"}
+	}
 	for _, c := range nb.Cells {
 		if c.Type == "code" {
 			c.Outputs = []*nbformat.Output{}
