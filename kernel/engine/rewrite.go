@@ -31,6 +31,7 @@ const (
 	rtName    = "__goldp"
 	rtPath    = "goldp.rt"
 	guardName = "__goldpGuard"
+	mainName  = "__goldpMain"
 	// fmtName and displayName are hidden imports of fmt and display for
 	// the code the engine generates.
 	fmtName     = "__goldpfmt"
@@ -97,7 +98,8 @@ type chunk struct {
 	methods      []string   // display method names declared (see sessionView.rich)
 	rich         *richValue // the last value may be of a cell type with display methods
 	line, col    int        // cell position where the chunk starts (for messages)
-	wrapped      bool       // src is a function literal called at once
+	wrapped      bool       // src is a statement wrapped in an init function
+	decl         bool       // src holds declarations only (see emitDecl)
 }
 
 // richValue is the cell's last expression when cell types have display
@@ -116,12 +118,11 @@ var displayMethods = map[string]bool{
 
 // plan is a rewritten cell.
 type plan struct {
-	src     string
-	items   []item
-	ps      *positioner
-	chunks  []chunk
-	decls   []declInfo // declarations for the completion index
-	hasMain bool       // a script's func main, renamed, to be called last
+	src    string
+	items  []item
+	ps     *positioner
+	chunks []chunk
+	decls  []declInfo // declarations for the completion index
 }
 
 // declInfo describes one top-level name a cell declares, for completion and
@@ -362,6 +363,7 @@ type rewriter struct {
 	imported     map[string]string
 	rich         map[string]bool
 	autoImp      map[string]string
+	mainAt       *item // a script's func main
 }
 
 // rewrite plans the evaluation of a cell. src is the cell, line0/col0 the
@@ -404,7 +406,10 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 			return nil, err
 		}
 	}
-	r.flush()
+	if r.mainAt != nil {
+		l, c := r.ps.pos(r.mainAt.start)
+		r.emit(chunk{src: wrapOpen + mainName + "()" + wrapClose, line: l, col: c, wrapped: true})
+	}
 	return &r.out, nil
 }
 
@@ -429,7 +434,6 @@ func (r *rewriter) check() error {
 		case *ast.FuncDecl:
 			if d.Recv == nil && d.Name.Name == "main" {
 				if r.view.script {
-					r.out.hasMain = true
 					continue
 				}
 				return r.errAt(it.off(d.Name.Pos()), "CompileError",
@@ -696,7 +700,13 @@ func (r *rewriter) decl(it *item) error {
 			}
 			name := d.Name.Name
 			if name == "main" && r.view.script {
-				name = "main"
+				// A script's main is renamed (an interpreted func main
+				// would run again after every later evaluation) and
+				// called after everything else.
+				name = mainName
+				ns, ne := it.off(d.Name.Pos()), it.off(d.Name.End())
+				c.src = r.text(it, it.start, ns) + mainName + r.text(it, ne, it.end) + "\n"
+				r.mainAt = it
 			}
 			c.funcs = map[string]int{name: nres}
 			r.funcs[name] = nres
@@ -705,7 +715,7 @@ func (r *rewriter) decl(it *item) error {
 				c.funcs[name] = -1
 			}
 		}
-		r.emit(c)
+		r.emitDecl(c)
 	case *ast.GenDecl:
 		switch d.Tok {
 		case token.IMPORT:
@@ -741,7 +751,7 @@ func (r *rewriter) decl(it *item) error {
 				}
 				c.src = b.String()
 			}
-			r.emit(c)
+			r.emitDecl(c)
 		case token.CONST:
 			r.flush()
 			c := chunk{src: r.text(it, it.start, it.end) + "\n", line: r.line(it), col: r.col(it)}
@@ -751,7 +761,7 @@ func (r *rewriter) decl(it *item) error {
 					r.consts[n.Name] = true
 				}
 			}
-			r.emit(c)
+			r.emitDecl(c)
 		case token.VAR:
 			return r.varDecl(it, d)
 		}
@@ -872,7 +882,11 @@ func (r *rewriter) varDecl(it *item, d *ast.GenDecl) error {
 	for _, n := range names {
 		r.vars[n] = true
 	}
-	r.emit(c)
+	if c.fallback == "" {
+		r.emitDecl(c)
+	} else {
+		r.emit(c)
+	}
 	return nil
 }
 
@@ -909,6 +923,35 @@ func (r *rewriter) addToGroup(it *item, text string) {
 func (r *rewriter) flush() {}
 
 func (r *rewriter) emit(c chunk) { r.out.chunks = append(r.out.chunks, c) }
+
+// emitDecl emits a declaration, joined to the chunk before when that one
+// holds declarations only, so that declarations next to each other may
+// refer to each other in any order, as in a Go file.
+func (r *rewriter) emitDecl(c chunk) {
+	c.decl = true
+	n := len(r.out.chunks)
+	if n == 0 || !r.out.chunks[n-1].decl {
+		r.emit(c)
+		return
+	}
+	p := &r.out.chunks[n-1]
+	p.src += c.src
+	p.vars = append(p.vars, c.vars...)
+	p.consts = append(p.consts, c.consts...)
+	p.methods = append(p.methods, c.methods...)
+	for k, v := range c.funcs {
+		if p.funcs == nil {
+			p.funcs = map[string]int{}
+		}
+		p.funcs[k] = v
+	}
+	for k, v := range c.types {
+		if p.types == nil {
+			p.types = map[string]string{}
+		}
+		p.types[k] = v
+	}
+}
 
 // define plans `a, b := e`.
 func (r *rewriter) define(it *item, as *ast.AssignStmt) error {

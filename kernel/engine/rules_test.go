@@ -248,3 +248,27 @@ func TestRichValuesOfCellTypes(t *testing.T) {
 		t.Fatalf("multi-value: %q", got)
 	}
 }
+
+func TestScriptWithMain(t *testing.T) {
+	out := &syncBuf{}
+	s, err := New(Options{Stdout: out, Stderr: out, Filename: "rates.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "package main\n\nimport \"fmt\"\n\nvar n = 2\n\nfunc main() {\n\tfmt.Println(\"main\", n)\n\thelper()\n}\n\nfunc helper() { fmt.Println(\"helper\") }\n"
+	if _, err := s.Execute(context.Background(), src, nil); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "main 2\nhelper\n" {
+		t.Fatalf("output %q", out.String())
+	}
+	_, err = s.Execute(context.Background(), "package main\n\nfunc main() {\n\tvar m map[string]int\n\tm[\"a\"] = 1\n}\n", nil)
+	e, ok := err.(*Error)
+	if !ok || e.Name != "Panic" || !strings.HasPrefix(e.Traceback[0], "rates.go:") {
+		t.Fatalf("script panic: %v", err)
+	}
+	_, err = s.Execute(context.Background(), "x := 1\nundefinedThing(x)\n", nil)
+	if e, ok := err.(*Error); !ok || e.Traceback[0] != "rates.go:2:1: undefined: undefinedThing" {
+		t.Fatalf("script compile error: %v", err)
+	}
+}

@@ -322,15 +322,6 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*Result
 		}
 		value = c.value
 	}
-	if p.hasMain {
-		prog, err := s.compile(";main()\n")
-		if err == nil {
-			_, err = s.in.ExecuteWithContext(ctx, prog)
-			if err != nil {
-				return nil, s.runError(ctx, err, nil)
-			}
-		}
-	}
 	s.cellMu.Lock()
 	vals, gp := s.values, s.goPanics
 	s.values, s.goPanics = nil, nil
