@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/term"
 
 	"github.com/goldp/goldp/lib/progress"
 )
@@ -153,7 +156,7 @@ func (p *Progress) draw(force bool) {
 		if !force && p.shown && now.Sub(p.last) < ProgressInterval {
 			return
 		}
-		fmt.Fprintf(p.w, "\r%s\x1b[K", p.text(now))
+		fmt.Fprintf(p.w, "\r%s\x1b[K", fitWidth(p.text(now), p.w))
 		p.shown = true
 	default: // plain lines: every tenth, or every few seconds when the total is unknown
 		var b int64 = -1
@@ -175,6 +178,23 @@ func (p *Progress) draw(force bool) {
 }
 
 const barWidth = 30
+
+// fitWidth cuts line to the width of the terminal w (when w is one), so
+// that a redraw with a carriage return overwrites the whole bar.
+func fitWidth(line string, w io.Writer) string {
+	f, ok := w.(*os.File)
+	if !ok {
+		return line
+	}
+	width, _, err := term.GetSize(int(f.Fd()))
+	if err != nil || width <= 1 {
+		return line
+	}
+	if r := []rune(line); len(r) > width-1 {
+		return string(r[:width-1])
+	}
+	return line
+}
 
 // stats returns the rate (units per second), the estimated time left (-1
 // when unknown) and the elapsed time.
