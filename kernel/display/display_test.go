@@ -110,7 +110,8 @@ func TestRenderBasics(t *testing.T) {
 		{rich{}, "text/html", "<i>rich</i>"},
 		{errors.New("boom"), "text/plain", "error: boom"},
 		{Bundle{"text/html": "<p>x</p>"}, "text/html", "<p>x</p>"},
-		{Bundle{"text/html": "<p>x</p>"}, "text/plain", "<display bundle>"},
+		{Bundle{"text/html": "<p>x</p>"}, "text/plain", "x"},
+		{Bundle{"application/json": 1}, "text/plain", "<display bundle>"},
 		{[]float64{1, 2.5}, "text/plain", "[]float64 (len 2) [1 2.5]"},
 	}
 	for _, c := range cases {

@@ -56,7 +56,7 @@ func Render(v any) Bundle {
 	case nil:
 		return Bundle{"text/plain": "<nil>"}
 	case Bundle:
-		return withText(cloneBundle(x), "<display bundle>")
+		return withText(cloneBundle(x), "")
 	case MIMEBundler:
 		if isNil(x) {
 			break
@@ -126,7 +126,7 @@ func RenderMIMEBundler(v MIMEBundler) Bundle {
 	if isNil(v) {
 		return Bundle{"text/plain": "<nil>"}
 	}
-	return withText(cloneBundle(v.MIMEBundle()), "<display bundle>")
+	return withText(cloneBundle(v.MIMEBundle()), "")
 }
 
 // RenderHTMLer renders v with its HTML method (text/html).
