@@ -652,21 +652,42 @@ func (r *rewriter) copyGuarded(b *strings.Builder, it *item, from, to int) {
 			edits = append(edits, edit{at: at, ins: guard, after: at})
 			return true
 		}
-		// go f(args) → go func() { defer guard; f(args) }(). The call's
-		// operands are then evaluated in the goroutine, not before it
-		// starts.
+		// go f(a, 1) → { g0 := a; go func() { defer guard; f(g0, 1) }() }:
+		// arguments that are not constants are evaluated before the
+		// goroutine starts, as Go does (constants stay in place so that
+		// they keep their untyped conversions).
+		gsOff := it.off(gs.Pos())
 		cs := it.off(gs.Call.Pos())
 		ce := it.off(gs.Call.End())
+		var names, vals []string
+		for i, a := range gs.Call.Args {
+			if r.isConstExpr(a) {
+				continue
+			}
+			name := fmt.Sprintf("__goldpArg%d_%d", gsOff, i)
+			as, ae := it.off(a.Pos()), it.off(a.End())
+			names = append(names, name)
+			vals = append(vals, r.src[as:ae])
+			edits = append(edits, edit{at: as, ins: name, skip: ae - as, after: ae})
+		}
+		if len(names) > 0 {
+			pre := "{ " + strings.Join(names, ", ") + " := " + strings.Join(vals, ", ") + "; "
+			edits = append(edits, edit{at: gsOff, ins: pre, after: gsOff})
+		}
 		edits = append(edits, edit{at: cs, ins: "func() { " + guard, after: cs})
-		edits = append(edits, edit{at: ce, ins: " }()", after: ce})
+		post := " }()"
+		if len(names) > 0 {
+			post += " }"
+		}
+		edits = append(edits, edit{at: ce, ins: post, after: ce})
 		return true
 	})
 	sort.SliceStable(edits, func(i, j int) bool { return edits[i].at < edits[j].at })
 	pos := from
 	b.WriteString(r.ps.directive(from))
 	for _, e := range edits {
-		if e.at < from || e.at > to {
-			continue
+		if e.at < from || e.at > to || e.at < pos {
+			continue // outside the range, or inside replaced text
 		}
 		b.WriteString(r.src[pos:e.at])
 		b.WriteString(e.ins)
@@ -674,6 +695,33 @@ func (r *rewriter) copyGuarded(b *strings.Builder, it *item, from, to int) {
 		pos = e.at + e.skip
 	}
 	b.WriteString(r.src[pos:to])
+}
+
+// isConstExpr reports whether e is made of literals and known constants
+// only (no variables, no calls but conversions of such operands are
+// treated as non-constant, which only costs a typed copy).
+func (r *rewriter) isConstExpr(e ast.Expr) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch x := n.(type) {
+		case nil, *ast.BasicLit, *ast.BinaryExpr, *ast.ParenExpr, *ast.UnaryExpr:
+		case *ast.Ident:
+			switch x.Name {
+			case "true", "false", "iota", "nil":
+			default:
+				if !r.consts[x.Name] && !r.view.consts[x.Name] {
+					ok = false
+				}
+			}
+		default:
+			ok = false
+		}
+		return ok
+	})
+	return ok
 }
 
 // item plans one item.

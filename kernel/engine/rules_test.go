@@ -272,3 +272,21 @@ func TestScriptWithMain(t *testing.T) {
 		t.Fatalf("script compile error: %v", err)
 	}
 }
+
+func TestGoStatementArgumentsEvaluatedAtOnce(t *testing.T) {
+	s := newTest(t)
+	got := s.exec(`const scale = 10
+results := make(chan int, 3)
+func work(i int, f float64) { results <- i*100 + int(f) }
+for i := 0; i < 3; i++ {
+	go work(i, scale)
+}
+total := 0
+for k := 0; k < 3; k++ {
+	total += <-results
+}
+total`)
+	if got != "330" {
+		t.Fatalf("total = %q, want 330 (0+100+200 plus 3*10)", got)
+	}
+}
