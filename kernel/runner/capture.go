@@ -9,38 +9,48 @@ import (
 )
 
 // fdCapture redirects the process's file descriptors 1 and 2 (os.Stdout and
-// os.Stderr of compiled code) into pipes while a notebook cell runs, so that
-// output written by compiled libraries reaches the cell like output of
-// interpreted code.
+// os.Stderr) into pipes while a notebook cell runs, so that output written
+// by compiled libraries reaches the cell like output of interpreted code.
 type fdCapture struct {
-	saved [2]int
-	pipes [2]*os.File
-	done  sync.WaitGroup
+	mu      sync.Mutex
+	writers [2]io.Writer
+	saved   [2]int
+	pipes   [2]*os.File
+	done    sync.WaitGroup
 }
 
 // startCapture redirects fds 1 and 2 to pipes copied to out and errOut.
 func startCapture(out, errOut io.Writer) (*fdCapture, error) {
-	c := &fdCapture{saved: [2]int{-1, -1}}
-	for i, w := range []io.Writer{out, errOut} {
+	c := &fdCapture{writers: [2]io.Writer{out, errOut}, saved: [2]int{-1, -1}}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.startLocked(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *fdCapture) startLocked() error {
+	for i, w := range c.writers {
 		fd := i + 1
 		r, pw, err := os.Pipe()
 		if err != nil {
-			c.stop()
-			return nil, err
+			c.stopLocked()
+			return err
 		}
 		saved, err := unix.Dup(fd)
 		if err != nil {
 			r.Close()
 			pw.Close()
-			c.stop()
-			return nil, err
+			c.stopLocked()
+			return err
 		}
 		if err := unix.Dup3(int(pw.Fd()), fd, 0); err != nil {
 			unix.Close(saved)
 			r.Close()
 			pw.Close()
-			c.stop()
-			return nil, err
+			c.stopLocked()
+			return err
 		}
 		c.saved[i], c.pipes[i] = saved, pw
 		c.done.Add(1)
@@ -50,12 +60,18 @@ func startCapture(out, errOut io.Writer) (*fdCapture, error) {
 			r.Close()
 		}(r, w)
 	}
-	return c, nil
+	return nil
 }
 
 // stop restores fds 1 and 2 and waits until everything written to the
 // pipes has been copied.
 func (c *fdCapture) stop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stopLocked()
+}
+
+func (c *fdCapture) stopLocked() {
 	for i := range c.saved {
 		if c.saved[i] >= 0 {
 			unix.Dup3(c.saved[i], i+1, 0)
@@ -68,4 +84,14 @@ func (c *fdCapture) stop() {
 		}
 	}
 	c.done.Wait()
+}
+
+// sync makes sure everything written so far has been copied to the
+// writers (by restarting the capture), so that a display published next
+// comes after the text printed before it.
+func (c *fdCapture) sync() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stopLocked()
+	c.startLocked()
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -95,12 +96,18 @@ func (r *Notebook) Run(ctx context.Context) (*Result, error) {
 		}
 	}
 	pub := &nbPublisher{nb: nb}
-	sess, err := r.NewSession(Options{
+	opts := Options{
 		Stdout: streamWriter{pub, "stdout"},
 		Stderr: streamWriter{pub, "stderr"},
 		Stdin:  strings.NewReader(""),
 		Args:   []string{r.In},
-	})
+	}
+	if r.CaptureFD {
+		// Interpreted output goes through the same captured descriptors as
+		// compiled output, so the two keep their order within a stream.
+		opts.Stdout, opts.Stderr = os.Stdout, os.Stderr
+	}
+	sess, err := r.NewSession(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +179,11 @@ func (r *Notebook) runCell(ctx context.Context, sess Session, pub *nbPublisher, 
 	if r.CaptureFD {
 		capt, err := startCapture(streamWriter{pub, "stdout"}, streamWriter{pub, "stderr"})
 		if err == nil {
-			defer capt.stop()
+			pub.setFlush(capt.sync)
+			defer func() {
+				pub.setFlush(nil)
+				capt.stop()
+			}()
 		}
 	}
 	restore := display.SetPublisher(pub, cctx)
@@ -230,7 +241,25 @@ type nbPublisher struct {
 	cell      *nbformat.Cell // the running cell; nil between cells
 	last      *nbformat.Cell // the cell that ran last (late output goes there)
 	clearWait bool
-	closed    bool // the run is over: drop late output (abandoned cells, goroutines)
+	closed    bool   // the run is over: drop late output (abandoned cells, goroutines)
+	flush     func() // copies captured output written so far into the cell
+}
+
+func (p *nbPublisher) setFlush(f func()) {
+	p.mu.Lock()
+	p.flush = f
+	p.mu.Unlock()
+}
+
+// sync brings captured output up to date before a new output is added, so
+// outputs keep the order in which the cell produced them. p.mu is not held.
+func (p *nbPublisher) sync() {
+	p.mu.Lock()
+	f := p.flush
+	p.mu.Unlock()
+	if f != nil {
+		f()
+	}
 }
 
 // close drops all later output, so the notebook can be written safely.
@@ -323,12 +352,14 @@ func (p *nbPublisher) Publish(data display.Bundle, metadata map[string]any, disp
 		}
 		return
 	}
+	p.sync()
 	p.add(&nbformat.Output{Type: nbformat.DisplayData, Data: bundleData(data), Metadata: metadata, DisplayID: displayID})
 }
 
 // ClearOutput clears the running cell's outputs, at once or (wait) when
 // the next output arrives.
 func (p *nbPublisher) ClearOutput(wait bool) {
+	p.sync()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if wait {

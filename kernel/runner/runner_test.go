@@ -325,15 +325,18 @@ func TestNotebookTimeoutAndInterrupt(t *testing.T) {
 }
 
 func TestNotebookCaptureFD(t *testing.T) {
-	in := makeNotebook(t, "print interp\nosprint compiled")
+	in := makeNotebook(t, "print interp\nosprint compiled\nprint again\nosprint end\nhtml <p>x</p>\nprint after", "print gone\nclear\nprint kept")
 	r := &Notebook{In: in, CaptureFD: true, NewSession: newFake}
 	res, err := r.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	outs := res.Notebook.Cells[0].Outputs
-	if len(outs) != 1 || outs[0].Text != "interp\ncompiled\n" {
+	if len(outs) != 3 || outs[0].Text != "interp\ncompiled\nagain\nend\n" || outs[1].Type != "display_data" || outs[2].Text != "after\n" {
 		t.Errorf("outputs %+v", outs)
+	}
+	if outs := res.Notebook.Cells[1].Outputs; len(outs) != 1 || outs[0].Text != "kept\n" {
+		t.Errorf("clear_output with captured output: %+v", outs)
 	}
 	fmt.Fprint(os.Stdout, "") // fd 1 works again
 }
