@@ -23,6 +23,14 @@ type Releaser interface {
 	Release(ctx context.Context, seed uint64, x, y []float64, workers int) (xt, yt []float64, err error)
 }
 
+// ReleaserInto is a Releaser that can also write a release into
+// caller-owned buffers (xt n×d, yt n), with the same output as Release.
+// Experiment uses it, when available, to reuse memory across repetitions.
+type ReleaserInto interface {
+	Releaser
+	ReleaseInto(ctx context.Context, seed uint64, x, y, xt, yt []float64, workers int) error
+}
+
 // NoiseRelease is a release with given noise levels: features plus
 // N(0, σ²) noise and labels through randomized response with budget epsY.
 // It states no privacy guarantee of its own (that needs the feature
@@ -57,13 +65,23 @@ const releaseBlock = 8192
 // blocks of a fixed size, each with its own stream derived from seed, on
 // up to workers goroutines (<= 0 means 1).
 func (r *NoiseRelease) Release(ctx context.Context, seed uint64, x, y []float64, workers int) (xt, yt []float64, err error) {
+	xt, yt = make([]float64, len(x)), make([]float64, len(y))
+	if err := r.ReleaseInto(ctx, seed, x, y, xt, yt, workers); err != nil {
+		return nil, nil, err
+	}
+	return xt, yt, nil
+}
+
+// ReleaseInto is Release writing into xt (len(x)) and yt (len(y)).
+func (r *NoiseRelease) ReleaseInto(ctx context.Context, seed uint64, x, y, xt, yt []float64, workers int) error {
 	n := len(y)
 	if n == 0 || len(x)%n != 0 {
-		return nil, nil, fmt.Errorf("iwp: NoiseRelease.Release: len(x) = %d is not a positive multiple of len(y) = %d", len(x), n)
+		return fmt.Errorf("iwp: NoiseRelease.Release: len(x) = %d is not a positive multiple of len(y) = %d", len(x), n)
+	}
+	if len(xt) != len(x) || len(yt) != n {
+		return fmt.Errorf("iwp: NoiseRelease.ReleaseInto: buffers of %d and %d values, want %d and %d", len(xt), len(yt), len(x), n)
 	}
 	d := len(x) / n
-	xt = make([]float64, len(x))
-	yt = make([]float64, n)
 	p := r.KeepProb()
 	nblk := (n + releaseBlock - 1) / releaseBlock
 	if workers < 1 {
@@ -97,10 +115,7 @@ func (r *NoiseRelease) Release(ctx context.Context, seed uint64, x, y []float64,
 		})
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, nil, err
-	}
-	return xt, yt, nil
+	return ctx.Err()
 }
 
 // splitmix returns the SplitMix64 hash of v, used to derive independent

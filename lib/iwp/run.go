@@ -170,6 +170,8 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 			if e.Shuffle {
 				xs, ys = make([]float64, len(x)), make([]float64, n)
 			}
+			into, canInto := e.Release.(ReleaserInto)
+			var xbuf, ybuf []float64
 			for r := range jobs {
 				if ctx.Err() != nil {
 					return
@@ -191,7 +193,16 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 				for k, meth := range methods {
 					if meth != Clean && xt == nil {
 						var err error
-						xt, yt, err = e.Release.Release(ctx, splitmix(e.Seed+uint64(r)*0x9e3779b97f4a7c15+1), xr, yr, 1)
+						seed := splitmix(e.Seed + uint64(r)*0x9e3779b97f4a7c15 + 1)
+						if canInto {
+							if xbuf == nil {
+								xbuf, ybuf = make([]float64, len(x)), make([]float64, n)
+							}
+							err = into.ReleaseInto(ctx, seed, xr, yr, xbuf, ybuf, 1)
+							xt, yt = xbuf, ybuf
+						} else {
+							xt, yt, err = e.Release.Release(ctx, seed, xr, yr, 1)
+						}
 						if err != nil {
 							errOnce.Do(func() { firstErr = fmt.Errorf("iwp: repetition %d: release: %w", r, err) })
 							cancel()

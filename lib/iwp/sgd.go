@@ -257,24 +257,26 @@ func (tr *trainer) plainBatch(xb, yb []float64) {
 		icpt = theta[d]
 	}
 	kind := tr.p.Loss.kind
+	hasIcpt := tr.p.Intercept
+	th, gr := theta[:d:d], grad[:d:d]
 	for i, y := range yb {
 		xi := xb[i*d : i*d+d : i*d+d]
 		u := icpt
 		for j, v := range xi {
-			u += theta[j] * v
+			u += th[j] * v
 		}
 		var c float64
 		if kind == ExponentialKind {
-			c = -y * math.Exp(-y*u)
+			c = -y * fastexp(-y*u)
 		} else if kind == LogisticKind {
 			c = -y * sigmoid(-y*u)
 		} else {
 			c = 2 * (u - y)
 		}
 		for j, v := range xi {
-			grad[j] += c * v
+			gr[j] += c * v
 		}
-		if tr.p.Intercept {
+		if hasIcpt {
 			grad[d] += c
 		}
 	}
@@ -299,31 +301,34 @@ func (tr *trainer) iwpBatch(xb, yb []float64) float64 {
 	// c/e2 with c = exp(la + lb − 2h), one exp instead of two.
 	c := math.Exp(tr.la + tr.lb - 2*h)
 	var sumB float64
+	hasIcpt := tr.p.Intercept
+	th, gr := theta[:d:d], grad[:d:d]
+	la, lb := tr.la, tr.lb
 	for i, y := range yb {
 		xi := xb[i*d : i*d+d : i*d+d]
 		u := icpt
 		for j, v := range xi {
-			u += theta[j] * v
+			u += th[j] * v
 		}
 		var A, B float64
 		if l.kind == ExponentialKind {
 			m := y * u
-			x1, x2 := tr.la-m-h, tr.lb+m-h
-			e2 := math.Exp(x2)
+			x1, x2 := la-m-h, lb+m-h
+			e2 := fastexp(x2)
 			var e1 float64
 			if x1 > -300 && x1 < 300 && x2 > -300 && x2 < 300 {
 				e1 = c / e2
 			} else {
-				e1 = math.Exp(x1)
+				e1 = fastexp(x1)
 			}
 			A, B = -y*(e1+e2), e1-e2
 		} else {
 			A, B = l.iwpCoef(u, y, h, tr.la, tr.lb, tr.a, tr.b)
 		}
 		for j, v := range xi {
-			grad[j] += A * v
+			gr[j] += A * v
 		}
-		if tr.p.Intercept {
+		if hasIcpt {
 			grad[d] += A
 		}
 		sumB += B
@@ -364,7 +369,11 @@ func evaluate(l Loss, theta, x, y []float64, d int) (risk, acc float64) {
 		for j, v := range xi {
 			u += th[j] * v
 		}
-		sr += l.Value(u, yi)
+		if l.kind == ExponentialKind {
+			sr += fastexp(-yi * u)
+		} else {
+			sr += l.Value(u, yi)
+		}
 		if (u >= 0) == (yi > 0) {
 			ok++
 		}

@@ -1,0 +1,62 @@
+package iwp
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestFastexp(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	worst := 0.0
+	for i := range 1000000 {
+		x := (2*rng.Float64() - 1) * 5
+		if i%2 == 0 {
+			x = (2*rng.Float64() - 1) * 699.9
+		}
+		a, b := fastexp(x), math.Exp(x)
+		worst = math.Max(worst, math.Abs(a-b)/b)
+	}
+	if worst > 1e-15 {
+		t.Errorf("fastexp worst relative error %g, want < 1e-15", worst)
+	}
+	for _, x := range []float64{0, 1, -1, 699.99, -699.99, 700, -700, 709.7, 710, -745, -746, math.Inf(1), math.Inf(-1)} {
+		a, b := fastexp(x), math.Exp(x)
+		if a != b && math.Abs(a-b) > 1e-15*b {
+			t.Errorf("fastexp(%v) = %v, math.Exp = %v", x, a, b)
+		}
+	}
+	if !math.IsNaN(fastexp(math.NaN())) {
+		t.Error("fastexp(NaN) is not NaN")
+	}
+}
+
+var sinkF float64
+
+func BenchmarkFastexp(b *testing.B) {
+	x := make([]float64, 1024)
+	for i := range x {
+		x[i] = float64(i%200)/50 - 2
+	}
+	for b.Loop() {
+		s := 0.0
+		for _, v := range x {
+			s += fastexp(v)
+		}
+		sinkF = s
+	}
+}
+
+func BenchmarkMathExp(b *testing.B) {
+	x := make([]float64, 1024)
+	for i := range x {
+		x[i] = float64(i%200)/50 - 2
+	}
+	for b.Loop() {
+		s := 0.0
+		for _, v := range x {
+			s += math.Exp(v)
+		}
+		sinkF = s
+	}
+}
