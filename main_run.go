@@ -28,7 +28,18 @@ func cmdRun(args []string) int {
 	fs := flag.NewFlagSet("goldp run", flag.ContinueOnError)
 	out := fs.String("o", "", "save displayed images and plots in `DIR` (default ./goldp-out/<script name>)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: goldp run [-o DIR] file.go [args]\n\n")
+		fmt.Fprint(fs.Output(), `Usage: goldp run [-o DIR] file.go [args]
+
+Runs a notebook-Go script (a "#!" first line is allowed) with the same
+engine as the notebook kernel; the code sees os.Args = [file.go args...].
+Printed text goes to stdout. Each displayed image or plot (also the last
+value) is saved as DIR/NNN.png (or .svg) and its path printed; HTML,
+Markdown and LaTeX displays print their plain-text form. Progress bars go
+to stderr, redrawn in place on a terminal. Errors are printed as
+file.go:line:col: message with exit status 1; Ctrl-C stops the script
+with exit status 130.
+
+`)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
