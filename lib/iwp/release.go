@@ -36,8 +36,22 @@ type ReleaserInto interface {
 // It states no privacy guarantee of its own (that needs the feature
 // domain); use mech.FeatureLabelRelease to calibrate σ from (ε, δ).
 type NoiseRelease struct {
-	sigma, epsY float64
+	sigma, epsY, tau float64
 }
+
+// NewRegressionRelease returns a release for a continuous target: features
+// plus N(0, σ²) noise and the target plus N(0, τ²) noise (spec §6.9). Its
+// KeepProb is 1, so an Experiment on it with the Quadratic loss runs the
+// regression variant of IWP-SGD (only the feature noise needs correcting).
+func NewRegressionRelease(sigma, tau float64) (*NoiseRelease, error) {
+	if !(sigma >= 0) || math.IsInf(sigma, 1) || !(tau >= 0) || math.IsInf(tau, 1) {
+		return nil, fmt.Errorf("iwp: NewRegressionRelease: sigma = %v, tau = %v, need finite values >= 0", sigma, tau)
+	}
+	return &NoiseRelease{sigma: sigma, epsY: math.Inf(1), tau: tau}, nil
+}
+
+// Tau returns the standard deviation of the target noise (0 for ±1 labels).
+func (r *NoiseRelease) Tau() float64 { return r.tau }
 
 // NewNoiseRelease returns a release with feature noise sigma (>= 0) and
 // label budget epsY (> 0; +Inf leaves labels unchanged).
@@ -105,6 +119,10 @@ func (r *NoiseRelease) ReleaseInto(ctx context.Context, seed uint64, x, y, xt, y
 				for i := lo; i < hi; i++ {
 					for j := i * d; j < (i+1)*d; j++ {
 						xt[j] = x[j] + r.sigma*rng.NormFloat64()
+					}
+					if r.tau > 0 {
+						yt[i] = y[i] + r.tau*rng.NormFloat64()
+						continue
 					}
 					yt[i] = y[i]
 					if rng.Float64() >= p {

@@ -227,3 +227,78 @@ func TestExperimentReleaseInto(t *testing.T) {
 		}
 	}
 }
+
+// Regression variant (§6.9): with noisy features and target, naive least
+// squares is attenuated, IWP-SGD's final risk matches clean SGD's.
+func TestRegressionExperiment(t *testing.T) {
+	d := 2
+	rng := rand.New(rand.NewPCG(8, 8))
+	gen := func(n int) (x, y []float64) {
+		x, y = make([]float64, n*d), make([]float64, n)
+		for i := range n {
+			a, b := 2*rng.Float64()-1, 2*rng.Float64()-1
+			x[i*d], x[i*d+1] = a, b
+			y[i] = 1.5*a - 0.8*b + 0.3 + 0.2*rng.NormFloat64()
+		}
+		return
+	}
+	x, y := gen(40000)
+	xte, yte := gen(10000)
+	rel, err := NewRegressionRelease(0.6, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &Experiment{Params: Params{Loss: Quadratic(), Batch: 10, Step: 0.005, Lambda: 0.001, Radius: 10, Intercept: true, TailAverage: 0.5},
+		Release: rel, Reps: 12, Seed: 1, Shuffle: true}
+	res, err := e.Run(context.Background(), x, y, xte, yte, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("\n%s", res.Table())
+	if !math.IsInf(res.EpsY, 1) {
+		t.Errorf("EpsY = %v, want +Inf for a regression release", res.EpsY)
+	}
+	// The IWP iterates carry more variance (E-C5: "converges to SGD-real's
+	// model with larger variance"), so compare the averaged models.
+	cl, iw, nv := res.Curve(Clean).AvgRisk, res.Curve(IWP).AvgRisk, res.Curve(Naive).AvgRisk
+	if math.Abs(iw-cl) > 0.01*cl {
+		t.Errorf("averaged IWP model risk %v, clean %v: want within 1%%", iw, cl)
+	}
+	if nv < 5*cl {
+		t.Errorf("averaged naive model risk %v, clean %v: want the attenuation bias", nv, cl)
+	}
+	if pn, _ := res.PValue(Naive); pn > 1e-4 {
+		t.Errorf("naive vs clean p = %v, want small", pn)
+	}
+}
+
+// IWP-SGD with the truncated logistic loss: close to clean SGD at small
+// noise, and a warning when the series' variance blows up.
+func TestLogisticExperiment(t *testing.T) {
+	d := 2
+	x, y := synthGLM(40000, d, 6)
+	xte, yte := synthGLM(10000, d, 7)
+	l, _ := Logistic(2)
+	rel, _ := NewNoiseRelease(0.5, 2)
+	e := &Experiment{Params: Params{Loss: l, Batch: 10, Step: 0.05, Lambda: 0.01, Radius: 5},
+		Release: rel, Reps: 10, Seed: 2, Shuffle: true}
+	res, err := e.Run(context.Background(), x, y, xte, yte, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("\n%s", res.Table())
+	pi, _ := res.PValue(IWP)
+	pn, _ := res.PValue(Naive)
+	if pn > 1e-4 || pi < 1e-3 {
+		t.Errorf("p-values: IWP %v (want large), naive %v (want small)", pi, pn)
+	}
+	if len(res.Warnings) != 0 {
+		t.Errorf("unexpected warnings at small noise: %v", res.Warnings)
+	}
+	if w := logisticWarning(6, 2.5); w == "" {
+		t.Error("no warning for K=6 at s=2.5")
+	}
+	if w := logisticWarning(2, 0.5); w != "" {
+		t.Errorf("warning at s=0.5, K=2: %s", w)
+	}
+}
