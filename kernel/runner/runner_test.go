@@ -367,3 +367,32 @@ func TestNotebookStuckCell(t *testing.T) {
 		t.Errorf("output %+v", o)
 	}
 }
+
+func TestNotebookKeepsIDsAndMetadata(t *testing.T) {
+	src := `{
+ "cells": [
+  {"cell_type": "markdown", "id": "intro", "metadata": {"slideshow": {"slide_type": "slide"}}, "source": ["# Hi\n", "there"]},
+  {"cell_type": "code", "execution_count": 7, "id": "c1", "metadata": {"tags": ["keep"], "x": 1.50},
+   "outputs": [{"output_type": "stream", "name": "stdout", "text": ["stale\n"]}], "source": "print fresh"}
+ ],
+ "metadata": {"custom": {"n": 1e3}, "kernelspec": {"name": "goldp", "display_name": "Go (goldp)", "language": "go"}},
+ "nbformat": 4, "nbformat_minor": 5
+}`
+	in := filepath.Join(t.TempDir(), "m.ipynb")
+	os.WriteFile(in, []byte(src), 0o644)
+	res, err := (&Notebook{In: in, NewSession: newFake}).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := os.ReadFile(res.Written)
+	s := string(out)
+	for _, want := range []string{`"id": "intro"`, `"id": "c1"`, `"slide_type": "slide"`, `"x": 1.50`, `"n": 1e3`, `"keep"`,
+		"\"source\": [\n    \"# Hi\\n\",\n    \"there\"\n   ]", `"source": "print fresh"`, `"execution_count": 1`, `"fresh\n"`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %s:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "stale") {
+		t.Errorf("old outputs kept")
+	}
+}
