@@ -4,8 +4,8 @@ Run with Debian's interpreter from the repository root:
 
     /usr/bin/python3 -m pytest -q tests/test_nb_run.py
 
-The goldp binary is built once into a temporary directory (or taken from
-$GOLDP). Tests that need the display package inside cells, or the Jupyter
+The goldp binary is taken from $GOLDP_BIN (set by scripts/test.sh) or
+$GOLDP, else built once into a temporary directory. Tests that need the display package inside cells, or the Jupyter
 kernel, skip with the reason when those parts are not working.
 """
 
@@ -32,8 +32,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 @pytest.fixture(scope="session")
 def goldp():
-    if os.environ.get("GOLDP"):
-        yield os.environ["GOLDP"]
+    exe = os.environ.get("GOLDP_BIN") or os.environ.get("GOLDP")
+    if exe:
+        yield os.path.abspath(exe)
         return
     d = tempfile.mkdtemp(prefix="goldp-bin-")
     exe = os.path.join(d, "goldp")
