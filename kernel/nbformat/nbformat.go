@@ -9,6 +9,10 @@
 // of lines, a trailing newline), so a notebook saved by Jupyter and read
 // then written unchanged keeps its bytes. WriteFile replaces a file
 // atomically.
+//
+// Errors for malformed input name the file, the cell and output (numbered
+// from 0, as in the JSON list) and the field, for example
+// "x.ipynb: cell 3: output 0: field text: line 1 is the number 1, not a string".
 package nbformat
 
 import (
