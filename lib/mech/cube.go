@@ -123,7 +123,9 @@ func (c *CubeHistogram) point(x []float64) ([]float64, error) {
 }
 
 // Indicator returns the flat indices of the cells j with ‖x − h·j‖∞ < h:
-// 2^d of them unless a coordinate of x is an exact multiple of h.
+// 2^d of them unless a coordinate of x is an exact multiple of h. Membership
+// is decided on the rounded quotients x_k/h, so there are never more than
+// 2^d, whatever the floating-point rounding.
 func (c *CubeHistogram) Indicator(x []float64) ([]int, error) {
 	x, err := c.point(x)
 	if err != nil {
@@ -135,14 +137,27 @@ func (c *CubeHistogram) Indicator(x []float64) ([]int, error) {
 func (c *CubeHistogram) indicator(x []float64, dst []int) []int {
 	dst = append(dst[:0], 0)
 	for _, v := range x {
-		base := int(math.Floor(v / c.h))
-		var cand [3]int
+		// ‖x − h·j‖∞ < h coordinatewise is j−1 < t < j+1 with t = x/h: the
+		// cells ⌊t⌋ and ⌊t⌋+1, or t alone when t is an integer. Deciding on
+		// the one rounded quotient t (never on rounded differences x − h·j)
+		// keeps at most two cells per coordinate, hence at most 2^d ones,
+		// whatever the rounding: the sensitivity bound of the guarantee.
+		t := v / c.h
+		base := math.Floor(t)
+		var cand [2]int
 		nc := 0
-		for j := base - 1; j <= base+1; j++ {
-			if j >= 0 && j < c.m && math.Abs(v-c.h*float64(j)) < c.h {
+		add := func(j int) {
+			if j >= 0 && j < c.m {
 				cand[nc] = j
 				nc++
 			}
+		}
+		add(int(base))
+		if t != base {
+			add(int(base) + 1)
+		}
+		if nc == 0 {
+			cand[0], nc = min(max(int(base), 0), c.m-1), 1
 		}
 		n := len(dst)
 		for k := 1; k < nc; k++ {

@@ -206,3 +206,77 @@ func TestVoronoiCellToy(t *testing.T) {
 	within(t, "ν̃(A_3)", mean, 0.21, 4*math.Sqrt(wantVar/reps))
 	within(t, "Var ν̃(A_3)", v, wantVar, 4*wantVar*math.Sqrt(2.0/reps))
 }
+
+// Properties of the indicator array on random points: at most 2^d cells,
+// all inside J, each within sup-distance h, and the classifier's cell j*(x)
+// among them.
+func TestCubeIndicatorProperties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	for trial := 0; trial < 20000; trial++ {
+		d := 1 + rng.IntN(4)
+		h := 0.02 + 0.98*rng.Float64()
+		c, err := NewCubeHistogram(d, h, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := make([]float64, d)
+		for i := range x {
+			switch rng.IntN(4) {
+			case 0:
+				x[i] = float64(rng.IntN(int(1/h)+1)) * h // on the grid
+				x[i] = math.Min(1, x[i])
+			case 1:
+				x[i] = float64(rng.IntN(2)) // a face of the cube
+			default:
+				x[i] = rng.Float64()
+			}
+		}
+		ind, err := c.Indicator(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ind) == 0 || len(ind) > 1<<d {
+			t.Fatalf("d=%d h=%v x=%v: %d cells", d, h, x, len(ind))
+		}
+		seen := map[int]bool{}
+		for _, f := range ind {
+			if f < 0 || f >= c.NumCells() || seen[f] {
+				t.Fatalf("d=%d h=%v x=%v: bad or repeated cell %d", d, h, x, f)
+			}
+			seen[f] = true
+			for k, j := range c.Index(f) {
+				if math.Abs(x[k]-h*float64(j)) >= h*(1+1e-12) {
+					t.Fatalf("d=%d h=%v x=%v: cell %v is not within h", d, h, x, c.Index(f))
+				}
+			}
+		}
+		if j, _ := c.NearestCell(x); !seen[j] {
+			t.Fatalf("d=%d h=%v x=%v: j*(x) = %v not among the indicator cells", d, h, x, c.Index(j))
+		}
+	}
+}
+
+// Clipping is part of the mechanism: a clipped point releases exactly what
+// the nearest point of the domain releases with the same randomness.
+func TestClipPolicyReleasesTheClippedPoint(t *testing.T) {
+	c, _ := NewCubeHistogram(2, 0.25, 1)
+	c.SetPolicy(Clip)
+	a, err := c.ReleaseLabelled(rand.New(rand.NewPCG(1, 1)), []float64{1.7, -0.2}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := c.ReleaseLabelled(rand.New(rand.NewPCG(1, 1)), []float64{1, 0}, 1)
+	if !slices.Equal(a, b) {
+		t.Error("clipped release differs from the release at the clipped point")
+	}
+	r, _ := NewFeatureLabelRelease([]float64{0, 0}, []float64{1, 1}, 1, 1, 1e-5, Analytic)
+	r.SetPolicy(Clip)
+	xa, ya, err := r.Release(nil, 3, []float64{2, 0.5}, []float64{1}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xb, yb, _ := r.Release(nil, 3, []float64{1, 0.5}, []float64{1}, 1)
+	if !slices.Equal(xa, xb) || !slices.Equal(ya, yb) {
+		t.Error("clipped feature release differs")
+	}
+}
