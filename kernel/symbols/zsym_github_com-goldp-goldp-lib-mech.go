@@ -63,6 +63,7 @@ func init() {
 		"Reject":                     reflect.ValueOf(mech.Reject),
 		"SampleLaplace":              reflect.ValueOf(mech.SampleLaplace),
 		"SampleLaplaceSnapped":       reflect.ValueOf(mech.SampleLaplaceSnapped),
+		"Satisfies":                  reflect.ValueOf(mech.Satisfies),
 		"ScaleFromRate":              reflect.ValueOf(mech.ScaleFromRate),
 		"ScaleFromStd":               reflect.ValueOf(mech.ScaleFromStd),
 		"UnitCube":                   reflect.ValueOf(mech.UnitCube),
@@ -89,6 +90,7 @@ func init() {
 		"LossSampler":         reflect.ValueOf((*mech.LossSampler)(nil)),
 		"Mechanism":           reflect.ValueOf((*mech.Mechanism)(nil)),
 		"Policy":              reflect.ValueOf((*mech.Policy)(nil)),
+		"Profiler":            reflect.ValueOf((*mech.Profiler)(nil)),
 		"RandomizedResponse":  reflect.ValueOf((*mech.RandomizedResponse)(nil)),
 		"Sampler":             reflect.ValueOf((*mech.Sampler)(nil)),
 		"VoronoiCell":         reflect.ValueOf((*mech.VoronoiCell)(nil)),
@@ -96,6 +98,7 @@ func init() {
 
 		// interface wrapper definitions
 		"_Mechanism": reflect.ValueOf((*_github_com_goldp_goldp_lib_mech_Mechanism)(nil)),
+		"_Profiler":  reflect.ValueOf((*_github_com_goldp_goldp_lib_mech_Profiler)(nil)),
 	}
 }
 
@@ -118,4 +121,14 @@ func (W _github_com_goldp_goldp_lib_mech_Mechanism) String() string {
 		return ""
 	}
 	return W.WString()
+}
+
+// _github_com_goldp_goldp_lib_mech_Profiler is an interface wrapper for Profiler type
+type _github_com_goldp_goldp_lib_mech_Profiler struct {
+	IValue    interface{}
+	WDeltaFor func(epsilon float64) float64
+}
+
+func (W _github_com_goldp_goldp_lib_mech_Profiler) DeltaFor(epsilon float64) float64 {
+	return W.WDeltaFor(epsilon)
 }

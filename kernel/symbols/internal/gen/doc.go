@@ -262,7 +262,10 @@ func (p *docPrinter) typeMembers(t *doc.Type, spec *ast.TypeSpec) []memberDoc {
 			}
 			for _, n := range f.Names {
 				if n.IsExported() {
-					decl := &ast.FuncDecl{Name: n, Type: ft}
+					// Shown as a method of the interface:
+					// "func (Matrix) At(i, j int) float64".
+					recv := &ast.FieldList{List: []*ast.Field{{Type: ast.NewIdent(t.Name)}}}
+					decl := &ast.FuncDecl{Recv: recv, Name: n, Type: ft}
 					sig := p.print(decl)
 					out = append(out, memberDoc{Name: n.Name, Kind: "method", Signature: sig, Doc: d})
 				}

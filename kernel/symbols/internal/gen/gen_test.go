@@ -1,0 +1,94 @@
+package gen
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPackageDoc(t *testing.T) {
+	d, err := packageDoc(listed{ImportPath: "example.com/p", Dir: "testdata/p", GoFiles: []string{"p.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Name != "p" || d.Doc != "Package p exercises the doc index generator." {
+		t.Errorf("package = %q, doc %q", d.Name, d.Doc)
+	}
+	got := map[string]memberDoc{}
+	var names []string
+	for _, m := range d.Members {
+		got[m.Name] = m
+		names = append(names, m.Name)
+	}
+	if want := "A B Blue Color Drawer Green Long MaxSize NewColor Red Shape"; strings.Join(names, " ") != want {
+		t.Errorf("members %v, want %s (sorted; generics, constraints and unexported names left out)", names, want)
+	}
+	tests := []struct{ name, kind, sig, doc string }{
+		{"Red", "const", "const Red Color = iota", "Colors of a thing.\n\nRed is the first.\n"},
+		{"Green", "const", "const Green Color", "Colors of a thing.\n\nthe second\n"},
+		{"Blue", "const", "const Blue Color", "Colors of a thing.\n"},
+		{"MaxSize", "const", "const MaxSize = 1 << 10", "Limits.\n"},
+		{"A", "var", "var A int", "A, B are declared together.\n"},
+		{"NewColor", "func", "func NewColor() Color", "NewColor returns Red; go/doc files it under Color.\n"},
+		{"Color", "type", "type Color int", "Color is a color.\n"},
+		{"Drawer", "type", "type Drawer interface {\n\tio.Writer\n\t// Draw draws s.\n\tDraw(s Shape) error\n\t// contains filtered or unexported methods\n}", "Drawer draws.\n"},
+	}
+	for _, tt := range tests {
+		m := got[tt.name]
+		if m.Kind != tt.kind || m.Signature != tt.sig || m.Doc != tt.doc {
+			t.Errorf("%s = {%q, %q, %q}, want {%q, %q, %q}", tt.name, m.Kind, m.Signature, m.Doc, tt.kind, tt.sig, tt.doc)
+		}
+	}
+	if s := got["Long"].Signature; !strings.HasSuffix(s, " ...") || len(s) > maxValueLen+30 {
+		t.Errorf("Long signature %q not cut", s)
+	}
+
+	shape := map[string]memberDoc{}
+	var shapeNames []string
+	for _, m := range got["Shape"].Methods {
+		shape[m.Name] = m
+		shapeNames = append(shapeNames, m.Name)
+	}
+	if want := "Area Color H Name Scale String W"; strings.Join(shapeNames, " ") != want {
+		t.Errorf("Shape members %v, want %s", shapeNames, want)
+	}
+	for _, tt := range []struct{ name, kind, sig, doc string }{
+		{"Name", "field", "Name string", "Name names the shape.\n"},
+		{"W", "field", "W float64", "size\n"},
+		{"Color", "field", "*Color", ""},
+		{"Scale", "method", "func (s *Shape) Scale(f float64)", "Scale scales s.\n"},
+		{"String", "method", "func (c Shape) String() string // promoted from Color", "String names the color.\n"},
+		{"Area", "method", "func (Shape) Area() float64 // promoted from inner", "Area is promoted from an unexported embedded type.\n"},
+	} {
+		m := shape[tt.name]
+		if m.Kind != tt.kind || m.Signature != tt.sig || m.Doc != tt.doc {
+			t.Errorf("Shape.%s = {%q, %q, %q}, want {%q, %q, %q}", tt.name, m.Kind, m.Signature, m.Doc, tt.kind, tt.sig, tt.doc)
+		}
+	}
+	dr := got["Drawer"].Methods
+	if len(dr) != 1 || dr[0].Signature != "func (Drawer) Draw(s Shape) error" || dr[0].Doc != "Draw draws s.\n" {
+		t.Errorf("Drawer methods = %+v", dr)
+	}
+}
+
+func TestFileName(t *testing.T) {
+	if got, want := FileName("gonum.org/v1/plot/vg"), "zsym_gonum_org-v1-plot-vg.go"; got != want {
+		t.Errorf("FileName = %q, want %q", got, want)
+	}
+}
+
+func TestImportable(t *testing.T) {
+	for _, tt := range []struct {
+		p    listed
+		want bool
+	}{
+		{listed{ImportPath: "m/lib/mech", Name: "mech", GoFiles: []string{"a.go"}}, true},
+		{listed{ImportPath: "m/lib/mech/internal/x", Name: "x", GoFiles: []string{"a.go"}}, false},
+		{listed{ImportPath: "m/lib/internal", Name: "internal", GoFiles: []string{"a.go"}}, false},
+		{listed{ImportPath: "m/lib/cmd/x", Name: "main", GoFiles: []string{"a.go"}}, false},
+		{listed{ImportPath: "m/lib/onlytests", Name: "onlytests"}, false},
+	} {
+		if got := importable(tt.p); got != tt.want {
+			t.Errorf("importable(%s) = %v, want %v", tt.p.ImportPath, got, tt.want)
+		}
+	}
+}
