@@ -9,9 +9,10 @@
 //       bin/goldp run scripts/iwp_acs.go DIR         (real PUMS person CSVs in DIR,
 //                                                     e.g. ../shared/data/acs_pums_2024_1yr)
 //
-// Data: by default 668,859 synthetic Folktables-style ACSIncome rows (the
-// size of the paper's six-state 2018 merge; data.SyntheticACSIncome,
-// calibrated to the published marginals; no download). With a directory,
+// Data: by default 668,859 synthetic Folktables-style ACSIncome rows and
+// 883,984 ACSPublicCoverage rows (the paper's sizes; data.SyntheticACSIncome
+// and data.SyntheticACSPublicCoverage, calibrated to the published
+// marginals; no download). With a directory,
 // every psam_*.csv in it is read with the Folktables filters (2018 `ST` or
 // 2024 `STATE` headers). Features: AGEP, SEX, SCHL, WKHP (income) and
 // AGEP, SEX, SCHL, PINCP (public coverage), scaled into [−1, 1] from the
@@ -61,6 +62,19 @@ if dir == "" {
 		panic(err)
 	}
 	cases = append(cases, acsCase{"ACSIncome (synthetic, Folktables-style)", ds, box})
+	pc, err := data.SyntheticACSPublicCoverage(883984, 0, rand.New(rand.NewPCG(2, 1)))
+	if err != nil {
+		panic(err)
+	}
+	pc, err = pc.Select("AGEP", "SEX", "SCHL", "PINCP")
+	if err != nil {
+		panic(err)
+	}
+	pcBox, err := data.CodeBookBox(pc.Names, map[string]data.Range{"PINCP": {Lo: -19998, Hi: 30000}})
+	if err != nil {
+		panic(err)
+	}
+	cases = append(cases, acsCase{"ACSPublicCoverage (synthetic, Folktables-style)", pc, pcBox})
 } else {
 	files, err := filepath.Glob(filepath.Join(dir, "psam_*.csv"))
 	if err != nil || len(files) == 0 {

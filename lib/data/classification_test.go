@@ -236,3 +236,51 @@ func meanSD(v []float64) (float64, float64) {
 	m := s / float64(len(v))
 	return m, math.Sqrt(s2/float64(len(v)) - m*m)
 }
+
+func TestSyntheticACSPublicCoverage(t *testing.T) {
+	n := 100000
+	ds, err := SyntheticACSPublicCoverage(n, 0, rngFor(8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := ds.PositiveShare(); math.Abs(s-0.298) > 4*math.Sqrt(0.298*0.702/float64(n))+0.005 {
+		t.Errorf("positive share %v, want 0.298", s)
+	}
+	age, _ := ds.Column("AGEP")
+	if m, _ := meanSD(age); math.Abs(m-35.6) > 1 {
+		t.Errorf("AGEP mean %v, want ≈35.6", m)
+	}
+	inc, _ := ds.Column("PINCP")
+	low := 0
+	for _, v := range inc {
+		if v <= 0 {
+			low++
+		}
+	}
+	if f := float64(low) / float64(n); math.Abs(f-0.25) > 0.01 {
+		t.Errorf("PINCP <= 0 share %v, want 0.25", f)
+	}
+	task := ACSPublicCoverage()
+	task.Features = SyntheticPublicCoverageFeatures
+	box, err := task.Box()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := box.Scale(ds, false); err != nil {
+		t.Errorf("synthetic rows outside the code-book box: %v", err)
+	}
+	dis, _ := ds.Column("DIS")
+	var p1, n1, p2, n2 float64
+	for i, v := range dis {
+		if v == 1 {
+			p1 += ds.Y[i]
+			n1++
+		} else {
+			p2 += ds.Y[i]
+			n2++
+		}
+	}
+	if p1/n1 < p2/n2+0.1 {
+		t.Errorf("coverage with disability %v vs without %v: want higher", p1/n1, p2/n2)
+	}
+}

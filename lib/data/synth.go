@@ -115,21 +115,7 @@ func SyntheticACSIncome(n int, opt SynthOptions, rng *rand.Rand) (*Dataset, erro
 		row[4], row[5], row[6], row[7] = synthOCCP[occ.draw(rng)], w, sex, float64(rac.draw(rng))
 		lin[i] = coef[0]*(age-43.8)/15.7 + coef[1]*(s-18.8)/3.29 + coef[2]*(w-37.6)/12.99 + coef[3]*(sex-1.48)/0.50
 	}
-	pilot := lin[:min(n, 50000)]
-	lo, hi := -20.0, 20.0
-	for range 60 {
-		mid := (lo + hi) / 2
-		var m float64
-		for _, v := range pilot {
-			m += 1 / (1 + math.Exp(-(mid + v)))
-		}
-		if m/float64(len(pilot)) < share {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	b := (lo + hi) / 2
+	b := solveIntercept(lin[:min(n, 50000)], share)
 	for i, v := range lin {
 		if rng.Float64() < 1/(1+math.Exp(-(b+v))) {
 			ds.Y[i] = 1
@@ -196,4 +182,119 @@ func (a *alias) draw(rng *rand.Rand) int {
 		return i
 	}
 	return a.alias[i]
+}
+
+// SyntheticPublicCoverageFeatures are the features SyntheticACSPublicCoverage
+// draws, a subset of ACSPublicCoverageFeatures.
+var SyntheticPublicCoverageFeatures = []string{"AGEP", "SCHL", "MAR", "SEX", "DIS", "PINCP", "ESR", "RAC1P"}
+
+var (
+	// AGEP within the public-coverage universe (15–64; mean 35.6, median 33).
+	pubAgeQ = [][2]float64{{0, 15}, {0.25, 21}, {0.5, 33}, {0.75, 49}, {1, 65}}
+	// PINCP: 25 % at or below 0, median 5,700, capped at 30,000 by the filter.
+	pubIncQ = [][2]float64{{0, -19998}, {0.03, 0}, {0.25, 0}, {0.5, 5700}, {0.75, 15500}, {1, 30000}}
+	// SCHL, MAR shares (assumed: only the ACSIncome shares are published).
+	pubSCHL = func() []float64 {
+		w := make([]float64, 25)
+		for c := 1; c <= 15; c++ {
+			w[c] = 0.15 / 15
+		}
+		for c, v := range map[int]float64{16: 0.25, 17: 0.05, 18: 0.08, 19: 0.17, 20: 0.08, 21: 0.15, 22: 0.05, 23: 0.01, 24: 0.01} {
+			w[c] = v
+		}
+		return w
+	}()
+	pubMAR = []float64{0, 0.25, 0.02, 0.10, 0.03, 0.60}
+	// ESR: 40 % employed at work, 48 % not in the labour force (published).
+	pubESR = []float64{0, 0.40, 0.02, 0.095, 0.005, 0, 0.48}
+)
+
+// SyntheticACSPublicCoverage draws n rows that mimic Folktables'
+// ACSPublicCoverage on SyntheticPublicCoverageFeatures with a 0/1 label
+// (PUBCOV), using no real records.
+//
+// Calibration (FOLKTABLES.md §5, 2024 universe): 56 % female; AGEP in 15–64
+// with median 33 and mean ≈35.6 (piecewise-linear quantiles); PINCP with
+// 25 % at or below 0, median 5,700, at most 30,000; DIS = 1 for 18.7 %;
+// ESR 40 % employed at work and 48 % not in the labour force; RAC1P as in
+// SyntheticACSIncome. SCHL and MAR shares are assumptions. No fitted model
+// is published for this task, so the label's logistic model is ours, with
+// the usual directions: +0.9 for a disability, +0.6 when not in the labour
+// force, −0.5 when employed, −0.5 per sd of PINCP, −0.3 per sd of SCHL,
+// −0.2 per sd of AGEP, +0.15 for women; the intercept is solved so that
+// the expected positive share is share (0 means 0.298, the 2018
+// US-wide share implied by the Folktables paper).
+func SyntheticACSPublicCoverage(n int, share float64, rng *rand.Rand) (*Dataset, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("data: SyntheticACSPublicCoverage: n = %d, need n >= 1", n)
+	}
+	if share == 0 {
+		share = 0.298
+	}
+	if !(share > 0 && share < 1) {
+		return nil, fmt.Errorf("data: SyntheticACSPublicCoverage: share = %v, need 0 < share < 1", share)
+	}
+	d := len(SyntheticPublicCoverageFeatures)
+	ds := &Dataset{X: make([]float64, n*d), Y: make([]float64, n), Names: append([]string(nil), SyntheticPublicCoverageFeatures...), Target: "PUBCOV==1"}
+	schl, mar, esr, rac := newAlias(pubSCHL), newAlias(pubMAR), newAlias(pubESR), newAlias(synthRAC1P)
+	lin := make([]float64, n)
+	for i := range n {
+		sex := 1.0
+		if rng.Float64() < 0.56 {
+			sex = 2
+		}
+		age := math.Min(64, math.Floor(quantile(pubAgeQ, rng.Float64())))
+		s := float64(schl.draw(rng))
+		dis := 2.0
+		if rng.Float64() < 0.187 {
+			dis = 1
+		}
+		inc := math.Round(quantile(pubIncQ, rng.Float64()))
+		if inc > -0.5 && inc < 0.5 {
+			inc = 0
+		}
+		e := float64(esr.draw(rng))
+		row := ds.X[i*d : (i+1)*d]
+		row[0], row[1], row[2], row[3] = age, s, float64(mar.draw(rng)), sex
+		row[4], row[5], row[6], row[7] = dis, inc, e, float64(rac.draw(rng))
+		v := -0.2*(age-35.6)/16.2 - 0.3*(s-17.5)/4 - 0.5*(inc-7500)/9000
+		if dis == 1 {
+			v += 0.9
+		}
+		switch e {
+		case 6:
+			v += 0.6
+		case 1, 2, 4, 5:
+			v -= 0.5
+		}
+		if sex == 2 {
+			v += 0.15
+		}
+		lin[i] = v
+	}
+	b := solveIntercept(lin[:min(n, 50000)], share)
+	for i, v := range lin {
+		if rng.Float64() < 1/(1+math.Exp(-(b+v))) {
+			ds.Y[i] = 1
+		}
+	}
+	return ds, nil
+}
+
+// solveIntercept returns b with mean(sigmoid(b + lin)) = share, by bisection.
+func solveIntercept(lin []float64, share float64) float64 {
+	lo, hi := -20.0, 20.0
+	for range 60 {
+		mid := (lo + hi) / 2
+		var m float64
+		for _, v := range lin {
+			m += 1 / (1 + math.Exp(-(mid + v)))
+		}
+		if m/float64(len(lin)) < share {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
 }
