@@ -28,8 +28,9 @@ for i := range qs {
 	qs[i] = []float64{rng.Float64(), rng.Float64()}
 }
 
-// The metric, interpreted: every call runs in yaegi.
-euclid := func(a, b []float64) float64 {
+// The metric, interpreted: every call runs in yaegi. (A declared function
+// is called faster than a closure assigned to a variable.)
+func euclid(a, b []float64) float64 {
 	d0 := a[0] - b[0]
 	d1 := a[1] - b[1]
 	return math.Sqrt(d0*d0 + d1*d1)
