@@ -64,8 +64,12 @@ type Curve struct {
 	Theta [][]float64
 	// AvgTheta is the average of the final models over the repetitions.
 	AvgTheta []float64
-	// AvgRisk and AvgAcc are the test risk and accuracy of AvgTheta.
+	// AvgRisk and AvgAcc are the risk and accuracy of AvgTheta on the
+	// whole test set.
 	AvgRisk, AvgAcc float64
+	// AvgTrajRisk and AvgTrajAcc are those of AvgTheta on the trajectory
+	// test rows (comparable with the last trajectory point).
+	AvgTrajRisk, AvgTrajAcc float64
 }
 
 // Result is the outcome of Experiment.Run.
@@ -259,6 +263,7 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 			}
 		}
 		c.AvgRisk, c.AvgAcc = evaluate(p.Loss, c.AvgTheta, xTest, yTest, d)
+		c.AvgTrajRisk, c.AvgTrajAcc = evaluate(p.Loss, c.AvgTheta, xTraj, yTraj, d)
 		if c.Method == IWP && p.Loss.kind == LogisticKind && p.Loss.k > 0 {
 			var mx float64
 			for _, th := range c.Theta {

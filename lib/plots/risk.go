@@ -131,7 +131,7 @@ type RiskOptions struct {
 	SE bool
 	// Averaged adds, per method, a short dashed line over the last 15 % of
 	// the batches at the risk (or accuracy) of the model averaged over the
-	// repetitions, evaluated on the whole test set (paper Fig. 2).
+	// repetitions, on the same test rows as the curves (paper Fig. 2).
 	Averaged bool
 }
 
@@ -165,9 +165,9 @@ func RiskCurves(r *iwp.Result, opt RiskOptions) (*plot.Plot, error) {
 		col := riskPalette[k%len(riskPalette)]
 		series = append(series, Band{Name: c.Method.String(), X: x, Mean: mean, Lo: lo, Hi: hi, Color: col})
 		if opt.Averaged {
-			v := c.AvgRisk
+			v := c.AvgTrajRisk
 			if opt.Accuracy {
-				v = c.AvgAcc
+				v = c.AvgTrajAcc
 			}
 			x0 := x[len(x)-1] - 0.15*(x[len(x)-1]-x[0])
 			series = append(series, Band{Name: c.Method.String() + " (averaged model)", X: []float64{x0, x[len(x)-1]},
