@@ -135,6 +135,18 @@ func TestC8Privacy(t *testing.T) {
 	if r := ch.LogDensityRatio(z, a, 1, b, 1); math.Abs(r-1) > 1e-12 {
 		t.Errorf("worst-case log ratio %v, want α = 1", r)
 	}
+	// Released outputs never exceed the bound, for any pair of inputs
+	// (first half vs second half with label 1, disjoint or overlapping cubes).
+	rng := rand.New(rand.NewPCG(5, 5))
+	for i := 0; i < 5000; i++ {
+		x, x2 := []float64{rng.Float64(), rng.Float64()}, []float64{rng.Float64(), rng.Float64()}
+		z, _ := ch.ReleaseUnlabelled(rng, x)
+		ia, _ := ch.Indicator(x)
+		ib, _ := ch.Indicator(x2)
+		if r := ch.LogDensityRatio(z, ia, 1, ib, float64(i%2)); r > 1+1e-12 {
+			t.Fatalf("log ratio %v exceeds α = 1", r)
+		}
+	}
 }
 
 // TestC8Consistency: with h = (nα²)^(−1/6), accuracy on a fixed 2-D problem is
