@@ -266,3 +266,43 @@ func (g cubeGrid) indicator(x []float64, dst []int) []int {
 	}
 	return dst
 }
+
+// BBFromReports fits the rule from the reports individuals released with
+// the mechanism ch: first holds the first half's indicator arrays
+// (ReleaseUnlabelled), second the second half's label-weighted arrays
+// (ReleaseLabelled). It is the server side of the protocol.
+func BBFromReports(ch *mech.CubeHistogram, first, second [][]float64) (*BB, error) {
+	if ch == nil {
+		return nil, fmt.Errorf("classify: BBFromReports: nil mechanism")
+	}
+	if len(first) == 0 || len(second) == 0 {
+		return nil, fmt.Errorf("classify: BBFromReports: %d first-half and %d second-half reports, want both >= 1", len(first), len(second))
+	}
+	cells := ch.NumCells()
+	sum := func(name string, reps [][]float64) ([]float64, error) {
+		s := make([]float64, cells)
+		for i, z := range reps {
+			if len(z) != cells {
+				return nil, fmt.Errorf("classify: BBFromReports: %s report %d has length %d, want %d", name, i, len(z), cells)
+			}
+			for j, v := range z {
+				s[j] += v
+			}
+		}
+		return s, nil
+	}
+	a, err := sum("first-half", first)
+	if err != nil {
+		return nil, err
+	}
+	b, err := sum("second-half", second)
+	if err != nil {
+		return nil, err
+	}
+	n1, n2 := len(first), len(second)
+	stat := make([]float64, cells)
+	for j := range stat {
+		stat[j] = b[j]/float64(n2) - a[j]/(2*float64(n1))
+	}
+	return &BB{mech: ch, stat: stat, n1: n1, n2: n2}, nil
+}

@@ -206,3 +206,31 @@ func TestBBErrors(t *testing.T) {
 		t.Error("alpha 0 accepted")
 	}
 }
+
+func TestBBFromReports(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	p := Problem{D: 1, Kappa: 1}
+	ch, _ := mech.NewCubeHistogram(1, 0.25, 4)
+	xs, y, _ := p.Sample(rng, 20000)
+	var first, second [][]float64
+	for i, x := range xs {
+		if i < 10000 {
+			z, _ := ch.ReleaseUnlabelled(rng, x)
+			first = append(first, z)
+		} else {
+			z, _ := ch.ReleaseLabelled(rng, x, y[i])
+			second = append(second, z)
+		}
+	}
+	bb, err := BBFromReports(ch, first, second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pred, _ := bb.Predict([][]float64{{0.05}, {0.95}})
+	if pred[0] != 0 || pred[1] != 1 {
+		t.Errorf("predictions at 0.05 and 0.95: %v, want [0 1]", pred)
+	}
+	if _, err := BBFromReports(ch, first, [][]float64{{1}}); err == nil {
+		t.Error("short report accepted")
+	}
+}
