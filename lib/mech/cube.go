@@ -123,9 +123,8 @@ func (c *CubeHistogram) point(x []float64) ([]float64, error) {
 }
 
 // Indicator returns the flat indices of the cells j with ‖x − h·j‖∞ < h:
-// 2^d of them unless a coordinate of x is an exact multiple of h. Membership
-// is decided on the rounded quotients x_k/h, so there are never more than
-// 2^d, whatever the floating-point rounding.
+// 2^d of them unless a coordinate of x is an exact multiple of h, and never
+// more than 2^d whatever the floating-point rounding.
 func (c *CubeHistogram) Indicator(x []float64) ([]int, error) {
 	x, err := c.point(x)
 	if err != nil {
@@ -137,27 +136,28 @@ func (c *CubeHistogram) Indicator(x []float64) ([]int, error) {
 func (c *CubeHistogram) indicator(x []float64, dst []int) []int {
 	dst = append(dst[:0], 0)
 	for _, v := range x {
-		// ‖x − h·j‖∞ < h coordinatewise is j−1 < t < j+1 with t = x/h: the
-		// cells ⌊t⌋ and ⌊t⌋+1, or t alone when t is an integer. Deciding on
-		// the one rounded quotient t (never on rounded differences x − h·j)
-		// keeps at most two cells per coordinate, hence at most 2^d ones,
-		// whatever the rounding: the sensitivity bound of the guarantee.
-		t := v / c.h
-		base := math.Floor(t)
-		var cand [2]int
+		// Candidates j with |x − h·j| < h, computed as written. In exact
+		// arithmetic at most two pass; rounding can let a third through
+		// (x a float multiple of h), which would break the 2^d bound on the
+		// number of ones behind the guarantee, so the farthest is dropped.
+		base := int(math.Floor(v / c.h))
+		var cand [3]int
+		var dist [3]float64
 		nc := 0
-		add := func(j int) {
-			if j >= 0 && j < c.m {
-				cand[nc] = j
+		for j := base - 1; j <= base+1; j++ {
+			if dj := math.Abs(v - c.h*float64(j)); j >= 0 && j < c.m && dj < c.h {
+				cand[nc], dist[nc] = j, dj
 				nc++
 			}
 		}
-		add(int(base))
-		if t != base {
-			add(int(base) + 1)
+		if nc == 3 { // cand = base−1, base, base+1; base is the nearest
+			if dist[0] > dist[2] {
+				cand[0] = cand[2]
+			}
+			nc = 2
 		}
-		if nc == 0 {
-			cand[0], nc = min(max(int(base), 0), c.m-1), 1
+		if nc == 0 { // only through rounding at |x − h·j| = h: take the nearest cell
+			cand[0], nc = min(max(int(math.Floor(v/c.h+0.5)), 0), c.m-1), 1
 		}
 		n := len(dst)
 		for k := 1; k < nc; k++ {
