@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -114,13 +116,26 @@ func newline(b *bytes.Buffer, depth int) {
 	}
 }
 
-// pyFloat formats f like Python's repr of a float.
+// pyFloat formats f like Python's repr of a float: positional between
+// 1e-4 and 1e16, else exponent form, always with a point or an exponent.
+// NaN and infinities (not valid JSON) are written as Python writes them.
 func pyFloat(f float64) string {
-	s := strconv.FormatFloat(f, 'g', -1, 64)
-	if bytes.ContainsAny([]byte(s), ".eEn") { // has a point, an exponent, NaN or Inf
-		return s
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
 	}
-	return s + ".0"
+	if a := math.Abs(f); a != 0 && (a < 1e-4 || a >= 1e16) {
+		return strconv.FormatFloat(f, 'e', -1, 64)
+	}
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s
 }
 
 // writeString writes s as a JSON string with Python's escapes

@@ -193,3 +193,16 @@ func TestWriteFileAtomic(t *testing.T) {
 		}
 	}
 }
+
+func TestPyFloat(t *testing.T) {
+	// Python: repr(x) for each.
+	cases := map[float64]string{
+		0: "0.0", 1: "1.0", -2.5: "-2.5", 123456789: "123456789.0", 0.0001: "0.0001",
+		0.00001: "1e-05", 1e16: "1e+16", 1.5e300: "1.5e+300", 9999999999999998: "9999999999999998.0", 0.1: "0.1",
+	}
+	for f, want := range cases {
+		if got := pyFloat(f); got != want {
+			t.Errorf("pyFloat(%v) = %q, want %q", f, got, want)
+		}
+	}
+}
