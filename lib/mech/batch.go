@@ -319,9 +319,18 @@ func (m *Gaussian) ReleaseBatch(ctx context.Context, seed uint64, x []float64, d
 	}
 	sigma := m.sigma
 	err := runBlocks(ctx, (n+BlockRows-1)/BlockRows, workers, rep, func(b int) error {
-		p := blockState(seed, b)
+		st := blockState(seed, b)
+		sh, sl := st.hi, st.lo
 		for i, e := b*BlockRows*dim, min((b+1)*BlockRows, n)*dim; i < e; i++ {
-			out[i] += sigma * normal(&p)
+			var u uint64
+			sh, sl, u = pcgStep(sh, sl)
+			z, ok := zigFast(u)
+			if !ok {
+				p := pcg{sh, sl}
+				z = normalRetry(&p, u)
+				sh, sl = p.hi, p.lo
+			}
+			out[i] += sigma * z
 		}
 		return nil
 	})
