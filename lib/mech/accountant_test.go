@@ -152,3 +152,31 @@ func TestSatisfies(t *testing.T) {
 		t.Error("randomized response: Satisfies wrong")
 	}
 }
+
+// C5 from the mechanism's side: the Bernoulli inverse
+// B⁻¹f(y) = (e^ε f(y) − f(−y))/(e^ε − 1) unbiases any f of the label under
+// this package's randomized response: p·B⁻¹f(y) + (1−p)·B⁻¹f(−y) = f(y).
+func TestC5BernoulliInverseUnderRR(t *testing.T) {
+	m, _ := NewRandomizedResponse(1)
+	f := map[float64]float64{1: 2, -1: -1}
+	e := math.E
+	inv := func(y float64) float64 { return (e*f[y] - f[-y]) / (e - 1) }
+	within(t, "B⁻¹f(+1)", inv(1), 3.74593012, 5e-9)
+	within(t, "B⁻¹f(−1)", inv(-1), -2.74593012, 5e-9)
+	p := m.KeepProb()
+	for _, y := range []float64{1, -1} {
+		within(t, "E B⁻¹f(ỹ)", p*inv(y)+(1-p)*inv(-y), f[y], 1e-14)
+	}
+	// And by simulation through Release.
+	rng := rand.New(rand.NewPCG(61, 62))
+	const n = 200000
+	var s, s2 float64
+	for i := 0; i < n; i++ {
+		yt, _ := m.Release(rng, 1)
+		v := inv(yt)
+		s += v
+		s2 += v * v
+	}
+	mean := s / n
+	within(t, "MC E B⁻¹f(ỹ)", mean, 2, 4*math.Sqrt((s2/n-mean*mean)/n))
+}
