@@ -371,9 +371,17 @@ func (v *VoronoiCell) Markdown() string {
 		"$\\zeta$ unit-variance Laplace, $\\sigma = %s$; %s", v.k, extra, texG(v.sigma), v.Guarantee().Markdown())
 }
 
-// FillLaplace fills dst with i.i.d. Laplace variables of the given scale.
+// FillLaplace fills dst with i.i.d. Laplace variables of the given scale:
+// exponential variables (rng.ExpFloat64) with signs taken from one 64-bit
+// word per 64 values.
 func FillLaplace(rng *rand.Rand, dst []float64, scale float64) {
+	var signs uint64
 	for i := range dst {
-		dst[i] = SampleLaplace(rng, scale)
+		if i&63 == 0 {
+			signs = rng.Uint64()
+		}
+		e := rng.ExpFloat64() * scale
+		dst[i] = math.Float64frombits(math.Float64bits(e) ^ (signs&1)<<63)
+		signs >>= 1
 	}
 }
