@@ -91,6 +91,9 @@ func (p Problem) boundary(s float64) float64 {
 
 // scale returns the amplitude A of η − 1/2.
 func (p Problem) scale() float64 {
+	if p.Kappa == 1 {
+		return p.amp() * 0.5 / (0.5 + p.Wiggle)
+	}
 	return p.amp() * 0.5 / math.Pow(0.5+p.Wiggle, p.Kappa)
 }
 
@@ -120,7 +123,11 @@ func (p Problem) Eta(x []float64) float64 {
 	if p.Wiggle > 0 {
 		u -= p.boundary(x[1])
 	}
-	s := p.scale() * math.Pow(math.Abs(u), p.Kappa)
+	t := math.Abs(u)
+	if p.Kappa != 1 {
+		t = math.Pow(t, p.Kappa)
+	}
+	s := p.scale() * t
 	if u < 0 {
 		return 0.5 - s
 	}
