@@ -39,3 +39,20 @@ func fastexp(x float64) float64 {
 	t := math.Float64frombits(expTab[ki&(expN-1)] + uint64(int64(ki)>>6)<<52)
 	return t * p
 }
+
+// expInPlace replaces every v[i] by e^v[i] (fastexp, with the body
+// inlined so a batch pays no call per element).
+func expInPlace(v []float64) {
+	for i, x := range v {
+		if !(x > -700 && x < 700) {
+			v[i] = math.Exp(x)
+			continue
+		}
+		z := x*expInvL + expShift
+		ki := math.Float64bits(z)
+		k := z - expShift
+		r := x - k*expLnHi - k*expLnLo
+		p := 1 + r + r*r*(0.5+r*(1.0/6+r*(1.0/24+r*(1.0/120+r*(1.0/720)))))
+		v[i] = math.Float64frombits(expTab[ki&(expN-1)]+uint64(int64(ki)>>6)<<52) * p
+	}
+}

@@ -153,6 +153,7 @@ type trainer struct {
 	theta []float64
 	grad  []float64
 	avg   []float64
+	buf   []float64 // per-batch scratch (margins, exponentials)
 	navg  int
 	la    float64 // log of the label weights
 	lb    float64
@@ -161,7 +162,7 @@ type trainer struct {
 
 func newTrainer(p Params, d int) *trainer {
 	k := p.Dim(d)
-	tr := &trainer{p: p, d: d, theta: make([]float64, k), grad: make([]float64, k), avg: make([]float64, k)}
+	tr := &trainer{p: p, d: d, theta: make([]float64, k), grad: make([]float64, k), avg: make([]float64, k), buf: make([]float64, max(p.Batch, 1))}
 	tr.a, tr.b = labelWeights(p.EpsY)
 	tr.la, tr.lb = math.Log(tr.a), math.Log(tr.b)
 	return tr
@@ -259,19 +260,42 @@ func (tr *trainer) plainBatch(xb, yb []float64) {
 	kind := tr.p.Loss.kind
 	hasIcpt := tr.p.Intercept
 	th, gr := theta[:d:d], grad[:d:d]
+	if kind == ExponentialKind {
+		// Margins first, then all exponentials in one loop, then the
+		// gradient: the exponentials pipeline without a call each.
+		buf := tr.buf[:len(yb)]
+		for i, y := range yb {
+			xi := xb[i*d : i*d+d : i*d+d]
+			u := icpt
+			for j, v := range xi {
+				u += th[j] * v
+			}
+			buf[i] = -y * u
+		}
+		expInPlace(buf)
+		var gi float64
+		for i, y := range yb {
+			xi := xb[i*d : i*d+d : i*d+d]
+			c := -y * buf[i]
+			for j, v := range xi {
+				gr[j] += c * v
+			}
+			gi += c
+		}
+		if hasIcpt {
+			grad[d] += gi
+		}
+		return
+	}
 	for i, y := range yb {
 		xi := xb[i*d : i*d+d : i*d+d]
 		u := icpt
 		for j, v := range xi {
 			u += th[j] * v
 		}
-		var c float64
-		if kind == ExponentialKind {
-			c = -y * fastexp(-y*u)
-		} else if kind == LogisticKind {
+		c := 2 * (u - y)
+		if kind == LogisticKind {
 			c = -y * sigmoid(-y*u)
-		} else {
-			c = 2 * (u - y)
 		}
 		for j, v := range xi {
 			gr[j] += c * v
@@ -296,35 +320,61 @@ func (tr *trainer) iwpBatch(xb, yb []float64) float64 {
 	}
 	h := tr.p.Sigma * tr.p.Sigma * n2 / 2
 	l := tr.p.Loss
-	// Exponential loss: e1 = exp(la − m − h), e2 = exp(lb + m − h). When
-	// both exponents are far from the overflow/underflow range, e1 is
-	// c/e2 with c = exp(la + lb − 2h), one exp instead of two.
-	c := math.Exp(tr.la + tr.lb - 2*h)
 	var sumB float64
 	hasIcpt := tr.p.Intercept
 	th, gr := theta[:d:d], grad[:d:d]
 	la, lb := tr.la, tr.lb
+	if l.kind == ExponentialKind {
+		// e1 = exp(la − m − h) and e2 = exp(lb + m − h), m = y·u: the
+		// exponents are combined before exponentiating; e2 for all rows in
+		// one batched loop, then e1 = c/e2 with c = exp(la + lb − 2h)
+		// where e2 is moderate (else e1 gets its own exp).
+		c := math.Exp(la + lb - 2*h)
+		buf := tr.buf[:len(yb)]
+		for i, y := range yb {
+			xi := xb[i*d : i*d+d : i*d+d]
+			u := icpt
+			for j, v := range xi {
+				u += th[j] * v
+			}
+			buf[i] = lb + y*u - h
+		}
+		expInPlace(buf)
+		var gi float64
+		for i, y := range yb {
+			xi := xb[i*d : i*d+d : i*d+d]
+			e2 := buf[i]
+			var e1 float64
+			// |x2| < 299: c/e2 is accurate (c = e^{la+lb−2h} may underflow
+			// only when e1 is negligible beside e2).
+			if e2 > 1e-130 && e2 < 1e130 {
+				e1 = c / e2
+			} else {
+				u := icpt
+				for j, v := range xi {
+					u += th[j] * v
+				}
+				e1 = fastexp(la - y*u - h)
+			}
+			A := -y * (e1 + e2)
+			for j, v := range xi {
+				gr[j] += A * v
+			}
+			gi += A
+			sumB += e1 - e2
+		}
+		if hasIcpt {
+			grad[d] += gi
+		}
+		return sumB
+	}
 	for i, y := range yb {
 		xi := xb[i*d : i*d+d : i*d+d]
 		u := icpt
 		for j, v := range xi {
 			u += th[j] * v
 		}
-		var A, B float64
-		if l.kind == ExponentialKind {
-			m := y * u
-			x1, x2 := la-m-h, lb+m-h
-			e2 := fastexp(x2)
-			var e1 float64
-			if x1 > -300 && x1 < 300 && x2 > -300 && x2 < 300 {
-				e1 = c / e2
-			} else {
-				e1 = fastexp(x1)
-			}
-			A, B = -y*(e1+e2), e1-e2
-		} else {
-			A, B = l.iwpCoef(u, y, h, tr.la, tr.lb, tr.a, tr.b)
-		}
+		A, B := l.iwpCoef(u, y, h, la, lb, tr.a, tr.b)
 		for j, v := range xi {
 			gr[j] += A * v
 		}
@@ -360,20 +410,41 @@ func evaluate(l Loss, theta, x, y []float64, d int) (risk, acc float64) {
 	if len(theta) > d {
 		icpt = theta[d]
 	}
-	th := theta[:d]
+	th := theta[:d:d]
 	var sr float64
 	var ok int
+	if l.kind == ExponentialKind {
+		var buf [256]float64
+		for lo := 0; lo < len(y); lo += len(buf) {
+			yc := y[lo:min(lo+len(buf), len(y))]
+			b := buf[:len(yc)]
+			for k, yi := range yc {
+				i := lo + k
+				xi := x[i*d : i*d+d : i*d+d]
+				u := icpt
+				for j, v := range xi {
+					u += th[j] * v
+				}
+				if (u >= 0) == (yi > 0) {
+					ok++
+				}
+				b[k] = -yi * u
+			}
+			expInPlace(b)
+			for _, v := range b {
+				sr += v
+			}
+		}
+		n := float64(len(y))
+		return sr / n, float64(ok) / n
+	}
 	for i, yi := range y {
 		xi := x[i*d : i*d+d]
 		u := icpt
 		for j, v := range xi {
 			u += th[j] * v
 		}
-		if l.kind == ExponentialKind {
-			sr += fastexp(-yi * u)
-		} else {
-			sr += l.Value(u, yi)
-		}
+		sr += l.Value(u, yi)
 		if (u >= 0) == (yi > 0) {
 			ok++
 		}
