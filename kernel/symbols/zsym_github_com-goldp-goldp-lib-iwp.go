@@ -13,32 +13,33 @@ import (
 func init() {
 	Symbols["github.com/goldp/goldp/lib/iwp/iwp"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"Bernoulli":          reflect.ValueOf(iwp.Bernoulli),
-		"BernoulliInv":       reflect.ValueOf(iwp.BernoulliInv),
-		"Clean":              reflect.ValueOf(iwp.Clean),
-		"Evaluate":           reflect.ValueOf(iwp.Evaluate),
-		"Exponential":        reflect.ValueOf(iwp.Exponential),
-		"ExponentialKind":    reflect.ValueOf(iwp.ExponentialKind),
-		"IWP":                reflect.ValueOf(iwp.IWP),
-		"Logistic":           reflect.ValueOf(iwp.Logistic),
-		"LogisticKind":       reflect.ValueOf(iwp.LogisticKind),
-		"LogisticPoly":       reflect.ValueOf(iwp.LogisticPoly),
-		"MaxLogisticOrder":   reflect.ValueOf(constant.MakeFromLiteral("8", token.INT, 0)),
-		"MeanSD":             reflect.ValueOf(iwp.MeanSD),
-		"Methods":            reflect.ValueOf(&iwp.Methods).Elem(),
-		"Naive":              reflect.ValueOf(iwp.Naive),
-		"NewNoiseRelease":    reflect.ValueOf(iwp.NewNoiseRelease),
-		"PolyEval":           reflect.ValueOf(iwp.PolyEval),
-		"PolyWeierstrass":    reflect.ValueOf(iwp.PolyWeierstrass),
-		"PolyWeierstrassInv": reflect.ValueOf(iwp.PolyWeierstrassInv),
-		"Quadratic":          reflect.ValueOf(iwp.Quadratic),
-		"QuadraticKind":      reflect.ValueOf(iwp.QuadraticKind),
-		"RegressionGrad":     reflect.ValueOf(iwp.RegressionGrad),
-		"RegressionLoss":     reflect.ValueOf(iwp.RegressionLoss),
-		"SGD":                reflect.ValueOf(iwp.SGD),
-		"TruncationStats":    reflect.ValueOf(iwp.TruncationStats),
-		"Weierstrass":        reflect.ValueOf(iwp.Weierstrass),
-		"Welch":              reflect.ValueOf(iwp.Welch),
+		"Bernoulli":            reflect.ValueOf(iwp.Bernoulli),
+		"BernoulliInv":         reflect.ValueOf(iwp.BernoulliInv),
+		"Clean":                reflect.ValueOf(iwp.Clean),
+		"Evaluate":             reflect.ValueOf(iwp.Evaluate),
+		"Exponential":          reflect.ValueOf(iwp.Exponential),
+		"ExponentialKind":      reflect.ValueOf(iwp.ExponentialKind),
+		"IWP":                  reflect.ValueOf(iwp.IWP),
+		"Logistic":             reflect.ValueOf(iwp.Logistic),
+		"LogisticKind":         reflect.ValueOf(iwp.LogisticKind),
+		"LogisticPoly":         reflect.ValueOf(iwp.LogisticPoly),
+		"MaxLogisticOrder":     reflect.ValueOf(constant.MakeFromLiteral("8", token.INT, 0)),
+		"MeanSD":               reflect.ValueOf(iwp.MeanSD),
+		"Methods":              reflect.ValueOf(&iwp.Methods).Elem(),
+		"Naive":                reflect.ValueOf(iwp.Naive),
+		"NewNoiseRelease":      reflect.ValueOf(iwp.NewNoiseRelease),
+		"NewRegressionRelease": reflect.ValueOf(iwp.NewRegressionRelease),
+		"PolyEval":             reflect.ValueOf(iwp.PolyEval),
+		"PolyWeierstrass":      reflect.ValueOf(iwp.PolyWeierstrass),
+		"PolyWeierstrassInv":   reflect.ValueOf(iwp.PolyWeierstrassInv),
+		"Quadratic":            reflect.ValueOf(iwp.Quadratic),
+		"QuadraticKind":        reflect.ValueOf(iwp.QuadraticKind),
+		"RegressionGrad":       reflect.ValueOf(iwp.RegressionGrad),
+		"RegressionLoss":       reflect.ValueOf(iwp.RegressionLoss),
+		"SGD":                  reflect.ValueOf(iwp.SGD),
+		"TruncationStats":      reflect.ValueOf(iwp.TruncationStats),
+		"Weierstrass":          reflect.ValueOf(iwp.Weierstrass),
+		"Welch":                reflect.ValueOf(iwp.Welch),
 
 		// type definitions
 		"Curve":        reflect.ValueOf((*iwp.Curve)(nil)),
@@ -49,10 +50,12 @@ func init() {
 		"NoiseRelease": reflect.ValueOf((*iwp.NoiseRelease)(nil)),
 		"Params":       reflect.ValueOf((*iwp.Params)(nil)),
 		"Releaser":     reflect.ValueOf((*iwp.Releaser)(nil)),
+		"ReleaserInto": reflect.ValueOf((*iwp.ReleaserInto)(nil)),
 		"Result":       reflect.ValueOf((*iwp.Result)(nil)),
 
 		// interface wrapper definitions
-		"_Releaser": reflect.ValueOf((*_github_com_goldp_goldp_lib_iwp_Releaser)(nil)),
+		"_Releaser":     reflect.ValueOf((*_github_com_goldp_goldp_lib_iwp_Releaser)(nil)),
+		"_ReleaserInto": reflect.ValueOf((*_github_com_goldp_goldp_lib_iwp_ReleaserInto)(nil)),
 	}
 }
 
@@ -71,5 +74,27 @@ func (W _github_com_goldp_goldp_lib_iwp_Releaser) Release(ctx context.Context, s
 	return W.WRelease(ctx, seed, x, y, workers)
 }
 func (W _github_com_goldp_goldp_lib_iwp_Releaser) Sigma() float64 {
+	return W.WSigma()
+}
+
+// _github_com_goldp_goldp_lib_iwp_ReleaserInto is an interface wrapper for ReleaserInto type
+type _github_com_goldp_goldp_lib_iwp_ReleaserInto struct {
+	IValue       interface{}
+	WKeepProb    func() float64
+	WRelease     func(ctx context.Context, seed uint64, x []float64, y []float64, workers int) (xt []float64, yt []float64, err error)
+	WReleaseInto func(ctx context.Context, seed uint64, x []float64, y []float64, xt []float64, yt []float64, workers int) error
+	WSigma       func() float64
+}
+
+func (W _github_com_goldp_goldp_lib_iwp_ReleaserInto) KeepProb() float64 {
+	return W.WKeepProb()
+}
+func (W _github_com_goldp_goldp_lib_iwp_ReleaserInto) Release(ctx context.Context, seed uint64, x []float64, y []float64, workers int) (xt []float64, yt []float64, err error) {
+	return W.WRelease(ctx, seed, x, y, workers)
+}
+func (W _github_com_goldp_goldp_lib_iwp_ReleaserInto) ReleaseInto(ctx context.Context, seed uint64, x []float64, y []float64, xt []float64, yt []float64, workers int) error {
+	return W.WReleaseInto(ctx, seed, x, y, xt, yt, workers)
+}
+func (W _github_com_goldp_goldp_lib_iwp_ReleaserInto) Sigma() float64 {
 	return W.WSigma()
 }
