@@ -5,6 +5,8 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
+	"strconv"
 )
 
 // ACS task kinds.
@@ -240,4 +242,34 @@ func deriveMIG(age, migsp float64) float64 {
 		return 3
 	}
 	return 2
+}
+
+// StateFIPS maps the postal abbreviations of the 50 states and Puerto Rico
+// to their FIPS codes (the state list of Folktables; DC is not in it).
+var StateFIPS = map[string]int{
+	"AL": 1, "AK": 2, "AZ": 4, "AR": 5, "CA": 6, "CO": 8, "CT": 9, "DE": 10, "FL": 12, "GA": 13,
+	"HI": 15, "ID": 16, "IL": 17, "IN": 18, "IA": 19, "KS": 20, "KY": 21, "LA": 22, "ME": 23, "MD": 24,
+	"MA": 25, "MI": 26, "MN": 27, "MS": 28, "MO": 29, "MT": 30, "NE": 31, "NV": 32, "NH": 33, "NJ": 34,
+	"NM": 35, "NY": 36, "NC": 37, "ND": 38, "OH": 39, "OK": 40, "OR": 41, "PA": 42, "RI": 44, "SC": 45,
+	"SD": 46, "TN": 47, "TX": 48, "UT": 49, "VT": 50, "VA": 51, "WA": 53, "WV": 54, "WI": 55, "WY": 56,
+	"PR": 72,
+}
+
+// FolktablesPaths returns the paths where Folktables caches the person
+// files of the given states: root/year/horizon/psam_pFF.csv (FF = FIPS),
+// the layout of folktables' ACSDataSource for survey years 2017 and later
+// (e.g. FolktablesPaths("data", 2018, "1-Year", "CA", "TX")).
+func FolktablesPaths(root string, year int, horizon string, states ...string) ([]string, error) {
+	if year < 2017 {
+		return nil, fmt.Errorf("data: FolktablesPaths: year %d; only 2017 and later use psam_pFF.csv names", year)
+	}
+	out := make([]string, len(states))
+	for i, st := range states {
+		f, ok := StateFIPS[st]
+		if !ok {
+			return nil, fmt.Errorf("data: FolktablesPaths: unknown state %q (want a postal abbreviation such as \"CA\")", st)
+		}
+		out[i] = filepath.Join(root, strconv.Itoa(year), horizon, fmt.Sprintf("psam_p%02d.csv", f))
+	}
+	return out, nil
 }

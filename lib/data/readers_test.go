@@ -186,3 +186,44 @@ func TestSplitSelectScale(t *testing.T) {
 		t.Error("unknown code-book feature accepted")
 	}
 }
+
+// A 2018-style file: ST instead of STATE, MIG present, RT column.
+func TestACS2018Header(t *testing.T) {
+	in := "RT,SERIALNO,ST,PWGTP,AGEP,SEX,RAC1P,CIT,SCHL,MAR,DIS,MIG,MIL,NATIVITY,DEAR,DEYE,DREM,PINCP,ESR,FER,PUBCOV,WKHP\n" +
+		"P,2018GQ1,06,5,30,2,1,1,16,5,2,3,4,1,2,2,2,12000,1,2,1,40\n" +
+		"P,2018GQ2,06,5,70,2,1,1,16,5,2,1,4,1,2,2,2,12000,6,,1,\n" +
+		"P,2018GQ3,06,5,40,1,1,1,21,1,2,1,4,1,2,2,2,,1,,2,40\n"
+	ds, err := ACSPublicCoverage().Read(strings.NewReader(in), "p06.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Row 2 fails AGEP<65, row 3 has no PINCP.
+	if ds.N() != 1 || ds.Y[0] != 1 {
+		t.Fatalf("rows %d labels %v, want one positive row", ds.N(), ds.Y)
+	}
+	st, _ := ds.Column("ST")
+	mig, _ := ds.Column("MIG")
+	fer, _ := ds.Column("FER")
+	if st[0] != 6 || mig[0] != 3 || fer[0] != 2 {
+		t.Errorf("ST %v MIG %v FER %v, want 6, 3, 2", st, mig, fer)
+	}
+	// MIG derived from MIGSP when absent (2024 projection).
+	in24 := "STATE,AGEP,SEX,SCHL,MAR,PINCP,PUBCOV,MIGSP\n42,30,1,16,5,100,1,\n42,31,1,16,5,100,2,6\n42,32,1,16,5,100,2,300\n"
+	pub := ACSPublicCoverage()
+	pub.Features = []string{"AGEP", "MIG", "ST"}
+	ds, err = pub.Read(strings.NewReader(in24), "p.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mig, _ = ds.Column("MIG")
+	if len(mig) != 3 || mig[0] != 1 || mig[1] != 3 || mig[2] != 2 {
+		t.Errorf("derived MIG %v, want [1 3 2]", mig)
+	}
+	p, err := FolktablesPaths("data", 2018, "1-Year", "CA", "PR")
+	if err != nil || p[0] != filepath.Join("data", "2018", "1-Year", "psam_p06.csv") || p[1] != filepath.Join("data", "2018", "1-Year", "psam_p72.csv") {
+		t.Errorf("FolktablesPaths = %v, %v", p, err)
+	}
+	if _, err := FolktablesPaths("data", 2018, "1-Year", "XX"); err == nil {
+		t.Error("unknown state accepted")
+	}
+}
