@@ -165,6 +165,9 @@ func (r *FeatureLabelRelease) Dim() int { return r.box.Dim() }
 // Box returns the feature domain.
 func (r *FeatureLabelRelease) Box() Box { return r.box }
 
+// Policy returns what happens to features outside the box.
+func (r *FeatureLabelRelease) Policy() Policy { return r.policy }
+
 // Sigma returns the feature noise σ.
 func (r *FeatureLabelRelease) Sigma() float64 { return r.gauss.Sigma() }
 

@@ -60,6 +60,10 @@ func CubeHistogramFromScale(d int, h, scale float64) (*CubeHistogram, error) {
 // default) or Clip.
 func (c *CubeHistogram) SetPolicy(p Policy) { c.policy = p }
 
+// Domain returns the input domain [0, 1]^d and the policy for points
+// outside it.
+func (c *CubeHistogram) Domain() (Box, Policy) { return UnitCube(c.d), c.policy }
+
 // Dim returns d.
 func (c *CubeHistogram) Dim() int { return c.d }
 

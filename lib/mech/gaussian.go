@@ -251,6 +251,15 @@ func (m *Gaussian) SetDomain(box Box, p Policy) error {
 	return nil
 }
 
+// Domain returns the input box and its policy, and false when no domain is
+// set (the caller then vouches for the sensitivity).
+func (m *Gaussian) Domain() (Box, Policy, bool) {
+	if m.domain == nil {
+		return Box{}, Reject, false
+	}
+	return *m.domain, m.policy, true
+}
+
 // Sigma returns the noise standard deviation σ.
 func (m *Gaussian) Sigma() float64 { return m.sigma }
 

@@ -84,6 +84,15 @@ func (m *Laplace) SetDomain(box Box, p Policy) error {
 	return nil
 }
 
+// Domain returns the input box and its policy, and false when no domain is
+// set (the caller then vouches for the sensitivity).
+func (m *Laplace) Domain() (Box, Policy, bool) {
+	if m.domain == nil {
+		return Box{}, Reject, false
+	}
+	return *m.domain, m.policy, true
+}
+
 // SetSnapped chooses the floating-point-safe sampler (SampleLaplaceSnapped)
 // for Release. Snapping rounds the input to a power-of-two grid, which adds
 // up to one grid step to the sensitivity; the reported guarantee accounts
