@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"sync"
 	"testing"
 )
 
@@ -300,5 +301,57 @@ func TestLogisticExperiment(t *testing.T) {
 	}
 	if w := logisticWarning(2, 0.5); w != "" {
 		t.Errorf("warning at s=0.5, K=2: %s", w)
+	}
+}
+
+// A pass allocates nothing per step.
+func TestSGDAllocFree(t *testing.T) {
+	d := 4
+	x, y := synthGLM(2000, d, 9)
+	lg, _ := Logistic(3)
+	for _, l := range []Loss{Exponential(), Quadratic(), lg} {
+		p := Params{Loss: l, Batch: 8, Step: 0.01, Lambda: 0.1, Radius: 2, Intercept: true, Sigma: 0.5, EpsY: 1, TailAverage: 0.3}
+		tr := newTrainer(p, d)
+		for _, m := range Methods {
+			allocs := testing.AllocsPerRun(5, func() {
+				tr.reset()
+				if err := tr.run(context.Background(), m, x, y, 0, nil); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if allocs != 0 {
+				t.Errorf("%v %v: %v allocations per pass, want 0", l, m, allocs)
+			}
+		}
+	}
+}
+
+type countReporter struct {
+	mu          sync.Mutex
+	last, total int64
+	calls, done int
+}
+
+func (c *countReporter) Report(done, total int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.calls++
+	c.last = max(c.last, done)
+	c.total = total
+}
+
+func (c *countReporter) Done() { c.mu.Lock(); c.done++; c.mu.Unlock() }
+
+func TestExperimentProgress(t *testing.T) {
+	d := 2
+	x, y := synthGLM(3000, d, 10)
+	rel, _ := NewNoiseRelease(0.3, 1)
+	rep := &countReporter{}
+	e := &Experiment{Params: Params{Loss: Exponential(), Batch: 10, Step: 0.01}, Release: rel, Reps: 5, Workers: 2, Progress: rep}
+	if _, err := e.Run(context.Background(), x, y, x[:200*d], y[:200], d); err != nil {
+		t.Fatal(err)
+	}
+	if rep.last != 15 || rep.total != 15 || rep.calls != 15 || rep.done != 1 {
+		t.Errorf("progress: last %d total %d calls %d done %d, want 15, 15, 15, 1", rep.last, rep.total, rep.calls, rep.done)
 	}
 }
