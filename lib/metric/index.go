@@ -25,6 +25,10 @@ type IndexOptions struct {
 	// overhead) and 1 for every other metric (fewest distance calls, for
 	// metrics defined in cells).
 	LeafSize int
+	// VantagePoint keeps the vantage-point tree for the Euclidean metric,
+	// which in dimension up to 16 is otherwise served by a k-d tree with
+	// leaves of 8 prototypes (faster, same answers).
+	VantagePoint bool
 	// Workers is the number of goroutines answering a batch of queries
 	// (0 means runtime.GOMAXPROCS(0)).
 	Workers int
@@ -84,6 +88,7 @@ type counters struct {
 type VectorIndex struct {
 	t       vptree[[]float64]
 	fast    *euclidFlat // Euclidean specialisation, nil otherwise
+	kd      *kdTree     // Euclidean k-d tree in low dimension, nil otherwise
 	batch   Batch       // batch form used by brute force, nil otherwise
 	m       Vector
 	dim     int // -1 when lengths may vary
@@ -124,9 +129,15 @@ func NewVectorIndex(prototypes [][]float64, m Vector, opt *IndexOptions) (*Vecto
 	o.Brute = o.Brute || !IsMetric(m)
 	ix := &VectorIndex{m: m, dim: dim, opt: o}
 	ix.t = vptree[[]float64]{pts: prototypes, dist: m.Dist, brute: o.Brute}
-	ix.build = ix.t.build(o.LeafSize, o.Seed)
-	if _, ok := m.(Euclidean); ok && !o.Brute && dim > 0 {
-		ix.fast = newEuclidFlat(&ix.t, dim)
+	_, euclid := m.(Euclidean)
+	switch {
+	case euclid && !o.Brute && !o.VantagePoint && dim >= 1 && dim <= 16:
+		ix.kd = newKDTree(prototypes, dim)
+	default:
+		ix.build = ix.t.build(o.LeafSize, o.Seed)
+		if euclid && !o.Brute && dim > 0 {
+			ix.fast = newEuclidFlat(&ix.t, dim)
+		}
 	}
 	if b, ok := m.(Batch); ok && o.Brute {
 		ix.batch = b
@@ -173,6 +184,9 @@ func (ix *VectorIndex) Nearest(q []float64) (int, float64, error) {
 }
 
 func (ix *VectorIndex) nearest(q []float64, calls *int64) (int, float64) {
+	if ix.kd != nil {
+		return ix.kd.nearest(q, calls)
+	}
 	if ix.fast != nil {
 		return ix.fast.nearest(q, calls)
 	}

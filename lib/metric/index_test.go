@@ -48,7 +48,7 @@ func TestIndexEqualsBruteForce(t *testing.T) {
 		{"intgrid3d", 300, 3, 4, false},
 	} {
 		for name, m := range metrics {
-			for _, leaf := range []int{1, 8} {
+			for _, leaf := range []int{1, 8, -1} {
 				rng := rand.New(rand.NewPCG(uint64(setup.k), 7))
 				pts := randPoints(rng, setup.k, setup.d, setup.grd)
 				if setup.dup {
@@ -56,9 +56,15 @@ func TestIndexEqualsBruteForce(t *testing.T) {
 						pts[setup.k-1-i] = pts[i] // exact duplicates at a higher index
 					}
 				}
-				qs := randPoints(rng, 2000, setup.d, setup.grd)
+				qs := randPoints(rng, 1500, setup.d, setup.grd)
 				qs = append(qs, pts...) // queries at prototypes: ties at distance 0
-				ix, err := NewVectorIndex(pts, m, &IndexOptions{LeafSize: leaf, Seed: 3})
+				// leaf -1: the default index (a k-d tree for Euclidean);
+				// 1 and 8: vantage-point trees.
+				opt := &IndexOptions{LeafSize: leaf, Seed: 3, VantagePoint: true}
+				if leaf < 0 {
+					opt = nil
+				}
+				ix, err := NewVectorIndex(pts, m, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
