@@ -15,9 +15,12 @@
 //	m := metric.VectorFunc(func(a, b []float64) float64 { ... })
 //
 // A call into interpreted code costs a few microseconds, so the index in this
-// package is built to make few distance calls: a query among k prototypes
-// costs about log k calls instead of k. Its counters (Stats) report the calls
-// actually made.
+// package is built to make few distance calls: a vantage-point tree, where a
+// query among k prototypes costs about log k calls instead of k (15 calls at
+// k = 1000 in the plane). For the built-in Euclidean metric in dimension up
+// to 16 the index is a k-d tree instead. Its counters (Stats) report the
+// calls actually made. Queries run in parallel and stop when their context
+// is cancelled.
 //
 // # Ties
 //
