@@ -343,8 +343,9 @@ func (m *Gaussian) ReleaseBatch(ctx context.Context, seed uint64, x []float64, d
 	return out, nil
 }
 
-// ReleaseBatch adds i.i.d. Laplace noise of scale Scale to n = len(x)/Dim
-// records, in blocks of BlockRows records with BlockRNG(seed, b), in
+// ReleaseBatch adds i.i.d. Laplace noise of scale Scale (a 1024-layer
+// exponential ziggurat with a random sign) to n = len(x)/Dim records, in
+// blocks of BlockRows records with BlockRNG(seed, b), in
 // parallel on workers goroutines (≤ 0: GOMAXPROCS); reproducible whatever
 // the number of workers. With a domain set, records are checked (or
 // clipped) first. Snapping is not applied in batches. rep may be nil.
@@ -367,12 +368,18 @@ func (m *Laplace) ReleaseBatch(ctx context.Context, seed uint64, x []float64, wo
 	}
 	scale := m.scale
 	err := runBlocks(ctx, (n+BlockRows-1)/BlockRows, workers, rep, func(b int) error {
-		p := blockState(seed, b)
+		st := blockState(seed, b)
+		sh, sl := st.hi, st.lo
 		for i, e := b*BlockRows*dim, min((b+1)*BlockRows, n)*dim; i < e; i++ {
-			u := p.Uint64()
-			// Sign from the top bit, exponential from the other 63 by inversion.
-			ex := -math.Log((float64(u<<1>>11) + 0.5) * 0x1p-53)
-			out[i] += math.Float64frombits(math.Float64bits(scale*ex) ^ u&(1<<63))
+			var u uint64
+			sh, sl, u = pcgStep(sh, sl)
+			z, ok := zigFastLaplace(u)
+			if !ok {
+				p := pcg{sh, sl}
+				z = laplaceRetry(&p, u)
+				sh, sl = p.hi, p.lo
+			}
+			out[i] += scale * z
 		}
 		return nil
 	})

@@ -52,7 +52,8 @@
 // a release is the same whatever the number of workers; blocks run in
 // parallel, honour a context.Context and report to a progress.Reporter.
 // Normal variables come from a 1024-layer ziggurat with 53-bit abscissae
-// (FillNormal), about twice as fast as rand.NormFloat64.
+// (FillNormal), about twice as fast as rand.NormFloat64; batch Laplace noise
+// from the same construction for the exponential.
 //
 // Floating-point samplers are research grade: they reproduce the
 // distributions to double precision, but the low-order bits of a naive

@@ -345,6 +345,42 @@ func TestNormalZiggurat(t *testing.T) {
 	within(t, "P(|Z|>r)", float64(tail)/draws, want, 4*math.Sqrt(want/draws))
 }
 
+// The Laplace ziggurat of the batch path: chi-square over 200 equiprobable
+// bins and the tail beyond the base layer's edge on 4·10⁶ draws.
+func TestLaplaceZiggurat(t *testing.T) {
+	const draws, bins = 4000000, 200
+	q := func(p float64) float64 { // Laplace(1) quantile
+		if p < 0.5 {
+			return math.Log(2 * p)
+		}
+		return -math.Log(2 - 2*p)
+	}
+	edges := make([]float64, bins-1)
+	for i := range edges {
+		edges[i] = q(float64(i+1) / bins)
+	}
+	counts := make([]float64, bins)
+	tail := 0
+	p := &pcg{17, 18}
+	for i := 0; i < draws; i++ {
+		z := laplace(p)
+		counts[sort.SearchFloat64s(edges, z)]++
+		if math.Abs(z) > zigExp.r {
+			tail++
+		}
+	}
+	chi2 := 0.0
+	for _, c := range counts {
+		e := float64(draws) / bins
+		chi2 += (c - e) * (c - e) / e
+	}
+	if lim := bins - 1 + 4*math.Sqrt(2*(bins-1)); chi2 > lim {
+		t.Errorf("chi-square %v over %d bins, want ≤ %v", chi2, bins, lim)
+	}
+	want := math.Exp(-zigExp.r)
+	within(t, "P(|L|>r)", float64(tail)/draws, want, 4*math.Sqrt(want/draws)+1.0/draws)
+}
+
 func TestFeatureLabelReleaseReproducible(t *testing.T) {
 	lo := []float64{-1, -1, -1}
 	hi := []float64{1, 1, 1}

@@ -20,34 +20,37 @@ const (
 	zigShift = 63 - 10 // moves the sign bit to bit 63
 )
 
-var (
-	zigX    [zigN + 1]float64 // layer abscissae, zigX[0] = v/f(r) (base), zigX[1] = r, zigX[zigN] = 0
-	zigF    [zigN + 1]float64 // f(zigX[i]) = exp(-zigX[i]²/2)
-	zigK    [zigN]uint64      // accept j (53 bits) outright iff j < zigK[i]
-	zigW    [zigN]float64     // zigX[i]·2^-53
-	zigR    float64           // right edge of the base layer
-	zigRInv float64           // 1/r
-)
+// ziggurat holds the tables of a zigN-layer ziggurat for a decreasing
+// density f on [0, ∞) (unnormalised).
+type ziggurat struct {
+	x    [zigN + 1]float64 // layer abscissae: x[0] = v/f(r) (base), x[1] = r, x[zigN] = 0
+	f    [zigN + 1]float64 // f(x[i])
+	k    [zigN]uint64      // accept j (53 bits) outright iff j < k[i]
+	w    [zigN]float64     // x[i]·2^-53
+	r    float64           // right edge of the base layer
+	rInv float64           // 1/r
+}
 
-func init() {
-	f := func(x float64) float64 { return math.Exp(-x * x / 2) }
-	// tail(r) = ∫_r^∞ f = sqrt(π/2) erfc(r/√2).
+// buildZiggurat computes the tables for density f with inverse finv and
+// tail mass tail(r) = ∫_r^∞ f, finding r in [lo, hi] by bisection so that
+// the layers of equal area exactly tile the area under f.
+func buildZiggurat(f, finv, tail func(float64) float64, lo, hi float64) *ziggurat {
+	z := new(ziggurat)
 	build := func(r float64) (top float64) {
-		v := r*f(r) + math.Sqrt(math.Pi/2)*math.Erfc(r/math.Sqrt2)
-		zigX[0] = v / f(r)
-		zigX[1] = r
+		v := r*f(r) + tail(r)
+		z.x[0] = v / f(r)
+		z.x[1] = r
 		for i := 1; i < zigN-1; i++ {
-			y := v/zigX[i] + f(zigX[i])
-			if y >= 1 {
+			y := v/z.x[i] + f(z.x[i])
+			if y >= f(0) {
 				return -1 // r too small: layers run out before the top
 			}
-			zigX[i+1] = math.Sqrt(-2 * math.Log(y))
+			z.x[i+1] = finv(y)
 		}
-		// The top layer [0, x_{N-1}] × [f(x_{N-1}), 1] must have area v.
-		return zigX[zigN-1]*(1-f(zigX[zigN-1])) - v
+		// The top layer [0, x_{N-1}] × [f(x_{N-1}), f(0)] must have area v.
+		return z.x[zigN-1]*(f(0)-f(z.x[zigN-1])) - v
 	}
-	lo, hi := 2.0, 6.0
-	for i := 0; i < 100; i++ {
+	for i := 0; i < 200; i++ {
 		mid := (lo + hi) / 2
 		if build(mid) < 0 {
 			lo = mid
@@ -55,18 +58,43 @@ func init() {
 			hi = mid
 		}
 	}
-	zigR = hi
-	build(zigR)
-	zigRInv = 1 / zigR
-	zigX[zigN] = 0
-	for i := range zigF {
-		zigF[i] = f(zigX[i])
+	z.r = hi
+	build(z.r)
+	z.rInv = 1 / z.r
+	z.x[zigN] = 0
+	for i := range z.f {
+		z.f[i] = f(z.x[i])
 	}
 	for i := 0; i < zigN; i++ {
-		zigK[i] = uint64(zigX[i+1] / zigX[i] * 0x1p53)
-		zigW[i] = zigX[i] * 0x1p-53
+		z.k[i] = uint64(z.x[i+1] / z.x[i] * 0x1p53)
+		z.w[i] = z.x[i] * 0x1p-53
 	}
+	return z
 }
+
+var (
+	// zigNorm is the ziggurat of the half-normal exp(-x²/2).
+	zigNorm = buildZiggurat(
+		func(x float64) float64 { return math.Exp(-x * x / 2) },
+		func(y float64) float64 { return math.Sqrt(-2 * math.Log(y)) },
+		func(r float64) float64 { return math.Sqrt(math.Pi/2) * math.Erfc(r/math.Sqrt2) },
+		2, 6)
+	// zigExp is the ziggurat of the exponential exp(-x).
+	zigExp = buildZiggurat(
+		func(x float64) float64 { return math.Exp(-x) },
+		func(y float64) float64 { return -math.Log(y) },
+		func(r float64) float64 { return math.Exp(-r) },
+		4, 12)
+
+	// Hot-path copies of the tables, as package-level arrays.
+	zigK    = zigNorm.k
+	zigW    = zigNorm.w
+	zigF    = zigNorm.f
+	zigR    = zigNorm.r
+	zigRInv = zigNorm.rInv
+	zigEK   = zigExp.k
+	zigEW   = zigExp.w
+)
 
 // pcg is the state of a PCG-DXSM generator, the algorithm of
 // math/rand/v2's PCG: pcg{hi, lo} produces the same sequence as
@@ -195,4 +223,49 @@ func FillNormal(r *rand.PCG, dst []float64) {
 		dst[i] = z
 	}
 	pcg{hi, lo}.store(r)
+}
+
+// zigFastLaplace is the common case of a Laplace draw (scale 1) from the
+// 64-bit word u: the exponential ziggurat's layer (bits 0–9), the sign
+// (bit 10) and a 53-bit abscissa. It succeeds for about 99.4% of words.
+func zigFastLaplace(u uint64) (float64, bool) {
+	i := u & (zigN - 1)
+	j := u >> 11
+	return math.Float64frombits(math.Float64bits(float64(j)*zigEW[i]) ^ (u&zigSign)<<zigShift), j < zigEK[i]
+}
+
+// laplaceRetry finishes a Laplace draw whose first word u missed the fast
+// path: the exponential's tail beyond r is r + Exp(1) (memorylessness), a
+// wedge point is accepted when under e^{-x}; otherwise it draws afresh.
+func laplaceRetry(p *pcg, u uint64) float64 {
+	z := zigExp
+	for {
+		i := u & (zigN - 1)
+		j := u >> 11
+		x, ok := float64(j)*z.w[i], j < z.k[i]
+		if !ok {
+			if i == 0 {
+				x, ok = z.r-math.Log(unit53(p)), true
+			} else {
+				y := z.f[i] + unit53(p)*(z.f[i+1]-z.f[i])
+				ok = y < math.Exp(-x)
+			}
+		}
+		if ok {
+			if u&zigSign != 0 {
+				return -x
+			}
+			return x
+		}
+		u = p.Uint64()
+	}
+}
+
+// laplace returns a Laplace variable of scale 1 drawn from p.
+func laplace(p *pcg) float64 {
+	u := p.Uint64()
+	if z, ok := zigFastLaplace(u); ok {
+		return z
+	}
+	return laplaceRetry(p, u)
 }
