@@ -84,6 +84,9 @@ type Msg struct {
 	EName     string         `json:"ename,omitempty"`
 	EValue    string         `json:"evalue,omitempty"`
 	Traceback []string       `json:"tb,omitempty"`
+	// Runaway marks an interrupted cell whose compiled code kept the
+	// worker busy after the interpreter gave up on it (see Server.Grace).
+	Runaway bool `json:"runaway,omitempty"`
 
 	// Complete replies.
 	Matches    []string `json:"matches,omitempty"`

@@ -7,9 +7,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/goldp/goldp/kernel/display"
 )
@@ -47,6 +50,8 @@ func (e *CellError) Error() string { return e.Name + ": " + e.Value }
 const (
 	// EnvNonce holds the sync-marker nonce.
 	EnvNonce = "GOLDP_WORKER_NONCE"
+	// EnvGrace holds Server.Grace as a time.Duration string.
+	EnvGrace = "GOLDP_WORKER_GRACE"
 )
 
 // Server serves one Session to a supervisor over a request and an event
@@ -65,6 +70,15 @@ type Server struct {
 	Stdout, Stderr io.Writer
 	// Nonce is the marker nonce shared with the supervisor.
 	Nonce string
+	// Grace is how long the worker waits, after an interrupted cell
+	// returned, for the interpreter's evaluation goroutine to end or block
+	// (0: it does not check). yaegi returns from an interrupted evaluation
+	// at once but abandons a compiled call that ignores cancellation, which
+	// goes on running on that goroutine; if it is still computing after
+	// Grace, the reply is marked Runaway and the supervisor replaces the
+	// worker. Interpreted code ends within microseconds; a compiled call
+	// blocked in a sleep, channel or I/O is left blocked (see abandoned).
+	Grace time.Duration
 
 	enc     *Encoder
 	orderMu sync.Mutex // serialises marker writes with event sends
@@ -168,6 +182,9 @@ func (s *Server) execute(m *Msg) {
 	// The context is not cancelled here: goroutines a cell started may keep
 	// using display.Context() after the cell ends.
 	r := &Msg{Kind: KindReply, ID: m.ID}
+	if ctx.Err() != nil && s.Grace > 0 {
+		r.Runaway = abandoned(s.Grace)
+	}
 	if err != nil {
 		var ce *CellError
 		if errors.As(err, &ce) {
@@ -184,6 +201,87 @@ func (s *Server) execute(m *Msg) {
 		r.Data = val
 	}
 	s.sendOrdered(r)
+}
+
+// abandoned waits up to grace, after an interrupt, for the interpreter's
+// evaluation goroutine to end or block, and reports whether it is still
+// busy. yaegi's ExecuteWithContext returns as soon as the context is
+// cancelled; the goroutine it evaluates on stops at the next interpreted
+// instruction, but a compiled call that ignores cancellation keeps it
+// alive. Blocked there (time.Sleep, a channel, I/O) it costs nothing and
+// the session stays usable; computing, it would hold a CPU and touch the
+// session's state behind later cells' backs, so the worker is replaced.
+func abandoned(grace time.Duration) bool {
+	deadline := time.Now().Add(grace)
+	wait := 200 * time.Microsecond
+	quiet := 0
+	for {
+		switch evalState() {
+		case evalNone:
+			return false
+		case evalBlocked:
+			// Blocked in several samples in a row (a computing goroutine
+			// can be caught waiting for the GC or a lock for a moment).
+			if quiet++; quiet >= 3 {
+				return false
+			}
+		case evalBusy:
+			quiet = 0
+		}
+		if time.Now().After(deadline) {
+			return true
+		}
+		time.Sleep(wait)
+		wait = min(2*wait, 10*time.Millisecond)
+	}
+}
+
+// evalCreators are the frames that start yaegi's evaluation goroutines.
+var evalCreators = []string{
+	"created by github.com/traefik/yaegi/interp.(*Interpreter).ExecuteWithContext",
+	"created by github.com/traefik/yaegi/interp.(*Interpreter).EvalWithContext",
+}
+
+const (
+	evalNone    = iota // no evaluation goroutine
+	evalBlocked        // all of them are blocked
+	evalBusy           // one is running or runnable
+)
+
+// evalState reports the state of the goroutines yaegi started to evaluate
+// code with a context.
+func evalState() int {
+	buf := make([]byte, 64<<10)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) || len(buf) >= 64<<20 {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	state := evalNone
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		found := false
+		for _, c := range evalCreators {
+			if strings.Contains(g, c) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			continue
+		}
+		state = evalBlocked
+		// The header is "goroutine 7 [state, 2 minutes]:".
+		_, st, _ := strings.Cut(g, "[")
+		for _, busy := range []string{"running", "runnable", "preempted", "GC assist"} {
+			if strings.HasPrefix(st, busy) {
+				return evalBusy
+			}
+		}
+	}
+	return state
 }
 
 // runCell runs the session's Execute, turning a panic that escapes it into
@@ -254,10 +352,6 @@ func (p *publisher) ClearOutput(wait bool) {
 	p.s.sendOrdered(&Msg{Kind: KindClear, Wait: wait})
 }
 
-// Notebook reports that displays go to a notebook front end (display
-// helpers that draw differently in a terminal may ask for it).
-func (p *publisher) Notebook() bool { return true }
-
 func (p *publisher) Input(prompt string, password bool) (string, error) {
 	if !p.allowStdin {
 		return "", display.ErrNoInput
@@ -290,7 +384,9 @@ func (p *publisher) Input(prompt string, password bool) (string, error) {
 // exit status.
 func Main(newSession func() (Session, error)) int {
 	nonce := os.Getenv(EnvNonce)
+	grace, _ := time.ParseDuration(os.Getenv(EnvGrace))
 	os.Unsetenv(EnvNonce)
+	os.Unsetenv(EnvGrace)
 	req := os.NewFile(3, "requests")
 	ev := os.NewFile(4, "events")
 	if req == nil || ev == nil || nonce == "" {
@@ -300,7 +396,7 @@ func Main(newSession func() (Session, error)) int {
 	// Markers go to private duplicates of fd 1 and 2 so that cells closing
 	// or replacing os.Stdout do not break ordering.
 	stdout, stderr := dupFile(1, "stdout"), dupFile(2, "stderr")
-	s := &Server{New: newSession, Requests: req, Events: ev, Stdout: stdout, Stderr: stderr, Nonce: nonce}
+	s := &Server{New: newSession, Requests: req, Events: ev, Stdout: stdout, Stderr: stderr, Nonce: nonce, Grace: grace}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
 	go func() {

@@ -30,7 +30,9 @@ type Options struct {
 	// Info is returned by Info for kernel_info_reply.
 	Info jupyter.LanguageInfo
 	// InterruptGrace is how long an interrupted cell may take to stop
-	// before the worker is killed and restarted (default 2 s).
+	// before the worker is killed and restarted (default 2 s). The worker
+	// also waits InterruptGrace/2 after an interrupted cell returned for
+	// compiled code the interpreter abandoned to end (Server.Grace).
 	InterruptGrace time.Duration
 	// MaxRSS restarts the worker between cells, with a notice, when its
 	// resident set exceeds this many bytes (0: no limit).
@@ -200,7 +202,7 @@ func (p *proc) run() {
 	cmd.Stdin = nil
 	cmd.Stdout, cmd.Stderr = outW, errW
 	cmd.ExtraFiles = []*os.File{reqR, evW}
-	cmd.Env = append(cmd.Environ(), EnvNonce+"="+nonce)
+	cmd.Env = append(cmd.Environ(), EnvNonce+"="+nonce, EnvGrace+"="+(p.s.opts.InterruptGrace/2).String())
 	// Own process group: a terminal's Ctrl-C goes to the supervisor only,
 	// and a kill reaches processes the cell started.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -537,6 +539,12 @@ func (s *Supervisor) Execute(ctx context.Context, req jupyter.ExecuteRequest, ou
 	for {
 		select {
 		case m := <-ch:
+			if m.Runaway {
+				s.logf("worker %d: compiled code kept running after the interrupt; replacing the worker", p.n)
+				p.kill("interrupt ignored")
+				<-p.dead
+				return s.died(p, out)
+			}
 			rep := executeReply(m)
 			s.checkRSS(p)
 			return rep

@@ -21,6 +21,7 @@ import (
 // it serves fakeSession (a tiny command language) instead of running tests.
 func TestMain(m *testing.M) {
 	if os.Getenv("GOLDP_TEST_WORKER") != "" {
+		evalCreators = append(evalCreators, "created by github.com/goldp/goldp/kernel/worker.startAbandoned")
 		os.Exit(Main(func() (Session, error) { return &fakeSession{vars: map[string]string{}}, nil }))
 	}
 	os.Exit(m.Run())
@@ -36,6 +37,8 @@ func TestMain(m *testing.M) {
 //	set K V / get K  session state; get makes the value the cell's result
 //	wait           block until interrupted
 //	hang           ignore the interrupt (sleep an hour)
+//	spin, block    return when interrupted but leave an evaluation goroutine
+//	               computing (spin) or blocked (block)
 //	input PROMPT   ask the user, print the answer
 //	gopanic        panic in a goroutine
 //	exit N         exit the process
@@ -77,6 +80,16 @@ func (f *fakeSession) Execute(ctx context.Context, code string, pub display.Publ
 			return nil, &CellError{Name: "Interrupted", Value: "interrupted", Traceback: []string{"interrupted"}}
 		case "hang":
 			time.Sleep(time.Hour)
+		case "spin":
+			// Like a compiled call the interpreter abandons on interrupt:
+			// the cell returns, the evaluation goroutine stays.
+			startAbandoned(true)
+			<-ctx.Done()
+			return nil, &CellError{Name: "Interrupted", Value: "interrupted"}
+		case "block":
+			startAbandoned(false)
+			<-ctx.Done()
+			return nil, &CellError{Name: "Interrupted", Value: "interrupted"}
 		case "input":
 			s, err := pub.Input(arg, false)
 			if err != nil {
@@ -94,6 +107,16 @@ func (f *fakeSession) Execute(ctx context.Context, code string, pub display.Publ
 		}
 	}
 	return val, nil
+}
+
+// startAbandoned starts a goroutine that never ends, standing for yaegi's
+// evaluation goroutine stuck in a compiled call: computing or blocked.
+func startAbandoned(spin bool) {
+	go func() {
+		for x := 0; spin; x++ {
+		}
+		select {}
+	}()
 }
 
 func (f *fakeSession) Complete(code string, cursor int) ([]string, []string, int, int) {
@@ -269,6 +292,26 @@ func TestSupervisorInterrupt(t *testing.T) {
 	}
 	if rep := run(s, "get x", out); rep.Status != "ok" || rep.Data["text/plain"] != "" {
 		t.Errorf("after restart: %+v", rep)
+	}
+	// A cell that returns on interrupt but leaves compiled code blocked:
+	// the session stays.
+	run(s, "set x 8", out)
+	go func() { time.Sleep(100 * time.Millisecond); s.Interrupt() }()
+	rep = run(s, "block", out)
+	if rep.Status != "error" || rep.EName != "Interrupted" || strings.Contains(rep.EValue, "lost") {
+		t.Fatalf("blocked cell: %+v", rep)
+	}
+	if rep := run(s, "get x", out); rep.Data["text/plain"] != "8" {
+		t.Errorf("state lost after an interrupt leaving a blocked goroutine: %+v", rep)
+	}
+	// A cell that returns on interrupt but leaves compiled code spinning.
+	go func() { time.Sleep(100 * time.Millisecond); s.Interrupt() }()
+	rep = run(s, "spin", out)
+	if rep.Status != "error" || !strings.Contains(rep.EValue, "state was lost") {
+		t.Fatalf("spinning cell: %+v", rep)
+	}
+	if rep := run(s, "get x", out); rep.Status != "ok" || rep.Data["text/plain"] != "" {
+		t.Errorf("after the runaway restart: %+v", rep)
 	}
 }
 

@@ -1,0 +1,221 @@
+"""Protocol and robustness tests of the goldp kernel with jupyter_client,
+against the installed "goldp" kernelspec (scripts/setup.sh installs it):
+signatures, the control channel, interrupts, goroutine panics, output
+batching, stdin, restarts and the worker's kill-and-restart fallback.
+
+Run: /usr/bin/python3 -m pytest -q tests/test_kernel_protocol.py
+"""
+
+import queue
+import time
+
+import pytest
+import zmq
+from jupyter_client.manager import start_new_kernel
+from jupyter_client.session import Session
+
+TIMEOUT = 30
+
+
+def start():
+    return start_new_kernel(kernel_name="goldp", startup_timeout=TIMEOUT)
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    km, kc = start()
+    yield km, kc
+    kc.stop_channels()
+    km.shutdown_kernel(now=False)
+
+
+def collect(kc, msg_id, timeout=TIMEOUT):
+    """Returns the iopub messages of request msg_id up to its idle status."""
+    msgs = []
+    deadline = time.monotonic() + timeout
+    while True:
+        m = kc.get_iopub_msg(timeout=max(0.01, deadline - time.monotonic()))
+        if m["parent_header"].get("msg_id") != msg_id:
+            continue
+        if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
+            return msgs
+        if m["msg_type"] != "status":
+            msgs.append(m)
+
+
+def shell_reply(kc, msg_id, timeout=TIMEOUT):
+    deadline = time.monotonic() + timeout
+    while True:
+        m = kc.get_shell_msg(timeout=max(0.01, deadline - time.monotonic()))
+        if m["parent_header"].get("msg_id") == msg_id:
+            return m
+
+
+def run(kc, code, timeout=TIMEOUT, **kw):
+    """Executes code; returns (reply content, iopub messages)."""
+    kw.setdefault("stop_on_error", False)
+    msg_id = kc.execute(code, **kw)
+    reply = shell_reply(kc, msg_id, timeout)
+    return reply["content"], collect(kc, msg_id, timeout)
+
+
+def stdout_of(msgs):
+    return "".join(m["content"]["text"] for m in msgs
+                   if m["msg_type"] == "stream" and m["content"]["name"] == "stdout")
+
+
+def stderr_of(msgs):
+    return "".join(m["content"]["text"] for m in msgs
+                   if m["msg_type"] == "stream" and m["content"]["name"] == "stderr")
+
+
+def value_of(reply_and_msgs):
+    reply, msgs = reply_and_msgs
+    assert reply["status"] == "ok", reply
+    res = [m for m in msgs if m["msg_type"] == "execute_result"]
+    assert len(res) == 1, msgs
+    return res[0]["content"]["data"]["text/plain"]
+
+
+def test_forged_signature_ignored(kernel):
+    km, kc = kernel
+    ci = km.get_connection_info()
+    forger = Session(key=b"not-the-key", signature_scheme="hmac-sha256", username="mallory")
+    ctx = zmq.Context.instance()
+    sock = ctx.socket(zmq.DEALER)
+    sock.linger = 0
+    sock.connect("%s://%s:%d" % (ci["transport"], ci["ip"], ci["shell_port"]))
+    try:
+        msg = forger.msg("execute_request", content={
+            "code": "forged := 1", "silent": False, "store_history": True,
+            "user_expressions": {}, "allow_stdin": False, "stop_on_error": True})
+        forger.send(sock, msg)
+        # An unsigned message is dropped too.
+        unsigned = Session(key=b"", username="mallory")
+        unsigned.send(sock, unsigned.msg("kernel_info_request"))
+        assert sock.poll(1000) == 0, "the kernel answered a forged message"
+    finally:
+        sock.close()
+    reply, msgs = run(kc, "forged")
+    assert reply["status"] == "error", "the forged cell was executed"
+    assert value_of(run(kc, "1 + 1")) == "2"
+
+
+def test_control_replies_on_control(kernel):
+    km, kc = kernel
+    msg_id = kc.execute("time.Sleep(700 * time.Millisecond)", stop_on_error=False)
+    time.sleep(0.1)
+    msg = kc.session.msg("kernel_info_request")
+    t0 = time.monotonic()
+    kc.control_channel.send(msg)
+    rep = kc.get_control_msg(timeout=TIMEOUT)
+    took = time.monotonic() - t0
+    assert rep["parent_header"]["msg_id"] == msg["header"]["msg_id"]
+    assert rep["msg_type"] == "kernel_info_reply"
+    assert rep["content"]["status"] == "ok"
+    assert took < 0.5, "control request waited for the running cell (%.3fs)" % took
+    assert shell_reply(kc, msg_id)["content"]["status"] == "ok"
+    collect(kc, msg_id)
+    with pytest.raises(queue.Empty):
+        kc.get_shell_msg(timeout=0.2)  # nothing was answered on shell
+
+
+@pytest.mark.parametrize("code", ["for {\n}", "time.Sleep(time.Hour)"])
+def test_interrupt_keeps_state(kernel, code):
+    km, kc = kernel
+    run(kc, "kept := 7")
+    msg_id = kc.execute(code, stop_on_error=False)
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    km.interrupt_kernel()
+    reply = shell_reply(kc, msg_id, timeout=10)
+    took = time.monotonic() - t0
+    collect(kc, msg_id)
+    assert reply["content"]["status"] == "error"
+    assert "state was lost" not in reply["content"]["evalue"]
+    assert took < 1.0, "interrupt took %.3fs" % took
+    assert value_of(run(kc, "kept")) == "7"
+
+
+def test_goroutine_panic_reported(kernel):
+    km, kc = kernel
+    run(kc, "before := 3")
+    reply, msgs = run(kc, 'go func() { panic("boom in a goroutine") }()\ntime.Sleep(200 * time.Millisecond)')
+    text = stderr_of(msgs) + " ".join(m["content"].get("evalue", "") for m in msgs if m["msg_type"] == "error")
+    assert "boom in a goroutine" in text, msgs
+    assert value_of(run(kc, "before")) == "3"
+
+
+def test_ten_thousand_lines_in_order(kernel):
+    km, kc = kernel
+    reply, msgs = run(kc, "for i := 0; i < 10000; i++ {\n\tfmt.Println(i)\n}")
+    assert reply["status"] == "ok", reply
+    streams = [m for m in msgs if m["msg_type"] == "stream"]
+    lines = stdout_of(msgs).splitlines()
+    assert lines == [str(i) for i in range(10000)]
+    assert len(streams) <= 20, "10,000 lines took %d stream messages" % len(streams)
+
+
+def test_output_before_display_stays_before(kernel):
+    km, kc = kernel
+    reply, msgs = run(kc, 'fmt.Println("first")\ndisplay.Display(display.HTML("<i>second</i>"))\nfmt.Println("third")')
+    assert reply["status"] == "ok", reply
+    kinds = [(m["msg_type"], m["content"].get("text", "")) for m in msgs
+             if m["msg_type"] in ("stream", "display_data")]
+    assert kinds == [("stream", "first\n"), ("display_data", ""), ("stream", "third\n")], kinds
+
+
+def test_stdin_round_trip(kernel):
+    km, kc = kernel
+    msg_id = kc.execute('name, err := display.Input("name? ")\nfmt.Println("hello", name, err)',
+                        allow_stdin=True, stop_on_error=False)
+    req = kc.get_stdin_msg(timeout=TIMEOUT)
+    assert req["msg_type"] == "input_request"
+    assert req["content"]["prompt"] == "name? "
+    assert req["content"]["password"] is False
+    kc.input("Ada")
+    reply = shell_reply(kc, msg_id)
+    msgs = collect(kc, msg_id)
+    assert reply["content"]["status"] == "ok", reply["content"]
+    assert stdout_of(msgs) == "hello Ada <nil>\n"
+
+
+def test_compiled_call_ignoring_interrupt_restarts_worker(kernel):
+    km, kc = kernel
+    run(kc, "lost := 1")
+    # A long compiled computation that never looks at the context: the
+    # interpreter gives up on it, but it keeps the worker busy.
+    msg_id = kc.execute('import "math/big"\nn := new(big.Int).MulRange(1, 50000000)\nn.BitLen()',
+                        stop_on_error=False)
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    km.interrupt_kernel()
+    reply = shell_reply(kc, msg_id, timeout=15)
+    took = time.monotonic() - t0
+    msgs = collect(kc, msg_id)
+    content = reply["content"]
+    assert content["status"] == "error"
+    assert "state was lost" in content["evalue"], content
+    assert "state was lost" in stderr_of(msgs)
+    assert took < 5, "the worker restart took %.1fs" % took
+    reply, msgs = run(kc, "lost")
+    assert reply["status"] == "error", "state survived a worker restart?"
+    assert value_of(run(kc, "6 * 7")) == "42"
+
+
+def test_shutdown_with_restart():
+    km, kc = start()
+    try:
+        run(kc, "y := 5")
+        msg_id = kc.execute('fmt.Println("flushed before shutdown")', stop_on_error=False)
+        shell_reply(kc, msg_id)
+        assert stdout_of(collect(kc, msg_id)) == "flushed before shutdown\n"
+        km.restart_kernel(now=False)
+        kc.wait_for_ready(timeout=TIMEOUT)
+        reply, msgs = run(kc, "y")
+        assert reply["status"] == "error", "state survived a restart"
+        assert value_of(run(kc, "y := 6\ny")) == "6"
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=False)
+    assert not km.is_alive()
