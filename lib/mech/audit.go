@@ -314,7 +314,7 @@ func (r AuditReport) String() string {
 	if !r.Pass {
 		verdict = "FAIL"
 	}
-	return fmt.Sprintf("privacy audit %s: claimed %v; %d/%d votes passed; δ̂ = %.3g; empirical ε ≥ %.4g (%.0f%% lower bound %.4g), %d samples per input per vote",
+	return fmt.Sprintf("privacy audit %s: claimed %v; %d/%d votes passed; δ̂ = %.3g; empirical ε̂ = %.4g (%.0f%% lower confidence bound %.4g); %d samples per input per vote",
 		verdict, r.Claimed, r.PassVotes, len(r.Votes), r.DeltaEstimate, r.EpsLower, 100*r.Confidence, r.EpsLowerCI, r.Samples)
 }
 
@@ -327,7 +327,7 @@ func (r AuditReport) Markdown() string {
 	}
 	fmt.Fprintf(&b, "Privacy audit %s for claimed %s: %d of %d votes passed, %d samples per input per vote.\n\n",
 		verdict, r.Claimed.Markdown(), r.PassVotes, len(r.Votes), r.Samples)
-	fmt.Fprintf(&b, "Empirical $\\hat\\varepsilon = %.4g$ (%.0f%% lower bound $%.4g$), $\\hat\\delta = %.3g$.\n\n",
+	fmt.Fprintf(&b, "Empirical $\\hat\\varepsilon = %.4g$ (%.0f%% lower confidence bound $%.4g$), $\\hat\\delta = %.3g$.\n\n",
 		r.EpsLower, 100*r.Confidence, r.EpsLowerCI, r.DeltaEstimate)
 	b.WriteString("| vote | held-out statistic | tolerance | $\\hat\\varepsilon$ | lower bound | pass |\n|---|---|---|---|---|---|\n")
 	for i, v := range r.Votes {
