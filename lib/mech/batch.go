@@ -205,7 +205,9 @@ func (r *FeatureLabelRelease) Release(ctx context.Context, seed uint64, x []floa
 }
 
 // ReleaseInto is Release writing into caller-owned xt (n×d) and yt (n), so
-// repeated releases reuse memory. The output is the same as Release's.
+// repeated releases reuse memory. The output is the same as Release's; after
+// an error (bad input, cancellation) the contents of xt and yt are
+// unspecified.
 func (r *FeatureLabelRelease) ReleaseInto(ctx context.Context, seed uint64, x, y, xt, yt []float64, workers int) error {
 	d := r.box.Dim()
 	n := len(y)
