@@ -172,3 +172,17 @@ func TestFillLaplace(t *testing.T) {
 		t.Errorf("KS p-value %v", pv)
 	}
 }
+
+func TestSecureRand(t *testing.T) {
+	rng := SecureRand()
+	m, _ := NewRandomizedResponse(1)
+	keep := 0
+	const n = 20000
+	for i := 0; i < n; i++ {
+		if y, _ := m.Release(rng, 1); y == 1 {
+			keep++
+		}
+	}
+	p := m.KeepProb()
+	within(t, "keep rate from crypto/rand", float64(keep)/n, p, 4*math.Sqrt(p*(1-p)/n))
+}
