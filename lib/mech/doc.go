@@ -45,7 +45,8 @@
 //
 // # Randomness and batch releases
 //
-// Single releases take an explicit *rand.Rand (math/rand/v2). Batch
+// Single releases take an explicit *rand.Rand (math/rand/v2): a seeded PCG
+// for simulations, SecureRand (crypto/rand) for real releases. Batch
 // releases (FeatureLabelRelease.Release, Gaussian.ReleaseBatch,
 // Laplace.ReleaseBatch) take a seed: the records are cut into blocks of
 // BlockRows and block i draws from its own PCG stream BlockRNG(seed, i), so
