@@ -180,3 +180,25 @@ func TestC5BernoulliInverseUnderRR(t *testing.T) {
 	mean := s / n
 	within(t, "MC E B⁻¹f(ỹ)", mean, 2, 4*math.Sqrt((s2/n-mean*mean)/n))
 }
+
+func TestComposeGaussians(t *testing.T) {
+	g, _ := NewGaussian(1, 1, 1e-5, Analytic)
+	// Four copies equal one mechanism with σ/2.
+	c, err := ComposeGaussians(1e-5, g, g, g, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, _ := GaussianFromSigma(1, g.Sigma()/2, 1e-5)
+	within(t, "4 copies vs σ/2", c.Epsilon, one.Guarantee().Epsilon, 1e-9)
+	// Tighter than basic composition at the same total δ.
+	basic := Compose(g.Guarantee(), g.Guarantee(), g.Guarantee(), g.Guarantee())
+	if !(c.Epsilon < basic.Epsilon) || c.Delta > basic.Delta {
+		t.Errorf("tight %v vs basic %v", c, basic)
+	}
+	// A single mechanism composes to its own guarantee.
+	s, _ := ComposeGaussians(1e-5, g)
+	within(t, "single", s.Epsilon, 1, 1e-9)
+	if _, err := ComposeGaussians(1e-5); err == nil {
+		t.Error("no mechanisms: want error")
+	}
+}

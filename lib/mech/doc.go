@@ -7,7 +7,8 @@
 // Guarantee is an (ε, δ) pair that validates and renders itself (String,
 // Markdown, LaTeX). Compose is basic sequential composition;
 // ComposeAdvanced is the Dwork–Rothblum–Vadhan bound and ComposeLN the
-// looser variant of the lecture notes. An Accountant keeps a per-individual
+// looser variant of the lecture notes; ComposeGaussians is the exact
+// composition of Gaussian mechanisms. An Accountant keeps a per-individual
 // budget and refuses a charge that would exceed it.
 //
 // # Mechanisms
