@@ -12,6 +12,7 @@ func init() {
 		// function, constant and variable definitions
 		"Accuracy":                reflect.ValueOf(classify.Accuracy),
 		"BBBandwidth":             reflect.ValueOf(classify.BBBandwidth),
+		"BBFromReports":           reflect.ValueOf(classify.BBFromReports),
 		"ExcessRisk":              reflect.ValueOf(classify.ExcessRisk),
 		"FitLogLog":               reflect.ValueOf(classify.FitLogLog),
 		"NewBB":                   reflect.ValueOf(classify.NewBB),

@@ -42,6 +42,23 @@ func packageDoc(p listed) (pkgDoc, error) {
 		}
 		files = append(files, f)
 	}
+	// Interfaces, exported or not, whose methods embedding interfaces
+	// inherit; collected before go/doc filters the syntax trees.
+	ifaces := map[string][]*ast.Field{}
+	for _, f := range files {
+		for _, decl := range f.Decls {
+			if g, ok := decl.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+				for _, s := range g.Specs {
+					if ts := s.(*ast.TypeSpec); ts.TypeParams == nil {
+						if it, ok := ts.Type.(*ast.InterfaceType); ok {
+							// A copy: go/doc filters the list in place.
+							ifaces[ts.Name.Name] = append([]*ast.Field(nil), it.Methods.List...)
+						}
+					}
+				}
+			}
+		}
+	}
 	dp, err := doc.NewFromFiles(fset, files, p.ImportPath, doc.AllMethods)
 	if err != nil {
 		return pkgDoc{}, fmt.Errorf("package %s: %v", p.ImportPath, err)
@@ -64,7 +81,7 @@ func packageDoc(p listed) (pkgDoc, error) {
 	keep := func(name string) bool { return have == nil || have[name] }
 
 	d := pkgDoc{Path: p.ImportPath, Name: dp.Name, Doc: strings.TrimSpace(dp.Doc)}
-	pr := &docPrinter{fset: fset}
+	pr := &docPrinter{fset: fset, ifaces: ifaces}
 	add := func(m memberDoc) {
 		if keep(m.Name) {
 			d.Members = append(d.Members, m)
@@ -139,6 +156,8 @@ func isConstraint(it *ast.InterfaceType) bool {
 type docPrinter struct {
 	fset *token.FileSet
 	buf  bytes.Buffer
+	// ifaces are the interface types declared in the package, by name.
+	ifaces map[string][]*ast.Field
 }
 
 func (p *docPrinter) print(node any) string {
@@ -225,6 +244,49 @@ func (p *docPrinter) values(v *doc.Value, kind string) []memberDoc {
 	return out
 }
 
+// interfaceMethods appends the exported methods of an interface, shown as methods of
+// the interface named recv ("func (Matrix) At(i, j int) float64"), and
+// those of the interfaces of the same package it embeds. from names the
+// embedded interface it is called for ("" at the top); seen records the
+// interfaces and (prefixed with ".") the methods visited, to stop cycles
+// and list a method embedded along two paths once.
+func (p *docPrinter) interfaceMethods(recv string, methods []*ast.Field, from string, out []memberDoc, seen map[string]bool) []memberDoc {
+	for _, f := range methods {
+		if len(f.Names) == 0 {
+			id, ok := f.Type.(*ast.Ident)
+			if !ok || seen[id.Name] {
+				continue
+			}
+			if emb, ok := p.ifaces[id.Name]; ok {
+				seen[id.Name] = true
+				out = p.interfaceMethods(recv, emb, id.Name, out, seen)
+			}
+			continue
+		}
+		ft, ok := f.Type.(*ast.FuncType)
+		if !ok {
+			continue
+		}
+		d := docText(f.Doc)
+		if d == "" {
+			d = docText(f.Comment)
+		}
+		for _, n := range f.Names {
+			if !n.IsExported() || seen["."+n.Name] {
+				continue // a method embedded twice is listed once
+			}
+			seen["."+n.Name] = true
+			r := &ast.FieldList{List: []*ast.Field{{Type: ast.NewIdent(recv)}}}
+			sig := p.print(&ast.FuncDecl{Recv: r, Name: n, Type: ft})
+			if from != "" {
+				sig += " // embedded from " + from
+			}
+			out = append(out, memberDoc{Name: n.Name, Kind: "method", Signature: sig, Doc: d})
+		}
+	}
+	return out
+}
+
 // typeMembers returns the exported fields (of a struct) or methods (of an
 // interface) and the methods of t, sorted by name.
 func (p *docPrinter) typeMembers(t *doc.Type, spec *ast.TypeSpec) []memberDoc {
@@ -251,26 +313,7 @@ func (p *docPrinter) typeMembers(t *doc.Type, spec *ast.TypeSpec) []memberDoc {
 			}
 		}
 	case *ast.InterfaceType:
-		for _, f := range st.Methods.List {
-			ft, ok := f.Type.(*ast.FuncType)
-			if !ok || len(f.Names) == 0 {
-				continue
-			}
-			d := docText(f.Doc)
-			if d == "" {
-				d = docText(f.Comment)
-			}
-			for _, n := range f.Names {
-				if n.IsExported() {
-					// Shown as a method of the interface:
-					// "func (Matrix) At(i, j int) float64".
-					recv := &ast.FieldList{List: []*ast.Field{{Type: ast.NewIdent(t.Name)}}}
-					decl := &ast.FuncDecl{Recv: recv, Name: n, Type: ft}
-					sig := p.print(decl)
-					out = append(out, memberDoc{Name: n.Name, Kind: "method", Signature: sig, Doc: d})
-				}
-			}
-		}
+		out = p.interfaceMethods(t.Name, p.ifaces[t.Name], "", out, map[string]bool{t.Name: true})
 	}
 	for _, m := range t.Methods {
 		if m.Decl.Type.TypeParams != nil {

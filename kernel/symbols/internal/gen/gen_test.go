@@ -19,7 +19,7 @@ func TestPackageDoc(t *testing.T) {
 		got[m.Name] = m
 		names = append(names, m.Name)
 	}
-	if want := "A B Blue Color Drawer Green Long MaxSize NewColor Red Shape"; strings.Join(names, " ") != want {
+	if want := "A B Blue Both Color Drawer Green Long MaxSize NewColor Painter Red Shape"; strings.Join(names, " ") != want {
 		t.Errorf("members %v, want %s (sorted; generics, constraints and unexported names left out)", names, want)
 	}
 	tests := []struct{ name, kind, sig, doc string }{
@@ -68,6 +68,25 @@ func TestPackageDoc(t *testing.T) {
 	if len(dr) != 1 || dr[0].Signature != "func (Drawer) Draw(s Shape) error" || dr[0].Doc != "Draw draws s.\n" {
 		t.Errorf("Drawer methods = %+v", dr)
 	}
+	var painter []string
+	for _, m := range got["Painter"].Methods {
+		painter = append(painter, m.Signature+" | "+m.Doc)
+	}
+	want := []string{
+		"func (Painter) Draw(s Shape) error // embedded from Drawer | Draw draws s.\n",
+		"func (Painter) Paint() error | Paint paints.\n",
+		"func (Painter) Size() int // embedded from sizer | Size is the size.\n",
+	}
+	if strings.Join(painter, "\n") != strings.Join(want, "\n") {
+		t.Errorf("Painter methods:\n%s\nwant\n%s", strings.Join(painter, "\n"), strings.Join(want, "\n"))
+	}
+	var both []string
+	for _, m := range got["Both"].Methods {
+		both = append(both, m.Name)
+	}
+	if strings.Join(both, " ") != "Draw Paint Size" {
+		t.Errorf("Both methods %v, want each of Draw Paint Size once", both)
+	}
 }
 
 func TestFileName(t *testing.T) {
@@ -90,5 +109,12 @@ func TestImportable(t *testing.T) {
 		if got := importable(tt.p); got != tt.want {
 			t.Errorf("importable(%s) = %v, want %v", tt.p.ImportPath, got, tt.want)
 		}
+	}
+}
+
+func TestLibPackagesNoLib(t *testing.T) {
+	pkgs, err := LibPackages(t.TempDir())
+	if err != nil || pkgs != nil {
+		t.Errorf("LibPackages(empty dir) = %v, %v; want nil, nil", pkgs, err)
 	}
 }

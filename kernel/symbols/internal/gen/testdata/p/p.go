@@ -65,3 +65,23 @@ type Drawer interface {
 	Draw(s Shape) error
 	private()
 }
+
+// Painter paints and draws.
+type Painter interface {
+	Drawer
+	sizer
+	// Paint paints.
+	Paint() error
+}
+
+type sizer interface {
+	// Size is the size.
+	Size() int
+	hide()
+}
+
+// Both embeds sizer twice, through Painter and directly.
+type Both interface {
+	Painter
+	sizer
+}
