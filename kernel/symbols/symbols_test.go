@@ -133,6 +133,18 @@ func TestPreloadedOrder(t *testing.T) {
 	}
 }
 
+// TestPreloadedNamesUnique checks that a package name means one package,
+// so that cells can use every preloaded package without importing it.
+func TestPreloadedNamesUnique(t *testing.T) {
+	seen := map[string]string{}
+	for _, p := range Preloaded() {
+		if other, ok := seen[p.Name]; ok {
+			t.Errorf("package name %s is both %s and %s", p.Name, other, p.Path)
+		}
+		seen[p.Name] = p.Path
+	}
+}
+
 func TestLookup(t *testing.T) {
 	tests := []struct {
 		path, name, kind, sig, doc string
@@ -303,10 +315,40 @@ func TestInterpreterLib(t *testing.T) {
 			t.Errorf("import %s: %v", path, err)
 		}
 	}
+	// An interpreted type satisfies a compiled interface through the
+	// generated wrapper, and compiled code calls back into it.
+	_, err = i.Eval(`
+import "github.com/goldp/goldp/lib/progress"
+
+type counter struct{ done, total int64; finished bool }
+
+func (c *counter) Report(done, total int64) { c.done, c.total = done, total }
+func (c *counter) Done()                    { c.finished = true }
+
+var c = &counter{}
+
+func run() (int64, int64, bool) {
+	progress.Report(c, 3, 7)
+	progress.Finish(c)
+	return c.done, c.total, c.finished
+}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := i.Eval("run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := v.Call(nil)
+	if out[0].Int() != 3 || out[1].Int() != 7 || !out[2].Bool() {
+		t.Errorf("interpreted progress.Reporter saw (%v, %v, %v), want (3, 7, true)", out[0], out[1], out[2])
+	}
+
 	if _, err := i.Eval(`import "github.com/goldp/goldp/kernel/display"`); err != nil {
 		t.Fatal(err)
 	}
-	v, err := i.Eval(`display.Render(42)["text/plain"]`)
+	v, err = i.Eval(`display.Render(42)["text/plain"]`)
 	if err != nil {
 		t.Fatal(err)
 	}
