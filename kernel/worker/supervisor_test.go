@@ -191,19 +191,22 @@ func (r *recorder) text(name string) (string, int) {
 
 func newTestSupervisor(t *testing.T, opts Options) *Supervisor {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts.Command = func() *exec.Cmd {
-		c := exec.Command(exe, "-test.run=^$")
-		c.Env = append(os.Environ(), "GOLDP_TEST_WORKER=1")
-		return c
-	}
+	opts.Command = testWorkerCommand
 	opts.Log = testLog{t}
 	s := New(opts)
 	t.Cleanup(func() { s.Shutdown(context.Background()) })
 	return s
+}
+
+// testWorkerCommand starts the test binary as a worker serving fakeSession.
+func testWorkerCommand() *exec.Cmd {
+	exe, err := os.Executable()
+	if err != nil {
+		panic(err)
+	}
+	c := exec.Command(exe, "-test.run=^$")
+	c.Env = append(os.Environ(), "GOLDP_TEST_WORKER=1")
+	return c
 }
 
 type testLog struct{ t *testing.T }

@@ -1,0 +1,340 @@
+#!/usr/bin/python3
+"""Side-by-side kernel benchmark: goldp against Debian's ipykernel.
+
+Measures, for each kernel, in one run:
+  cold start       process start to kernel_info_reply (median of 5)
+  first result     process start to the reply of the first trivial cell
+  trivial cell     execute_request -> execute_reply, median and p95 of 200
+  10k lines        a cell printing 10,000 lines: request -> idle, and the
+                   number of stream messages
+  interrupt        interrupt of a busy loop -> execute_reply (median of 5)
+  complete/inspect request -> reply (median of 50)
+  RSS growth       resident memory of the process running cells (goldp: the
+                   worker) before and after 5,000 trivial cells
+
+Clients are raw pyzmq sockets signed with jupyter_client's Session, so the
+figures are not inflated by jupyter_client's channel threads.
+
+Usage: /usr/bin/python3 bench/kernel/bench.py [--kernels goldp,python3]
+       [--cells 5000] [--json out.json]
+Requires the goldp kernelspec (scripts/setup.sh) and python3-ipykernel.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+import subprocess
+import tempfile
+
+import zmq
+from jupyter_client.connect import write_connection_file
+from jupyter_client.kernelspec import KernelSpecManager
+from jupyter_client.manager import KernelManager
+from jupyter_client.session import Session
+
+CODE = {
+    "goldp": {
+        "trivial": "1+1",
+        "lines": "for i := 0; i < 10000; i++ {\n\tfmt.Println(i)\n}",
+        "loop": "for {\n}",
+        "cell": "x := %d\nx",
+        "complete": ("fmt.Print", 9),
+        "inspect": ("strings.ToUpper", 10),
+    },
+    "python3": {
+        "trivial": "1+1",
+        "lines": "for i in range(10000):\n    print(i)",
+        "loop": "while True:\n    pass",
+        "cell": "x = %d\nx",
+        "complete": ("pri", 3),
+        "inspect": ("print", 3),
+    },
+}
+
+
+class Client:
+    """A minimal Jupyter client on raw sockets."""
+
+    def __init__(self, km):
+        ci = km.get_connection_info()
+        self.session = Session(key=ci["key"].encode() if isinstance(ci["key"], str) else ci["key"],
+                               signature_scheme=ci["signature_scheme"])
+        self.ctx = zmq.Context.instance()
+        url = "%s://%s:" % (ci["transport"], ci["ip"])
+
+        def sock(kind, port):
+            s = self.ctx.socket(kind)
+            s.linger = 0
+            s.setsockopt(zmq.RECONNECT_IVL, 1)
+            s.connect(url + str(port))
+            return s
+
+        self.shell = sock(zmq.DEALER, ci["shell_port"])
+        self.control = sock(zmq.DEALER, ci["control_port"])
+        self.iopub = sock(zmq.SUB, ci["iopub_port"])
+        self.iopub.setsockopt(zmq.SUBSCRIBE, b"")
+
+    def close(self):
+        for s in (self.shell, self.control, self.iopub):
+            s.close()
+
+    def send(self, sock, msg_type, content=None):
+        msg = self.session.msg(msg_type, content=content or {})
+        self.session.send(sock, msg)
+        return msg["header"]["msg_id"]
+
+    def recv(self, sock, timeout=30.0):
+        if not sock.poll(int(timeout * 1000)):
+            raise TimeoutError("no message within %.0fs" % timeout)
+        _, parts = self.session.feed_identities(sock.recv_multipart(copy=True))
+        return self.session.deserialize(parts)
+
+    def reply(self, sock, msg_id, timeout=30.0):
+        deadline = time.perf_counter() + timeout
+        while True:
+            m = self.recv(sock, max(0.001, deadline - time.perf_counter()))
+            if m["parent_header"].get("msg_id") == msg_id:
+                return m
+
+    def execute(self, code):
+        return self.send(self.shell, "execute_request", {
+            "code": code, "silent": False, "store_history": True,
+            "user_expressions": {}, "allow_stdin": False, "stop_on_error": False})
+
+    def iopub_until_idle(self, msg_id, timeout=30.0):
+        msgs = []
+        deadline = time.perf_counter() + timeout
+        while True:
+            m = self.recv(self.iopub, max(0.001, deadline - time.perf_counter()))
+            if m["parent_header"].get("msg_id") != msg_id:
+                continue
+            if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
+                return msgs
+            msgs.append(m)
+
+    def drain_iopub(self):
+        while self.iopub.poll(0):
+            self.iopub.recv_multipart()
+
+
+def rss_of(pid):
+    with open("/proc/%d/statm" % pid) as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def cell_pid(km, name):
+    """The process that runs cells: goldp's worker, or the kernel itself."""
+    pid = km.provisioner.process.pid
+    if name != "goldp":
+        return pid
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        for task in os.listdir("/proc/%d/task" % pid):
+            try:
+                with open("/proc/%d/task/%s/children" % (pid, task)) as f:
+                    kids = f.read().split()
+            except OSError:
+                continue
+            if kids:
+                return int(kids[0])
+        time.sleep(0.01)
+    raise RuntimeError("no goldp worker process found")
+
+
+def pct(xs, p):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100.0 * (len(xs) - 1))))]
+
+
+def cold_start(name, runs=5):
+    """Median times from spawning the kernel's argv (as Jupyter does) to
+    kernel_info_reply and to the reply of a first trivial cell. The client
+    sockets connect before the kernel binds, with a 1 ms reconnect interval."""
+    spec = KernelSpecManager().get_kernel_spec(name)
+    info, first = [], []
+    for _ in range(runs):
+        fn = tempfile.mktemp(prefix="goldp-bench-", suffix=".json")
+        fn, ci = write_connection_file(fname=fn, key=b"bench-key")
+        argv = [a.replace("{connection_file}", fn) for a in spec.argv]
+        sess = Session(key=b"bench-key")
+        sock = zmq.Context.instance().socket(zmq.DEALER)
+        sock.linger = 0
+        sock.setsockopt(zmq.RECONNECT_IVL, 1)
+        sock.connect("tcp://%s:%d" % (ci["ip"], ci["shell_port"]))
+        t0 = time.perf_counter()
+        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             env=dict(os.environ, **spec.env))
+        try:
+            for msg_type, content, out in (
+                    ("kernel_info_request", {}, info),
+                    ("execute_request", {"code": CODE[name]["trivial"], "silent": False,
+                                         "store_history": True, "user_expressions": {},
+                                         "allow_stdin": False, "stop_on_error": False}, first)):
+                sess.send(sock, sess.msg(msg_type, content=content))
+                if not sock.poll(60000):
+                    raise TimeoutError("%s: no %s reply" % (name, msg_type))
+                sock.recv_multipart()
+                out.append(time.perf_counter() - t0)
+        finally:
+            p.kill()
+            p.wait()
+            sock.close()
+            os.unlink(fn)
+    return statistics.median(info), statistics.median(first)
+
+
+def bench(name, cells):
+    code = CODE[name]
+    r = {}
+    r["cold start"], r["first result"] = cold_start(name)
+    km = KernelManager(kernel_name=name)
+    km.start_kernel()
+    c = Client(km)
+    try:
+        mid = c.send(c.shell, "kernel_info_request")
+        c.reply(c.shell, mid)
+
+        # Warm up, then 200 trivial cells.
+        for _ in range(20):
+            mid = c.execute(code["trivial"])
+            c.reply(c.shell, mid)
+            c.iopub_until_idle(mid)
+        rt = []
+        for _ in range(200):
+            t = time.perf_counter()
+            mid = c.execute(code["trivial"])
+            c.reply(c.shell, mid)
+            rt.append(time.perf_counter() - t)
+            c.iopub_until_idle(mid)
+        r["trivial median"] = statistics.median(rt)
+        r["trivial p95"] = pct(rt, 95)
+
+        # 10,000 lines.
+        times, counts = [], []
+        for _ in range(3):
+            t = time.perf_counter()
+            mid = c.execute(code["lines"])
+            msgs = c.iopub_until_idle(mid)
+            times.append(time.perf_counter() - t)
+            c.reply(c.shell, mid)
+            streams = [m for m in msgs if m["msg_type"] == "stream"]
+            text = "".join(m["content"]["text"] for m in streams)
+            assert text.splitlines() == [str(i) for i in range(10000)], "10k lines: output differs"
+            counts.append(len(streams))
+        r["10k lines"] = statistics.median(times)
+        r["10k messages"] = max(counts)
+
+        # Interrupt a busy loop.
+        lat = []
+        for _ in range(5):
+            mid = c.execute(code["loop"])
+            time.sleep(0.2)
+            t = time.perf_counter()
+            km.interrupt_kernel()
+            c.reply(c.shell, mid, timeout=10)
+            lat.append(time.perf_counter() - t)
+            c.iopub_until_idle(mid)
+        r["interrupt"] = statistics.median(lat)
+
+        for kind in ("complete", "inspect"):
+            text, pos = code[kind]
+            lat = []
+            for _ in range(50):
+                t = time.perf_counter()
+                content = {"code": text, "cursor_pos": pos}
+                if kind == "inspect":
+                    content["detail_level"] = 0
+                mid = c.send(c.shell, kind + "_request", content)
+                rep = c.reply(c.shell, mid)
+                lat.append(time.perf_counter() - t)
+            assert rep["content"]["status"] == "ok", rep["content"]
+            r[kind] = statistics.median(lat)
+        c.drain_iopub()
+
+        pid = cell_pid(km, name)
+        before = rss_of(pid)
+        t = time.perf_counter()
+        for i in range(cells):
+            mid = c.execute(code["cell"] % i)
+            c.reply(c.shell, mid)
+            if i % 100 == 0:
+                c.drain_iopub()
+        r["cells time"] = time.perf_counter() - t
+        c.drain_iopub()
+        r["RSS before"] = before
+        r["RSS after"] = rss_of(pid)
+        r["RSS growth"] = r["RSS after"] - before
+    finally:
+        c.close()
+        km.shutdown_kernel(now=False)
+    return r
+
+
+TARGETS = {
+    "cold start": ("<= 30 ms", lambda v: v <= 0.030),
+    "trivial median": ("<= 0.4 ms", lambda v: v <= 0.0004),
+    "trivial p95": ("<= 1 ms", lambda v: v <= 0.001),
+    "10k lines": ("<= 20 ms", lambda v: v <= 0.020),
+    "10k messages": ("<= 20", lambda v: v <= 20),
+    "interrupt": ("<= 20 ms", lambda v: v <= 0.020),
+    "complete": ("<= 5 ms", lambda v: v <= 0.005),
+    "inspect": ("<= 5 ms", lambda v: v <= 0.005),
+    "RSS growth": ("< 100 MB", lambda v: v < 100e6),
+}
+
+
+def fmt(key, v):
+    if v is None:
+        return "-"
+    if key == "10k messages":
+        return "%d" % v
+    if key.startswith("RSS"):
+        return "%.1f MB" % (v / 1e6)
+    if key == "cells time":
+        return "%.2f s" % v
+    if v < 0.001:
+        return "%.0f us" % (v * 1e6)
+    if v < 1:
+        return "%.2f ms" % (v * 1e3)
+    return "%.2f s" % v
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--kernels", default="goldp,python3")
+    ap.add_argument("--cells", type=int, default=5000)
+    ap.add_argument("--json", help="also write the figures to this file")
+    args = ap.parse_args()
+    names = args.kernels.split(",")
+    results = {}
+    for n in names:
+        print("benchmarking %s ..." % n, file=sys.stderr, flush=True)
+        results[n] = bench(n, args.cells)
+    keys = ["cold start", "first result", "trivial median", "trivial p95", "10k lines",
+            "10k messages", "interrupt", "complete", "inspect", "cells time",
+            "RSS before", "RSS after", "RSS growth"]
+    width = [18] + [14] * len(names) + [12]
+    head = ["measure"] + names + ["goldp target"]
+    print("".join(h.ljust(w) for h, w in zip(head, width)))
+    for k in keys:
+        row = [k if k != "cells time" else "%d cells" % args.cells]
+        for n in names:
+            row.append(fmt(k, results[n].get(k)))
+        target = ""
+        if k in TARGETS and "goldp" in results:
+            t, ok = TARGETS[k]
+            target = t + (" ok" if ok(results["goldp"][k]) else " MISSED")
+        row.append(target)
+        print("".join(str(x).ljust(w) for x, w in zip(row, width)))
+    print("(machine: %d CPUs, load average %.2f)" % (os.cpu_count(), os.getloadavg()[0]))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
