@@ -264,6 +264,11 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 		}
 		c.AvgRisk, c.AvgAcc = evaluate(p.Loss, c.AvgTheta, xTest, yTest, d)
 		c.AvgTrajRisk, c.AvgTrajAcc = evaluate(p.Loss, c.AvgTheta, xTraj, yTraj, d)
+		if ref := res.Curve(Clean); c.Method != Clean && ref != nil {
+			if w := divergenceWarning(c, ref, p.Sigma, d); w != "" {
+				res.Warnings = append(res.Warnings, w)
+			}
+		}
 		if c.Method == IWP && p.Loss.kind == LogisticKind && p.Loss.k > 0 {
 			var mx float64
 			for _, th := range c.Theta {
@@ -276,6 +281,28 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 		}
 	}
 	return res, nil
+}
+
+// divergenceWarning reports repetitions whose final test risk exceeds
+// twice clean SGD's mean (an unstable run: the IWP gradient's variance
+// grows like exp(σ²‖θ‖²) for the exponential loss, so a large σ with a
+// large step or projection radius can throw θ far away).
+func divergenceWarning(c, ref *Curve, sigma float64, d int) string {
+	mr, _ := MeanSD(ref.TestRisk)
+	bad := 0
+	var worst float64
+	for r, v := range c.TestRisk {
+		if !(v <= 2*mr) {
+			bad++
+			_, n2 := dotNorm(c.Theta[r][:d], c.Theta[r][:d])
+			worst = max(worst, sigma*math.Sqrt(n2))
+		}
+	}
+	if bad == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%v: %d of %d repetitions ended with a test risk above twice clean SGD's mean %.4g (σ‖θ‖ up to %.3g); "+
+		"the run is unstable at this noise level: lower Step or Radius, or raise the budget", c.Method, bad, len(c.TestRisk), mr, worst)
 }
 
 // logisticWarning returns a warning when the truncated logistic estimator

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -353,5 +354,26 @@ func TestExperimentProgress(t *testing.T) {
 	}
 	if rep.last != 15 || rep.total != 15 || rep.calls != 15 || rep.done != 1 {
 		t.Errorf("progress: last %d total %d calls %d done %d, want 15, 15, 15, 1", rep.last, rep.total, rep.calls, rep.done)
+	}
+}
+
+// An unstable IWP run (huge noise, large step and radius) is flagged.
+func TestDivergenceWarning(t *testing.T) {
+	d := 2
+	x, y := synthGLM(20000, d, 11)
+	rel, _ := NewNoiseRelease(8, 1)
+	e := &Experiment{Params: Params{Loss: Exponential(), Batch: 4, Step: 0.5, Radius: 10}, Release: rel, Reps: 4, Seed: 1}
+	res, err := e.Run(context.Background(), x, y, x[:2000*d], y[:2000], d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, w := range res.Warnings {
+		if strings.HasPrefix(w, "IWP-SGD:") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no divergence warning; warnings %q, IWP risks %v", res.Warnings, res.Curve(IWP).TestRisk)
 	}
 }
