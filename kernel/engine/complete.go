@@ -31,6 +31,7 @@ type index struct {
 	decls   map[string]member                   // names declared by cells
 	methods map[string][]member                 // cell type → methods and fields
 	varType map[string]string                   // variable → written type
+	results map[string]string                   // cell function → first result type
 	live    map[string]reflect.Type             // variable → dynamic type after its cell
 	members map[string][]member                 // cache of package members
 }
@@ -48,6 +49,7 @@ func (x *index) reset(pkgs map[string]string, syms map[string]map[string]reflect
 	x.decls = map[string]member{}
 	x.methods = map[string][]member{}
 	x.varType = map[string]string{}
+	x.results = map[string]string{}
 	x.live = map[string]reflect.Type{}
 	if x.members == nil {
 		x.members = map[string][]member{}
@@ -77,6 +79,10 @@ func (x *index) addCell(p *plan, live map[string]reflect.Type) {
 			}
 			sig := strings.TrimSpace(p.src[it.start:end])
 			m := member{Name: d.Name.Name, Kind: "func", Signature: sig, Doc: doc}
+			if d.Recv == nil && d.Type.Results != nil && len(d.Type.Results.List) > 0 {
+				rt := d.Type.Results.List[0].Type
+				x.results[d.Name.Name] = p.src[it.off(rt.Pos()):it.off(rt.End())]
+			}
 			if d.Recv != nil && len(d.Recv.List) > 0 {
 				m.Kind = "method"
 				recv := recvName(d.Recv.List[0].Type)
@@ -114,7 +120,7 @@ func (x *index) addCell(p *plan, live map[string]reflect.Type) {
 						if s.Type != nil {
 							x.varType[n.Name] = p.src[it.off(s.Type.Pos()):it.off(s.Type.End())]
 						} else if len(s.Values) == len(s.Names) {
-							x.varType[n.Name] = guessType(s.Values[0], p.src, it)
+							x.varType[n.Name] = x.guessType(s.Values[0], p.src, it)
 						}
 					}
 				}
@@ -129,7 +135,7 @@ func (x *index) addCell(p *plan, live map[string]reflect.Type) {
 				}
 				x.decls[id.Name] = member{Name: id.Name, Kind: "var", Signature: sig, Doc: doc}
 				if len(as.Rhs) == len(as.Lhs) {
-					x.varType[id.Name] = guessType(as.Rhs[i], p.src, it)
+					x.varType[id.Name] = x.guessType(as.Rhs[i], p.src, it)
 				} else {
 					delete(x.varType, id.Name)
 				}
@@ -139,8 +145,8 @@ func (x *index) addCell(p *plan, live map[string]reflect.Type) {
 }
 
 // guessType returns the type an expression obviously has (a composite
-// literal, its address, a conversion to a cell type), or "".
-func guessType(e ast.Expr, src string, it *item) string {
+// literal, its address, new(T), a call of a cell function), or "".
+func (x *index) guessType(e ast.Expr, src string, it *item) string {
 	switch v := e.(type) {
 	case *ast.CompositeLit:
 		if v.Type != nil {
@@ -148,13 +154,16 @@ func guessType(e ast.Expr, src string, it *item) string {
 		}
 	case *ast.UnaryExpr:
 		if v.Op == token.AND {
-			if t := guessType(v.X, src, it); t != "" {
+			if t := x.guessType(v.X, src, it); t != "" {
 				return "*" + t
 			}
 		}
 	case *ast.CallExpr:
-		if id, ok := v.Fun.(*ast.Ident); ok && id.Name == "new" && len(v.Args) == 1 {
-			return "*" + src[it.off(v.Args[0].Pos()):it.off(v.Args[0].End())]
+		if id, ok := v.Fun.(*ast.Ident); ok {
+			if id.Name == "new" && len(v.Args) == 1 {
+				return "*" + src[it.off(v.Args[0].Pos()):it.off(v.Args[0].End())]
+			}
+			return x.results[id.Name]
 		}
 	}
 	return ""

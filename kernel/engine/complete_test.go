@@ -87,3 +87,16 @@ func TestIsComplete(t *testing.T) {
 		}
 	}
 }
+
+func TestCompleteThroughConstructor(t *testing.T) {
+	s := newTest(t)
+	s.exec("type Acc struct{ Sum float64 }\nfunc (a *Acc) Add(v float64) { a.Sum += v }\nfunc NewAcc() *Acc { return &Acc{} }\nacc := NewAcc()")
+	c := s.Complete("acc.A", 5)
+	if !contains(c.Matches, "Add") {
+		t.Fatalf("methods via constructor: %+v", c)
+	}
+	c = s.Complete("acc.", 4)
+	if !contains(c.Matches, "Sum") {
+		t.Fatalf("fields via constructor: %+v", c)
+	}
+}

@@ -946,6 +946,13 @@ func (r *rewriter) stmt(it *item, last bool) error {
 	if es, ok := it.stmt.(*ast.ExprStmt); ok && last {
 		return r.value(it, es)
 	}
+	if ds, ok := it.stmt.(*ast.DeferStmt); ok {
+		// A top-level defer runs when the cell ends, not when its
+		// statement does. Its arguments are evaluated then, too.
+		cs := it.off(ds.Call.Pos())
+		r.addToGroup(it, rtName+".Defer(func() { "+r.text(it, cs, it.end)+"\n})")
+		return nil
+	}
 	if as, ok := it.stmt.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && len(as.Lhs) == 2 && len(as.Rhs) == 1 {
 		if id, ok := as.Lhs[0].(*ast.Ident); ok {
 			if z := r.zeroFirst(it, as, []string{id.Name}); z != "" {

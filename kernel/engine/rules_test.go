@@ -290,3 +290,16 @@ total`)
 		t.Fatalf("total = %q, want 330 (0+100+200 plus 3*10)", got)
 	}
 }
+
+func TestTopLevelDeferRunsAtCellEnd(t *testing.T) {
+	s := newTest(t)
+	s.exec("defer fmt.Println(\"first deferred, runs last\")\ndefer fmt.Println(\"second deferred\")\nfmt.Println(\"body\")")
+	if got := s.out.String(); got != "body\nsecond deferred\nfirst deferred, runs last\n" {
+		t.Fatalf("output %q", got)
+	}
+	s.out.Reset()
+	s.fail("defer fmt.Println(\"cleanup\")\npanic(\"x\")")
+	if got := s.out.String(); got != "cleanup\n" {
+		t.Fatalf("defer after a failure: %q", got)
+	}
+}

@@ -47,6 +47,7 @@ type Session struct {
 	running   bool
 	values    []any
 	goPanics  []string
+	defers    []func()
 	showsRich bool
 
 	idx *index
@@ -198,6 +199,7 @@ func (s *Session) runtimeExports() interp.Exports {
 			"Value":   reflect.ValueOf(s.rtValue),
 			"GoPanic": reflect.ValueOf(s.rtGoPanic),
 			"Rich":    reflect.ValueOf(s.rtRich),
+			"Defer":   reflect.ValueOf(s.rtDefer),
 		},
 	}
 }
@@ -221,6 +223,33 @@ func (s *Session) rtRich(v any, text string, bundles ...display.Bundle) {
 	s.cellMu.Lock()
 	s.values = append(s.values[:0], b)
 	s.cellMu.Unlock()
+}
+
+// rtDefer registers a top-level deferred call of the running cell.
+func (s *Session) rtDefer(f func()) {
+	s.cellMu.Lock()
+	s.defers = append(s.defers, f)
+	s.cellMu.Unlock()
+}
+
+// runDefers runs the cell's deferred calls, last first, and returns the
+// first panic among them.
+func (s *Session) runDefers() (err *Error) {
+	s.cellMu.Lock()
+	ds := s.defers
+	s.defers = nil
+	s.cellMu.Unlock()
+	for i := len(ds) - 1; i >= 0; i-- {
+		func() {
+			defer func() {
+				if r := recover(); r != nil && err == nil {
+					err = s.newError("Panic", fmt.Sprintf("in a deferred call: %v", r), 0, 0)
+				}
+			}()
+			ds[i]()
+		}()
+	}
+	return err
 }
 
 func (s *Session) rtGoPanic(pos string, r any) {
@@ -283,8 +312,14 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*Result
 		return nil, s.newError("Error", err.Error(), 0, 0)
 	}
 	s.cellMu.Lock()
-	s.running, s.values, s.goPanics = true, nil, nil
+	s.running, s.values, s.goPanics, s.defers = true, nil, nil, nil
 	s.cellMu.Unlock()
+	interrupted := false
+	defer func() {
+		if !interrupted {
+			s.runDefers()
+		}
+	}()
 	s.stderr.begin()
 	defer func() {
 		s.cellMu.Lock()
@@ -296,6 +331,7 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*Result
 	for i := range p.chunks {
 		c := &p.chunks[i]
 		if err := ctx.Err(); err != nil {
+			interrupted = true
 			return nil, s.interrupted()
 		}
 		prog, err := s.compileRich(c)
@@ -318,9 +354,14 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*Result
 		s.record(c)
 		_, err = s.in.ExecuteWithContext(ctx, prog)
 		if err != nil {
-			return nil, s.runError(ctx, err, c)
+			e := s.runError(ctx, err, c)
+			interrupted = e.Name == "Interrupted"
+			return nil, e
 		}
 		value = c.value
+	}
+	if e := s.runDefers(); e != nil {
+		return nil, e
 	}
 	s.cellMu.Lock()
 	vals, gp := s.values, s.goPanics
