@@ -154,6 +154,7 @@ type trainer struct {
 	grad  []float64
 	avg   []float64
 	buf   []float64 // per-batch scratch (margins, exponentials)
+	buf2  []float64
 	navg  int
 	la    float64 // log of the label weights
 	lb    float64
@@ -162,7 +163,7 @@ type trainer struct {
 
 func newTrainer(p Params, d int) *trainer {
 	k := p.Dim(d)
-	tr := &trainer{p: p, d: d, theta: make([]float64, k), grad: make([]float64, k), avg: make([]float64, k), buf: make([]float64, max(p.Batch, 1))}
+	tr := &trainer{p: p, d: d, theta: make([]float64, k), grad: make([]float64, k), avg: make([]float64, k), buf: make([]float64, max(p.Batch, 1)), buf2: make([]float64, max(p.Batch, 1))}
 	tr.a, tr.b = labelWeights(p.EpsY)
 	tr.la, tr.lb = math.Log(tr.a), math.Log(tr.b)
 	return tr
@@ -264,24 +265,15 @@ func (tr *trainer) plainBatch(xb, yb []float64) {
 		// Margins first, then all exponentials in one loop, then the
 		// gradient: the exponentials pipeline without a call each.
 		buf := tr.buf[:len(yb)]
+		margins(xb, th, icpt, d, buf)
 		for i, y := range yb {
-			xi := xb[i*d : i*d+d : i*d+d]
-			u := icpt
-			for j, v := range xi {
-				u += th[j] * v
-			}
-			buf[i] = -y * u
+			buf[i] *= -y
 		}
 		expInPlace(buf)
-		var gi float64
 		for i, y := range yb {
-			xi := xb[i*d : i*d+d : i*d+d]
-			c := -y * buf[i]
-			for j, v := range xi {
-				gr[j] += c * v
-			}
-			gi += c
+			buf[i] *= -y
 		}
+		gi := accumulate(xb, buf, d, gr)
 		if hasIcpt {
 			grad[d] += gi
 		}
@@ -330,19 +322,13 @@ func (tr *trainer) iwpBatch(xb, yb []float64) float64 {
 		// one batched loop, then e1 = c/e2 with c = exp(la + lb − 2h)
 		// where e2 is moderate (else e1 gets its own exp).
 		c := math.Exp(la + lb - 2*h)
-		buf := tr.buf[:len(yb)]
+		buf, us := tr.buf[:len(yb)], tr.buf2[:len(yb)]
+		margins(xb, th, icpt, d, us)
 		for i, y := range yb {
-			xi := xb[i*d : i*d+d : i*d+d]
-			u := icpt
-			for j, v := range xi {
-				u += th[j] * v
-			}
-			buf[i] = lb + y*u - h
+			buf[i] = lb + y*us[i] - h
 		}
 		expInPlace(buf)
-		var gi float64
 		for i, y := range yb {
-			xi := xb[i*d : i*d+d : i*d+d]
 			e2 := buf[i]
 			var e1 float64
 			// |x2| < 299: c/e2 is accurate (c = e^{la+lb−2h} may underflow
@@ -350,19 +336,12 @@ func (tr *trainer) iwpBatch(xb, yb []float64) float64 {
 			if e2 > 1e-130 && e2 < 1e130 {
 				e1 = c / e2
 			} else {
-				u := icpt
-				for j, v := range xi {
-					u += th[j] * v
-				}
-				e1 = fastexp(la - y*u - h)
+				e1 = fastexp(la - y*us[i] - h)
 			}
-			A := -y * (e1 + e2)
-			for j, v := range xi {
-				gr[j] += A * v
-			}
-			gi += A
+			buf[i] = -y * (e1 + e2) // A_i
 			sumB += e1 - e2
 		}
+		gi := accumulate(xb, buf, d, gr)
 		if hasIcpt {
 			grad[d] += gi
 		}
@@ -418,13 +397,9 @@ func evaluate(l Loss, theta, x, y []float64, d int) (risk, acc float64) {
 		for lo := 0; lo < len(y); lo += len(buf) {
 			yc := y[lo:min(lo+len(buf), len(y))]
 			b := buf[:len(yc)]
+			margins(x[lo*d:], th, icpt, d, b)
 			for k, yi := range yc {
-				i := lo + k
-				xi := x[i*d : i*d+d : i*d+d]
-				u := icpt
-				for j, v := range xi {
-					u += th[j] * v
-				}
+				u := b[k]
 				if (u >= 0) == (yi > 0) {
 					ok++
 				}
