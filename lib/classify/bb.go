@@ -57,6 +57,10 @@ type BBOptions struct {
 	// First is the number of individuals (taken from the start of the
 	// sample) in the first, unlabelled half; 0 means len(xs)/2.
 	First int
+	// Policy says what happens to points outside [0,1]^d, in fitting and in
+	// prediction: mech.Reject (the default, an error) or mech.Clip (clamped
+	// to the cube, which is part of the mechanism: same guarantee).
+	Policy mech.Policy
 	// Progress, if not nil, receives the progress of the per-individual release.
 	Progress progress.Reporter
 }
@@ -161,14 +165,29 @@ func NewBB(ctx context.Context, rng *rand.Rand, xs [][]float64, y []int, alpha f
 	if err != nil {
 		return nil, err
 	}
+	ch.SetPolicy(o.Policy)
+	copied := false
 	for i, x := range xs {
 		if len(x) != d {
 			return nil, fmt.Errorf("classify: NewBB: point %d has %d coordinates, want %d", i, len(x), d)
 		}
 		for k, v := range x {
-			if !(v >= 0 && v <= 1) {
-				return nil, fmt.Errorf("classify: NewBB: point %d coordinate %d = %v, want in [0, 1]", i, k, v)
+			if v >= 0 && v <= 1 {
+				continue
 			}
+			if o.Policy != mech.Clip || math.IsNaN(v) {
+				return nil, fmt.Errorf("classify: NewBB: point %d coordinate %d = %v, want in [0, 1] (or BBOptions.Policy = mech.Clip)", i, k, v)
+			}
+			// Clip a copy: the caller's data are never modified.
+			if !copied {
+				xs, copied = append([][]float64(nil), xs...), true
+			}
+			c := append([]float64(nil), x...)
+			for kk := range c {
+				c[kk] = math.Min(1, math.Max(0, c[kk]))
+			}
+			xs[i] = c
+			break
 		}
 	}
 	cells := ch.NumCells()

@@ -234,3 +234,22 @@ func TestBBFromReports(t *testing.T) {
 		t.Error("short report accepted")
 	}
 }
+
+func TestBBClip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	xs := [][]float64{{-0.5}, {0.2}, {1.7}, {0.9}}
+	y := []int{0, 0, 1, 1}
+	if _, err := NewBB(context.Background(), rng, xs, y, 1, &BBOptions{H: 0.5}); err == nil {
+		t.Error("points outside [0,1] accepted without Clip")
+	}
+	bb, err := NewBB(context.Background(), rng, xs, y, 1, &BBOptions{H: 0.5, Policy: mech.Clip})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if xs[0][0] != -0.5 || xs[2][0] != 1.7 {
+		t.Error("caller's data modified")
+	}
+	if _, err := bb.Predict([][]float64{{2}, {-1}}); err != nil {
+		t.Errorf("Predict with Clip: %v", err)
+	}
+}
