@@ -38,6 +38,9 @@ type Experiment struct {
 	// with the last at the end of the pass; 0 or 1 records only the final
 	// model.
 	Points int
+	// Every, if positive, records a trajectory point every Every batches
+	// (and at the end) instead of Points evenly spaced ones.
+	Every int
 	// TrajTest caps the test rows used for the trajectory points (the
 	// first TrajTest rows; 0 = all). The final models are also evaluated
 	// on the whole test set (Curve.TestRisk, Curve.TestAcc).
@@ -96,8 +99,8 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 	if e.Reps < 1 {
 		return nil, fmt.Errorf("iwp: Experiment.Reps = %d, need >= 1", e.Reps)
 	}
-	if e.Points < 0 || e.TrajTest < 0 {
-		return nil, fmt.Errorf("iwp: Experiment: Points = %d, TrajTest = %d, need >= 0", e.Points, e.TrajTest)
+	if e.Points < 0 || e.TrajTest < 0 || e.Every < 0 {
+		return nil, fmt.Errorf("iwp: Experiment: Points = %d, Every = %d, TrajTest = %d, need >= 0", e.Points, e.Every, e.TrajTest)
 	}
 	p := e.Params
 	p.Sigma = e.Release.Sigma()
@@ -124,8 +127,12 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 	nb := n / p.Batch
 	every := 0
 	var batches []int
-	if e.Points > 0 {
+	if e.Every > 0 {
+		every = e.Every
+	} else if e.Points > 0 {
 		every = max(1, nb/e.Points)
+	}
+	if every > 0 {
 		for b := every; b < nb; b += every {
 			batches = append(batches, b)
 		}

@@ -377,3 +377,20 @@ func TestDivergenceWarning(t *testing.T) {
 		t.Errorf("no divergence warning; warnings %q, IWP risks %v", res.Warnings, res.Curve(IWP).TestRisk)
 	}
 }
+
+func TestExperimentEvery(t *testing.T) {
+	d := 2
+	x, y := synthGLM(1000, d, 12)
+	rel, _ := NewNoiseRelease(0.3, 1)
+	e := &Experiment{Params: Params{Loss: Exponential(), Batch: 10, Step: 0.01}, Release: rel, Reps: 2, Every: 30}
+	res, err := e.Run(context.Background(), x, y, x, y, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{30, 60, 90, 100}; !reflect.DeepEqual(res.Batches, want) {
+		t.Errorf("Batches = %v, want %v", res.Batches, want)
+	}
+	if got := len(res.Curve(IWP).Risk[1]); got != 4 {
+		t.Errorf("%d trajectory points, want 4", got)
+	}
+}
