@@ -7,25 +7,28 @@ import (
 )
 
 // stream batches the text of one captured stream (stdout or stderr) into
-// few stream messages: text is sent when Quiet passes without new text,
-// when MaxDelay passed since the oldest unsent byte, when MaxBatch bytes
-// are pending, and before any event that follows it (sync marker).
+// few stream messages: text is sent when Quiet passes without new text (but
+// not sooner than MinInterval after the previous message), when MaxDelay
+// passed since the oldest unsent byte, when MaxBatch bytes are pending, and
+// before any event that follows it (sync marker).
 type stream struct {
 	name string
 	send func(name, text string)
 	cfg  batching
 
-	mu      sync.Mutex
-	pending []byte
-	first   time.Time
-	timer   *time.Timer
+	mu       sync.Mutex
+	pending  []byte
+	first    time.Time // when the oldest pending byte arrived
+	lastSend time.Time
+	timer    *time.Timer
 }
 
 // batching holds the flush policy of streams.
 type batching struct {
-	Quiet    time.Duration
-	MaxDelay time.Duration
-	MaxBatch int
+	Quiet       time.Duration
+	MinInterval time.Duration
+	MaxDelay    time.Duration
+	MaxBatch    int
 }
 
 func newStream(name string, cfg batching, send func(name, text string)) *stream {
@@ -53,7 +56,14 @@ func (st *stream) write(p []byte) {
 			return
 		}
 	}
-	st.timer.Reset(st.cfg.Quiet)
+	at := now.Add(st.cfg.Quiet)
+	if next := st.lastSend.Add(st.cfg.MinInterval); next.After(at) {
+		at = next
+	}
+	if limit := st.first.Add(st.cfg.MaxDelay); limit.Before(at) {
+		at = limit
+	}
+	st.timer.Reset(at.Sub(now))
 }
 
 // flush sends the pending text. Unless final, an incomplete UTF-8
@@ -81,8 +91,9 @@ func (st *stream) flushLocked(final bool) {
 	if cap(st.pending) > 4*st.cfg.MaxBatch {
 		st.pending = append([]byte(nil), st.pending...)
 	}
+	st.lastSend = time.Now()
 	if rest > 0 {
-		st.first = time.Now()
+		st.first = st.lastSend
 	}
 	st.send(st.name, text)
 }

@@ -37,12 +37,15 @@ type Options struct {
 	// MaxRSS restarts the worker between cells, with a notice, when its
 	// resident set exceeds this many bytes (0: no limit).
 	MaxRSS int64
-	// Quiet, MaxDelay and MaxBatch set how output is batched into stream
-	// messages: sent after Quiet without new output (default 2 ms), at the
-	// latest MaxDelay after it was written (default 50 ms), or once
-	// MaxBatch bytes are pending (default 256 KiB).
-	Quiet, MaxDelay time.Duration
-	MaxBatch        int
+	// Quiet, MinInterval, MaxDelay and MaxBatch set how output is batched
+	// into stream messages: sent after Quiet without new output (default
+	// 2 ms) but no sooner than MinInterval after the previous message of
+	// the stream (default 10 ms), at the latest MaxDelay after it was
+	// written (default 50 ms), or once MaxBatch bytes are pending (default
+	// 256 KiB). Output before a display or the end of a cell is always
+	// sent first.
+	Quiet, MinInterval, MaxDelay time.Duration
+	MaxBatch                     int
 	// Log receives the supervisor's diagnostics (default os.Stderr).
 	Log io.Writer
 }
@@ -73,6 +76,9 @@ func New(opts Options) *Supervisor {
 	}
 	if opts.Quiet <= 0 {
 		opts.Quiet = 2 * time.Millisecond
+	}
+	if opts.MinInterval <= 0 {
+		opts.MinInterval = 10 * time.Millisecond
 	}
 	if opts.MaxDelay <= 0 {
 		opts.MaxDelay = 50 * time.Millisecond
@@ -133,7 +139,7 @@ func (s *Supervisor) start() *proc {
 	p := &proc{s: s, n: s.procs.Add(1), ready: make(chan struct{}), dead: make(chan struct{}),
 		drain: make(chan struct{}), pending: make(map[uint64]chan *Msg)}
 	p.syncC = sync.NewCond(&p.syncMu)
-	cfg := batching{Quiet: s.opts.Quiet, MaxDelay: s.opts.MaxDelay, MaxBatch: s.opts.MaxBatch}
+	cfg := batching{Quiet: s.opts.Quiet, MinInterval: s.opts.MinInterval, MaxDelay: s.opts.MaxDelay, MaxBatch: s.opts.MaxBatch}
 	p.streams[0] = newStream("stdout", cfg, s.stream)
 	p.streams[1] = newStream("stderr", cfg, s.stream)
 	go p.run()

@@ -393,7 +393,21 @@ func TestSupervisorMaxRSSAndRestart(t *testing.T) {
 func TestStreamBatching(t *testing.T) {
 	var mu sync.Mutex
 	var sent []string
-	st := newStream("stdout", batching{Quiet: 5 * time.Millisecond, MaxDelay: time.Hour, MaxBatch: 1000}, func(_, text string) {
+	sends := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), sent...)
+	}
+	waitSends := func(n int) []string {
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			if s := sends(); len(s) >= n {
+				return s
+			}
+		}
+		return sends()
+	}
+	cfg := batching{Quiet: 20 * time.Millisecond, MinInterval: 300 * time.Millisecond, MaxDelay: time.Hour, MaxBatch: 1000}
+	st := newStream("stdout", cfg, func(_, text string) {
 		mu.Lock()
 		sent = append(sent, text)
 		mu.Unlock()
@@ -402,17 +416,21 @@ func TestStreamBatching(t *testing.T) {
 		st.write([]byte("abcdefghij")) // 100 bytes in quick succession
 	}
 	st.write([]byte("\xe2\x82")) // half of "€"
-	time.Sleep(50 * time.Millisecond)
-	mu.Lock()
-	if len(sent) != 1 || len(sent[0]) != 100 {
-		t.Errorf("quick writes: sent %q, want one 100-byte message", sent)
+	if s := waitSends(1); len(s) != 1 || len(s[0]) != 100 {
+		t.Fatalf("quick writes: sent %q, want one 100-byte message after a quiet period", s)
 	}
-	mu.Unlock()
-	st.write([]byte("\xac"))
+	t0 := time.Now()
+	st.write([]byte("\xac")) // completes "€"
+	// Quiet again, but within MinInterval of the last message: held.
+	s := waitSends(2)
+	if len(s) != 2 || s[1] != "€" {
+		t.Fatalf("second message: %q", s)
+	}
+	if d := time.Since(t0); d < 200*time.Millisecond {
+		t.Errorf("second message came %v after the first, MinInterval is %v", d, cfg.MinInterval)
+	}
 	st.write(make([]byte, 2000)) // over MaxBatch: sent at once
-	mu.Lock()
-	if len(sent) != 2 || !strings.HasPrefix(sent[1], "€") || len(sent[1]) != 2003 {
-		t.Errorf("large write: %d messages, last %d bytes", len(sent), len(sent[len(sent)-1]))
+	if s := sends(); len(s) != 3 || len(s[2]) != 2000 {
+		t.Errorf("large write: %d messages, last %d bytes", len(s), len(s[len(s)-1]))
 	}
-	mu.Unlock()
 }
