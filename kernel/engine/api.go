@@ -10,6 +10,41 @@
 //
 // The engine touches no sockets: the Jupyter worker, `goldp run` and
 // `goldp nb run` all drive a Session.
+//
+// # Notebook Go
+//
+// A cell is cut at its top-level semicolons (written or implied by a
+// newline) into declarations and statements, which run in order, each with
+// positions that match the cell:
+//
+//   - Adjacent declarations (func, method, type, const, var) form one
+//     chunk, so they may refer to each other in any order.
+//   - Imports are optional for the preloaded packages (see Preloaded): a
+//     package is imported the first time a cell writes name.Member, unless
+//     a cell gave the name to something else first. Repeating an import is
+//     a no-op; importing another package under a name already in use is an
+//     error that suggests another name.
+//   - x := e and var x = e on an existing variable assign it (so functions
+//     defined earlier see the new value); when the type changes, x is
+//     declared afresh.
+//   - Other statements run one by one inside an init function, which keeps
+//     their temporaries out of the interpreter's global frame and lets
+//     comma-ok forms and type switches work at top level. A top-level
+//     defer runs when the cell ends.
+//   - The last expression statement is the cell's value: every result of a
+//     multi-value call, nothing for a call without results (fmt's Print
+//     functions count as such). Values of cell types with String, HTML,
+//     Markdown, LaTeX, SVG, PNG, JSON or MIMEBundle methods are rendered
+//     through them.
+//   - go statements recover a panic of the goroutine and report it in the
+//     cell (or on standard error once the cell has ended); the arguments
+//     of go f(args) are evaluated before the goroutine starts.
+//   - func main and func init are errors in a cell; a script (Options.Filename
+//     set) may have func main, which runs after everything else.
+//   - Redefining a type with a different definition is an error; the same
+//     definition again is a no-op.
+//
+// Magics: %help, %time stmt, %%time, %who, %reset.
 package engine
 
 import (

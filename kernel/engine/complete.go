@@ -596,7 +596,10 @@ func (s *Session) IsComplete(code string) (status, indent string) {
 	if strings.TrimSpace(code) == "" {
 		return "complete", ""
 	}
-	if _, ok := parseMagic(code); ok {
+	if m, ok := parseMagic(code); ok {
+		if m.cell && m.name == "time" && strings.TrimSpace(m.body) != "" {
+			return s.IsComplete(m.body)
+		}
 		return "complete", ""
 	}
 	fset := token.NewFileSet()

@@ -214,3 +214,25 @@ func TestPanicInDeclaringStatement(t *testing.T) {
 		t.Fatalf("traceback: %q", e.Traceback)
 	}
 }
+
+// TestFailedCellEffects pins down what a failed cell leaves behind: what
+// ran before the failing statement stays, nothing after it runs, and a
+// cell that does not parse changes nothing.
+func TestFailedCellEffects(t *testing.T) {
+	s := newTest(t)
+	s.fail("a := 1\nfunc fa() int { return a }\nb := undefinedName\nc := 3\n")
+	if got := s.exec("fa()"); got != "1" {
+		t.Fatalf("declarations before the error persist: %q", got)
+	}
+	if e := s.fail("c"); !strings.Contains(e.Message, "undefined: c") {
+		t.Fatalf("statements after the error do not run: %+v", e)
+	}
+	s.fail("d := 4\nfunc broken( {\n")
+	if e := s.fail("d"); !strings.Contains(e.Message, "undefined: d") {
+		t.Fatalf("a cell with a syntax error changes nothing: %+v", e)
+	}
+	s.fail("a = 10\npanic(\"stop\")\na = 20\n")
+	if got := s.exec("a"); got != "10" {
+		t.Fatalf("a panic stops the cell where it happens: %q", got)
+	}
+}
