@@ -414,7 +414,8 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 }
 
 func (r *rewriter) exists(name string) bool {
-	return r.vars[name] || r.consts[name] || r.view.defined(name) || r.funcs[name] > 0 || r.types[name] != ""
+	_, isFunc := r.funcs[name]
+	return r.vars[name] || r.consts[name] || r.view.defined(name) || isFunc || r.types[name] != ""
 }
 
 func (r *rewriter) varExists(name string) bool { return r.vars[name] || r.view.vars[name] }
