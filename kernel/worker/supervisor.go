@@ -260,9 +260,11 @@ func (p *proc) run() {
 	}
 	p.mu.Unlock()
 	p.why = why
+	p.mu.Lock()
 	if p.err == nil {
 		p.err = fmt.Errorf("the worker %s before it was ready", why)
 	}
+	p.mu.Unlock()
 	readyOnce()
 	reqW.Close()
 	// Let the streams drain so a dying worker's last words come first.
@@ -353,7 +355,9 @@ func (p *proc) readEvents(r *os.File, ready func()) {
 		switch m.Kind {
 		case KindReady:
 			if m.Error != "" {
+				p.mu.Lock()
 				p.err = errors.New(m.Error)
+				p.mu.Unlock()
 			}
 			ready()
 		case KindReply:
@@ -459,30 +463,40 @@ func (p *proc) flush() {
 // worker returns the current worker once it is ready, starting a new one
 // if the current one has died.
 func (s *Supervisor) worker(ctx context.Context) (*proc, error) {
-	s.mu.Lock()
-	if s.closed {
+	for range 2 {
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			return nil, errors.New("the kernel is shutting down")
+		}
+		p := s.cur
+		if p.isDead() {
+			s.noticeLocked(fmt.Sprintf("The Go worker had stopped (%s); a new one was started and all state was lost.", p.why))
+			p = s.start()
+			s.cur = p
+		}
 		s.mu.Unlock()
-		return nil, errors.New("the kernel is shutting down")
+		select {
+		case <-p.ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		p.mu.Lock()
+		err, exited := p.err, p.exited
+		p.mu.Unlock()
+		if err != nil {
+			return nil, err // it could not start: do not loop
+		}
+		if !exited {
+			return p, nil
+		}
+		select { // it died after starting: replace it
+		case <-p.dead:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
-	p := s.cur
-	if p.isDead() {
-		s.noticeLocked(fmt.Sprintf("The Go worker had stopped (%s); a new one was started and all state was lost.", p.why))
-		p = s.start()
-		s.cur = p
-	}
-	s.mu.Unlock()
-	select {
-	case <-p.ready:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	if p.isDead() || p.cmd == nil {
-		return nil, p.err
-	}
-	if p.err != nil {
-		return nil, p.err
-	}
-	return p, nil
+	return nil, errors.New("the worker stopped")
 }
 
 func (s *Supervisor) noticeLocked(n string) {

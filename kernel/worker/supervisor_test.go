@@ -20,6 +20,9 @@ import (
 // The test binary doubles as a worker process: with GOLDP_TEST_WORKER set
 // it serves fakeSession (a tiny command language) instead of running tests.
 func TestMain(m *testing.M) {
+	if os.Getenv("GOLDP_TEST_WORKER") == "fail" {
+		os.Exit(Main(func() (Session, error) { return nil, errors.New("no interpreter today") }))
+	}
 	if os.Getenv("GOLDP_TEST_WORKER") != "" {
 		evalCreators = append(evalCreators, "created by github.com/goldp/goldp/kernel/worker.startAbandoned")
 		os.Exit(Main(func() (Session, error) { return &fakeSession{vars: map[string]string{}}, nil }))
@@ -432,5 +435,32 @@ func TestStreamBatching(t *testing.T) {
 	st.write(make([]byte, 2000)) // over MaxBatch: sent at once
 	if s := sends(); len(s) != 3 || len(s[2]) != 2000 {
 		t.Errorf("large write: %d messages, last %d bytes", len(s), len(s[len(s)-1]))
+	}
+}
+
+func TestSupervisorStartFailure(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cmd  func() *exec.Cmd
+		want string
+	}{
+		{"no binary", func() *exec.Cmd { return exec.Command("/nonexistent/goldp", "worker") }, "starting the worker"},
+		{"session error", func() *exec.Cmd {
+			c := testWorkerCommand()
+			c.Env = append(c.Env, "GOLDP_TEST_WORKER=fail")
+			return c
+		}, "no interpreter today"},
+	} {
+		s := New(Options{Command: tc.cmd, Log: testLog{t}})
+		for range 2 { // the second Execute tries a new worker and fails the same way
+			rep := run(s, "get x", &recorder{})
+			if rep.Status != "error" || !strings.Contains(rep.EValue, tc.want) {
+				t.Errorf("%s: reply %+v, want an error containing %q", tc.name, rep, tc.want)
+			}
+		}
+		if r := s.IsComplete(context.Background(), "x"); r.Status != "unknown" {
+			t.Errorf("%s: is_complete without a worker: %+v", tc.name, r)
+		}
+		s.Shutdown(context.Background())
 	}
 }
