@@ -17,10 +17,24 @@ import (
 // TestGeneratedUpToDate regenerates the tables and the doc index into a
 // temporary directory and fails, naming the first differing file, when the
 // committed files differ.
+//
+// With -short only the doc index is regenerated, and the symbol files are
+// checked by name.
 func TestGeneratedUpToDate(t *testing.T) {
 	tmp := t.TempDir()
-	if err := gen.Generate(gen.Options{Root: "../..", Out: tmp}); err != nil {
+	if err := gen.Generate(gen.Options{Root: "../..", Out: tmp, IndexOnly: testing.Short()}); err != nil {
 		t.Fatalf("generating: %v", err)
+	}
+	if testing.Short() {
+		lib, err := gen.LibPackages("../..")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range append(append(append([]string{}, gen.ThirdParty...), gen.Own...), lib...) {
+			if err := os.WriteFile(filepath.Join(tmp, gen.FileName(path)), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	list := func(dir string) []string {
 		names, err := filepath.Glob(filepath.Join(dir, gen.Prefix+"*.go"))
@@ -43,6 +57,9 @@ func TestGeneratedUpToDate(t *testing.T) {
 		committed, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatalf("%s is missing: run go generate ./kernel/symbols", name)
+		}
+		if testing.Short() && strings.HasPrefix(name, gen.Prefix) {
+			continue
 		}
 		if !bytes.Equal(fresh, committed) {
 			t.Fatalf("%s is stale (first difference at byte %d): run go generate ./kernel/symbols",

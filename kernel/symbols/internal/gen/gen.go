@@ -71,6 +71,9 @@ type Options struct {
 	Out string
 	// Log, if not nil, receives one line per generated package.
 	Log io.Writer
+	// IndexOnly writes only the doc index and leaves the symbol files
+	// alone (a quick check; extraction takes most of the time).
+	IndexOnly bool
 }
 
 // listed is the part of `go list -json` output Generate uses.
@@ -197,11 +200,15 @@ func Generate(opts Options) error {
 		defer os.Chdir(wd)
 	}
 
-	restore, err := gopathView(root)
-	if err != nil {
-		return err
+	if opts.IndexOnly {
+		extracted = nil
+	} else {
+		restore, err := gopathView(root)
+		if err != nil {
+			return err
+		}
+		defer restore()
 	}
-	defer restore()
 
 	files := make([][]byte, len(extracted))
 	errs := make([]error, len(extracted))
@@ -258,7 +265,7 @@ func Generate(opts Options) error {
 		logf("%s: %d bytes", name, len(files[i]))
 	}
 	for _, f := range old {
-		if !keep[filepath.Base(f)] {
+		if !keep[filepath.Base(f)] && !opts.IndexOnly {
 			if err := os.Remove(f); err != nil {
 				return err
 			}
