@@ -108,10 +108,18 @@ func TestEveryPackagePresent(t *testing.T) {
 			t.Errorf("%s: no symbol table %q", path, path+"/"+p.Name)
 			continue
 		}
-		// Every documented member can be used from a cell.
+		// Every documented member can be used from a cell, and every
+		// symbol is documented (completion offers it).
+		documented := map[string]bool{}
 		for _, m := range p.Members {
+			documented[m.Name] = true
 			if _, ok := syms[m.Name]; !ok {
 				t.Errorf("%s: %s %s documented but not in Symbols", path, m.Kind, m.Name)
+			}
+		}
+		for name := range syms {
+			if !strings.HasPrefix(name, "_") && !documented[name] {
+				t.Errorf("%s: %s in Symbols but not documented", path, name)
 			}
 		}
 	}
