@@ -27,10 +27,11 @@ var Features = []string{"AGEP", "SEX", "SCHL", "WKHP"}
 // Setting is one E-C2 configuration: data already scaled into [−1, 1]^d,
 // split 80/20, and the release.
 type Setting struct {
-	XTrain, YTrain, XTest, YTest []float64
-	D                            int
-	Release                      *mech.FeatureLabelRelease
-	Params                       iwp.Params
+	XTrain, YTrain []float64                 // training rows (n×D, scaled) and ±1 labels
+	XTest, YTest   []float64                 // test rows and labels
+	D              int                       // number of features
+	Release        *mech.FeatureLabelRelease // the one-shot release
+	Params         iwp.Params                // SGD hyper-parameters
 }
 
 // NewSetting draws n synthetic Folktables-style ACSIncome rows (seed 1),

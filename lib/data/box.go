@@ -7,7 +7,10 @@ import (
 )
 
 // Range is the closed interval [Lo, Hi] a feature can take.
-type Range struct{ Lo, Hi float64 }
+type Range struct {
+	Lo float64 // lower end
+	Hi float64 // upper end
+}
 
 // CodeBook holds data-independent ranges of ACS PUMS and UCI Adult
 // variables, taken from the ACS PUMS code book (2018/2024) and the Adult
@@ -53,8 +56,8 @@ var CodeBook = map[string]Range{
 // [−1, 1]^d before a release (the privacy noise is calibrated to the
 // box's diameter, so the box must not depend on the data).
 type Box struct {
-	Names  []string
-	Ranges []Range
+	Names  []string // feature names, in the data's order
+	Ranges []Range  // range of each feature
 }
 
 // CodeBookBox returns the box of the named features from CodeBook, with

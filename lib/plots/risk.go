@@ -16,12 +16,12 @@ import (
 // Band is one curve with a shaded band: Mean[i] at X[i], the band from
 // Lo[i] to Hi[i] (nil Lo/Hi: no band).
 type Band struct {
-	Name         string
-	X, Mean      []float64
-	Lo, Hi       []float64
+	Name         string      // legend entry ("" = none)
+	X, Mean      []float64   // the curve
+	Lo, Hi       []float64   // the band's edges (both nil: no band)
 	Color        color.Color // nil: the next colour of the palette
-	Dashed       bool
-	HideFromKeys bool
+	Dashed       bool        // draw the curve dashed
+	HideFromKeys bool        // leave the curve out of the legend
 }
 
 // riskPalette is a colour-blind-safe palette (Okabe–Ito).
