@@ -29,6 +29,10 @@ var rewriteSeeds = []string{
 	"var x, y int = 1",
 	"a, b := <-ch",
 	"L:\nfor {\n\tbreak L\n}",
+	"for i := range 10 { go f(i) }",
+	"for range len(x) {}",
+	"k := 3\nfor i = range k {}",
+	"defer fmt.Println(x)",
 }
 
 // FuzzRewrite checks that the rewriter never panics, and that every chunk

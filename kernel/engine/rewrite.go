@@ -66,6 +66,9 @@ type sessionView struct {
 	// (known from the symbol tables).
 	voidFunc func(path, name string) (void, known bool)
 	script   bool
+	// ints holds the top-level names that held an int after the last
+	// cell that set them.
+	ints map[string]bool
 	// rich holds the names of display methods (String, HTML, PNG, ...)
 	// that some cell type declares.
 	rich map[string]bool
@@ -363,7 +366,8 @@ type rewriter struct {
 	imported     map[string]string
 	rich         map[string]bool
 	autoImp      map[string]string
-	mainAt       *item // a script's func main
+	mainAt       *item           // a script's func main
+	ints         map[string]bool // names this cell made ints (true) or not
 }
 
 // rewrite plans the evaluation of a cell. src is the cell, line0/col0 the
@@ -373,7 +377,7 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 		src: src, ps: newPositioner(src, line0, col0), view: view,
 		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]int{},
 		types: map[string]string{}, imported: map[string]string{}, autoImp: map[string]string{},
-		rich: map[string]bool{},
+		rich: map[string]bool{}, ints: map[string]bool{},
 	}
 	items, err := splitItems(src, r.ps)
 	if err != nil {
@@ -642,6 +646,25 @@ func (r *rewriter) copyGuarded(b *strings.Builder, it *item, from, to int) {
 		node = it.decl
 	}
 	ast.Inspect(node, func(n ast.Node) bool {
+		if rs, ok := n.(*ast.RangeStmt); ok && r.isIntExpr(rs.X) && rs.Value == nil {
+			// for i := range n (Go 1.22), which the interpreter cannot
+			// type, becomes for i := 0; i < n; i++ when n is known to be
+			// an int.
+			key := "__goldpI"
+			tok := ":="
+			if id, ok := rs.Key.(*ast.Ident); ok && id.Name != "_" {
+				key = id.Name
+				if rs.Tok == token.ASSIGN {
+					tok = "="
+				}
+			} else if rs.Key != nil {
+				return true
+			}
+			fs, xs, xe := it.off(rs.For), it.off(rs.X.Pos()), it.off(rs.X.End())
+			edits = append(edits, edit{at: fs, ins: "for " + key + " " + tok + " 0; " + key + " < ", skip: xs - fs, after: xs})
+			edits = append(edits, edit{at: xe, ins: "; " + key + "++", after: xe})
+			return true
+		}
 		gs, ok := n.(*ast.GoStmt)
 		if !ok {
 			return true
@@ -696,6 +719,30 @@ func (r *rewriter) copyGuarded(b *strings.Builder, it *item, from, to int) {
 		pos = e.at + e.skip
 	}
 	b.WriteString(r.src[pos:to])
+}
+
+// isIntExpr reports whether e is known to be an int without type
+// checking: an integer literal, len or cap of something, or a name that
+// held an int after an earlier cell.
+func (r *rewriter) isIntExpr(e ast.Expr) bool {
+	switch x := unparen(e).(type) {
+	case *ast.BasicLit:
+		return x.Kind == token.INT
+	case *ast.CallExpr:
+		id, ok := x.Fun.(*ast.Ident)
+		return ok && (id.Name == "len" || id.Name == "cap") && !r.exists(id.Name)
+	case *ast.Ident:
+		if v, ok := r.ints[x.Name]; ok {
+			return v
+		}
+		return r.view.ints[x.Name]
+	case *ast.BinaryExpr:
+		switch x.Op {
+		case token.ADD, token.SUB, token.MUL, token.QUO, token.REM:
+			return r.isIntExpr(x.X) && r.isIntExpr(x.Y)
+		}
+	}
+	return false
 }
 
 // isConstExpr reports whether e is made of literals and known constants
@@ -930,6 +977,7 @@ func (r *rewriter) varDecl(it *item, d *ast.GenDecl) error {
 	}
 	for _, n := range names {
 		r.vars[n] = true
+		r.ints[n] = false
 	}
 	if c.fallback == "" {
 		r.emitDecl(c)
@@ -1069,9 +1117,10 @@ func (r *rewriter) define(it *item, as *ast.AssignStmt) error {
 	default:
 		c.src = ";" + orig + "\n"
 	}
-	for _, n := range names {
+	for i, n := range names {
 		if n != "_" {
 			r.vars[n] = true
+			r.ints[n] = len(as.Rhs) == len(as.Lhs) && r.isIntExpr(as.Rhs[i])
 		}
 	}
 	r.emit(c)

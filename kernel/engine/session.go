@@ -173,6 +173,7 @@ func (s *Session) start() error {
 		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]int{},
 		types: map[string]string{}, imported: map[string]string{rtName: rtPath, fmtName: "fmt", displayName: "github.com/goldp/goldp/kernel/display"},
 		rich:    map[string]bool{},
+		ints:    map[string]bool{},
 		preload: pre,
 		voidFunc: func(path, name string) (bool, bool) {
 			v, ok := syms[path][name]
@@ -375,7 +376,18 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*Result
 		e.Traceback = append(e.Traceback, gp[1:]...)
 		return nil, e
 	}
-	s.idx.addCell(p, s.liveTypes(p))
+	live := s.liveTypes(p)
+	for n, t := range live {
+		s.view.ints[n] = t.Kind() == reflect.Int
+	}
+	for _, c := range p.chunks {
+		for _, n := range c.consts {
+			if v, ok := s.in.Globals()[n]; ok && v.IsValid() {
+				s.view.ints[n] = v.Kind() == reflect.Int
+			}
+		}
+	}
+	s.idx.addCell(p, live)
 	res := &Result{}
 	if value {
 		res.Value = renderValues(vals)
