@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/goldp/goldp/kernel/jupyter"
 	"github.com/goldp/goldp/kernel/worker"
@@ -31,7 +29,7 @@ func cmdKernel(args []string) int {
 		fs.Usage()
 		return 2
 	}
-	limit, err := parseSize(*maxRSS)
+	limit, err := worker.ParseSize(*maxRSS)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "goldp kernel: -max-rss / GOLDP_WORKER_MAX_RSS: %v\n", err)
 		return 2
@@ -69,36 +67,4 @@ func languageInfo() jupyter.LanguageInfo {
 			{Text: "gonum/plot", URL: "https://pkg.go.dev/gonum.org/v1/plot"},
 		},
 	}
-}
-
-// parseSize parses a byte count with an optional K, M, G or T suffix
-// (powers of 1024; a trailing "B" or "iB" is allowed). "" is 0.
-func parseSize(s string) (int64, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, nil
-	}
-	u := strings.ToUpper(s)
-	u = strings.TrimSuffix(strings.TrimSuffix(u, "IB"), "B")
-	mult := int64(1)
-	if n := len(u); n > 0 {
-		switch u[n-1] {
-		case 'K':
-			mult = 1 << 10
-		case 'M':
-			mult = 1 << 20
-		case 'G':
-			mult = 1 << 30
-		case 'T':
-			mult = 1 << 40
-		}
-		if mult > 1 {
-			u = u[:n-1]
-		}
-	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(u), 64)
-	if err != nil || v < 0 {
-		return 0, fmt.Errorf("invalid size %q (want e.g. 4G, 512M or a byte count)", s)
-	}
-	return int64(v * float64(mult)), nil
 }
