@@ -3,6 +3,7 @@ package iwp
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/integrate/quad"
 )
@@ -81,6 +82,23 @@ func LogisticPoly(n int) ([]float64, error) {
 // quadNodes is the number of Gauss–Hermite nodes used by TruncationStats.
 const quadNodes = 400
 
+var (
+	hermiteOnce sync.Once
+	hermiteX    []float64
+	hermiteW    []float64
+)
+
+// hermiteNodes returns the Gauss–Hermite nodes and weights (weight
+// function e^{−x²}), computed once.
+func hermiteNodes() (x, w []float64) {
+	hermiteOnce.Do(func() {
+		hermiteX = make([]float64, quadNodes)
+		hermiteW = make([]float64, quadNodes)
+		quad.Hermite{}.FixedLocations(hermiteX, hermiteW, math.Inf(-1), math.Inf(1))
+	})
+	return hermiteX, hermiteW
+}
+
 // TruncationStats returns the bias E[T_K(m + sZ)] − g(m) and the standard
 // deviation of the truncated inverse-Weierstrass estimator of the logistic
 // margin loss g(m) = log(1+e^{−m}),
@@ -98,9 +116,7 @@ func TruncationStats(s, m float64, k int) (bias, std float64, err error) {
 		return 0, 0, fmt.Errorf("iwp: TruncationStats: s = %v, need finite s >= 0", s)
 	}
 	l := Loss{kind: LogisticKind, k: k}
-	x := make([]float64, quadNodes)
-	w := make([]float64, quadNodes)
-	quad.Hermite{}.FixedLocations(x, w, math.Inf(-1), math.Inf(1))
+	x, w := hermiteNodes()
 	var m1, m2 float64
 	for i, xi := range x {
 		v := l.InvW(m+s*math.Sqrt2*xi, 1, s)

@@ -138,6 +138,28 @@ func (l Loss) Derivative(j int, u, y float64) float64 {
 	return 0
 }
 
+// W returns the Weierstrass transform of φ(·, y) at u for the feature
+// noise level s = σ‖θ‖: W_s[φ(·,y)](u) = E φ(u + sZ, y), Z standard normal,
+// the expected loss of a noisy example at margin input u. Closed forms for
+// the quadratic ((u−y)² + s²) and exponential (exp(−yu + s²/2)) losses;
+// Gauss–Hermite quadrature for the logistic loss. With Bernoulli on top it
+// gives the expected naive loss on a release:
+// Bernoulli(l.W(u, y, s), l.W(u, −y, s), epsY).
+func (l Loss) W(u, y, s float64) float64 {
+	switch l.kind {
+	case ExponentialKind:
+		return math.Exp(-y*u + s*s/2)
+	case LogisticKind:
+		x, w := hermiteNodes()
+		var v float64
+		for i, xi := range x {
+			v += w[i] * softplus(-y*(u+s*math.Sqrt2*xi))
+		}
+		return v / math.SqrtPi
+	}
+	return (u-y)*(u-y) + s*s
+}
+
 // InvW returns the inverse Weierstrass transform of φ(·, y) at u for the
 // feature noise level s = σ‖θ‖: W⁻¹_s[φ(·,y)](u) = Σₖ (−s²/2)ᵏ/k! φ⁽²ᵏ⁾(u,y)
 // (truncated after k = K for the logistic loss). Its expectation at

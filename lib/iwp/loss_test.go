@@ -290,3 +290,60 @@ func TestLogisticIWPNearlyUnbiased(t *testing.T) {
 		}
 	}
 }
+
+// The forward transform gives the naive biases of C11, C12 and C16.
+func TestForwardW(t *testing.T) {
+	u := 0.3*0.5 + 0.2*1.0 // ⟨θ, x⟩ of C11
+	s := math.Hypot(0.3, 0.2)
+	e := Exponential()
+	if v := Bernoulli(e.W(u, 1, s), e.W(u, -1, s), 1); !near(v, 0.95704349, 1e-8) {
+		t.Errorf("exponential naive mean %v, want 0.95704349", v)
+	}
+	q := Quadratic()
+	if v := Bernoulli(q.W(u, 1, s), q.W(u, -1, s), 1); !near(v, 0.92901799, 1e-8) {
+		t.Errorf("quadratic naive mean %v, want 0.92901799", v)
+	}
+	// W and W⁻¹ are inverse: E W⁻¹[φ](u+sZ) = φ(u) for the closed forms.
+	for _, l := range []Loss{e, q} {
+		if v := l.W(u, 1, 0); !near(v, l.Value(u, 1), 1e-15) {
+			t.Errorf("%v: W at s=0 = %v, want φ = %v", l, v, l.Value(u, 1))
+		}
+	}
+	// Logistic: quadrature against Monte Carlo.
+	lg := mustLogistic(t, 0)
+	rng := rand.New(rand.NewPCG(4, 4))
+	var sum, sum2 float64
+	n := 200000
+	for range n {
+		v := lg.Value(u+1.3*rng.NormFloat64(), -1)
+		sum += v
+		sum2 += v * v
+	}
+	m := sum / float64(n)
+	se := math.Sqrt((sum2/float64(n) - m*m) / float64(n))
+	if w := lg.W(u, -1, 1.3); !near(w, m, 4*se) {
+		t.Errorf("logistic W = %v, MC %v ± %v", w, m, se)
+	}
+	// C16: the naive population risk E[B W φ] + λθ²/2 is minimised at 0.104128.
+	obj := func(th float64) float64 {
+		// X = 0.5Y: u = 0.5·y·θ for y = ±1, both equally likely, σ = 1, s = |θ|.
+		var r float64
+		for _, y := range []float64{1, -1} {
+			u := 0.5 * y * th
+			r += 0.5 * Bernoulli(e.W(u, y, math.Abs(th)), e.W(u, -y, math.Abs(th)), 1)
+		}
+		return r + th*th/2
+	}
+	lo, hi := 0.0, 1.0
+	for range 100 {
+		a, b := lo+(hi-lo)/3, hi-(hi-lo)/3
+		if obj(a) < obj(b) {
+			hi = b
+		} else {
+			lo = a
+		}
+	}
+	if !near(lo, 0.104128, 1e-5) {
+		t.Errorf("naive minimiser %v, want 0.104128", lo)
+	}
+}
