@@ -148,7 +148,9 @@ func RateStudy(ctx context.Context, cfg RateConfig) (*RateResult, error) {
 					continue
 				}
 				risks[jb.ni][jb.r] = risk
-				params[jb.ni] = prm
+				if jb.r == 0 { // the parameter depends on the size only
+					params[jb.ni] = prm
+				}
 				progress.Report(cfg.Progress, done.Add(1), total)
 			}
 		}()
