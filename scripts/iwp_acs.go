@@ -34,6 +34,9 @@ import (
 
 reps := 100
 eps := 5.0
+// The loss; for E-C4 (log loss, truncated inverse series) use
+// loss, _ = iwp.Logistic(2) (the run warns if the series' variance blows up).
+loss := iwp.Exponential()
 threshold := 50000.0 // ACSIncome cut; about 62,500 gives 2018's balance on 2024 data
 dir := ""
 if len(os.Args) > 1 {
@@ -112,7 +115,7 @@ for _, c := range cases {
 		panic(err)
 	}
 	e := &iwp.Experiment{
-		Params:  iwp.Params{Loss: iwp.Exponential(), Batch: 50, Step: 2e-5, Lambda: 10, Radius: 10, Intercept: true},
+		Params:  iwp.Params{Loss: loss, Batch: 50, Step: 2e-5, Lambda: 10, Radius: 10, Intercept: true},
 		Release: rel, Reps: reps, Seed: 2026, Points: 25, TrajTest: 5000, Shuffle: true,
 		Progress: display.Reporter(c.name),
 	}
