@@ -103,11 +103,7 @@ func (t *ACSTask) Read(r io.Reader, name string) (*Dataset, error) {
 	if len(t.Features) == 0 {
 		return nil, fmt.Errorf("data: %s: no features", t.Name)
 	}
-	buf, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("data: %s: reading %s: %w", t.Name, name, err)
-	}
-	tab, err := newCSV(name, buf, ",")
+	tab, err := newCSV(name, r, ",")
 	if err != nil {
 		return nil, err
 	}

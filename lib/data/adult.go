@@ -32,21 +32,15 @@ func ReadAdultFile(path string) (*Dataset, error) {
 // trailing period in adult.test, whose first line "|1x3 Cross validator"
 // is skipped). The label is 1 for >50K. name is used in error messages.
 func ReadAdult(r io.Reader, name string) (*Dataset, error) {
-	buf, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("data: Adult: reading %s: %w", name, err)
-	}
-	tab := &csvTable{name: name, data: buf, sep: []byte(","), header: adultColumns, line0: 1}
-	if bytes.HasPrefix(buf, []byte("|")) {
-		nl := bytes.IndexByte(buf, '\n')
-		if nl < 0 {
-			nl = len(buf) - 1
+	tab := newHeaderless(name, r, ",", adultColumns)
+	if b, _ := tab.r.Peek(1); len(b) == 1 && b[0] == '|' {
+		if _, err := tab.next(); err != nil {
+			return nil, fmt.Errorf("data: Adult: %s: %w", name, err)
 		}
-		tab.body, tab.line0 = nl+1, 2
 	}
 	pick := []int{0, 4, 10, 11, 12}
 	ds := &Dataset{Names: append([]string(nil), AdultFeatures...), Target: "income>50K"}
-	err = tab.each(len(adultColumns), func(line int, f [][]byte) error {
+	err := tab.each(len(adultColumns), func(line int, f [][]byte) error {
 		for _, j := range pick {
 			v, ok := parseNum(f[j])
 			if !ok || v != v {

@@ -1,31 +1,40 @@
 package data
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 )
 
-// csvTable is a comma-separated file held in memory with its header
+// csvTable streams a delimited text file line by line, with its header
 // parsed. Fields are split on sep; quoted fields are not supported (the
-// Census and UCI files have none).
+// Census and UCI files have none). Memory use is one line, whatever the
+// file size.
 type csvTable struct {
 	name   string
-	data   []byte
+	r      *bufio.Reader
 	sep    []byte
 	header []string
-	body   int // offset of the first data line
-	line0  int // line number of the first data line
+	line   int    // number of the last line read
+	long   []byte // a line longer than the reader's buffer
 }
 
-func newCSV(name string, data []byte, sep string) (*csvTable, error) {
-	t := &csvTable{name: name, data: data, sep: []byte(sep)}
-	nl := bytes.IndexByte(data, '\n')
-	if nl < 0 {
-		nl = len(data)
+const csvBuffer = 1 << 20
+
+// newCSV reads the header line of r.
+func newCSV(name string, r io.Reader, sep string) (*csvTable, error) {
+	t := &csvTable{name: name, r: bufio.NewReaderSize(r, csvBuffer), sep: []byte(sep)}
+	head, err := t.next()
+	if err != nil && !(errors.Is(err, io.EOF) && len(head) > 0) {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s:1: empty file, no header", name)
+		}
+		return nil, fmt.Errorf("%s:1: %w", name, err)
 	}
-	head := bytes.TrimRight(data[:nl], "\r")
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	if len(bytes.TrimSpace(head)) == 0 {
 		return nil, fmt.Errorf("%s:1: empty header", name)
@@ -33,9 +42,36 @@ func newCSV(name string, data []byte, sep string) (*csvTable, error) {
 	for _, f := range bytes.Split(head, t.sep) {
 		t.header = append(t.header, string(bytes.TrimSpace(f)))
 	}
-	t.body = min(nl+1, len(data))
-	t.line0 = 2
 	return t, nil
+}
+
+// newHeaderless returns a table over r whose columns are given.
+func newHeaderless(name string, r io.Reader, sep string, header []string) *csvTable {
+	return &csvTable{name: name, r: bufio.NewReaderSize(r, csvBuffer), sep: []byte(sep), header: header}
+}
+
+// next returns the next line without its line ending (valid until the
+// next call), or io.EOF after the last one.
+func (t *csvTable) next() ([]byte, error) {
+	t.line++
+	l, err := t.r.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		t.long = append(t.long[:0], l...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			l, err = t.r.ReadSlice('\n')
+			t.long = append(t.long, l...)
+		}
+		l = t.long
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if len(l) == 0 && errors.Is(err, io.EOF) {
+		return nil, io.EOF
+	}
+	l = bytes.TrimSuffix(l, []byte("\n"))
+	l = bytes.TrimSuffix(l, []byte("\r"))
+	return l, nil
 }
 
 // col returns the index of a header column, or −1.
@@ -51,53 +87,49 @@ func (t *csvTable) col(names ...string) int {
 }
 
 // each calls fn for every non-blank data line with its 1-based line
-// number and its fields (views into the file, valid during the call).
+// number and its fields (views into the line, valid during the call).
 // A line whose field count differs from want is an error.
 func (t *csvTable) each(want int, fn func(line int, fields [][]byte) error) error {
 	fields := make([][]byte, 0, want+1)
-	data := t.data[t.body:]
-	line := t.line0
-	for len(data) > 0 {
-		nl := bytes.IndexByte(data, '\n')
-		var l []byte
-		if nl < 0 {
-			l, data = data, nil
+	for {
+		l, err := t.next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", t.name, t.line, err)
+		}
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		fields = fields[:0]
+		if len(t.sep) == 1 {
+			c, start := t.sep[0], 0
+			for k := 0; k < len(l); k++ {
+				if l[k] == c {
+					fields = append(fields, l[start:k])
+					start = k + 1
+				}
+			}
+			fields = append(fields, l[start:])
 		} else {
-			l, data = data[:nl], data[nl+1:]
-		}
-		l = bytes.TrimRight(l, "\r")
-		if len(bytes.TrimSpace(l)) > 0 {
-			fields = fields[:0]
-			if len(t.sep) == 1 {
-				c, start := t.sep[0], 0
-				for k := 0; k < len(l); k++ {
-					if l[k] == c {
-						fields = append(fields, l[start:k])
-						start = k + 1
-					}
+			for {
+				k := bytes.Index(l, t.sep)
+				if k < 0 {
+					fields = append(fields, l)
+					break
 				}
-				fields = append(fields, l[start:])
-			} else {
-				for {
-					k := bytes.Index(l, t.sep)
-					if k < 0 {
-						fields = append(fields, l)
-						break
-					}
-					fields = append(fields, l[:k])
-					l = l[k+len(t.sep):]
-				}
-			}
-			if len(fields) != want {
-				return fmt.Errorf("%s:%d: %d fields, want %d", t.name, line, len(fields), want)
-			}
-			if err := fn(line, fields); err != nil {
-				return err
+				fields = append(fields, l[:k])
+				l = l[k+len(t.sep):]
 			}
 		}
-		line++
+		if len(fields) != want {
+			return fmt.Errorf("%s:%d: %d fields, want %d", t.name, t.line, len(fields), want)
+		}
+		if err := fn(t.line, fields); err != nil {
+			return err
+		}
 	}
-	return nil
 }
 
 // parseNum parses a numeric field; a blank field is NaN (N/A).

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bufio"
 	"math"
 	"os"
 	"path/filepath"
@@ -225,5 +226,31 @@ func TestACS2018Header(t *testing.T) {
 	}
 	if _, err := FolktablesPaths("data", 2018, "1-Year", "XX"); err == nil {
 		t.Error("unknown state accepted")
+	}
+}
+
+// Lines longer than the reader's buffer, CRLF endings and a missing final
+// newline are read whole.
+func TestCSVLongLines(t *testing.T) {
+	long := strings.Repeat("1234567,", 40) + "9"
+	in := "h\r\n" + long + "\r\n\r\n" + long
+	tab := &csvTable{name: "x", r: bufio.NewReaderSize(strings.NewReader(in), 16), sep: []byte(",")}
+	h, err := tab.next()
+	if err != nil || string(h) != "h" {
+		t.Fatalf("header %q, %v", h, err)
+	}
+	n := 0
+	err = tab.each(41, func(line int, f [][]byte) error {
+		n++
+		if string(f[40]) != "9" || string(f[0]) != "1234567" {
+			t.Errorf("line %d fields %q ... %q", line, f[0], f[40])
+		}
+		return nil
+	})
+	if err != nil || n != 2 {
+		t.Errorf("read %d lines, err %v; want 2", n, err)
+	}
+	if _, err := ACSIncome(50000).Read(strings.NewReader(""), "empty.csv"); err == nil || !strings.Contains(err.Error(), "empty.csv:1") {
+		t.Errorf("empty file error %v", err)
 	}
 }
