@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"time"
 )
 
 // ErrStdinNotAllowed is returned by Output.Input when the execute_request
@@ -14,19 +15,24 @@ var ErrStdinNotAllowed = errors.New("jupyter: the front end does not accept inpu
 // interrupted or shut down while waiting for the reply.
 var ErrInputInterrupted = errors.New("jupyter: input request interrupted")
 
-// execQueue is the unbounded FIFO of execute_requests. Requests queued when
-// a cell fails with stop_on_error are taken out by drain and aborted.
+// execQueue is the unbounded FIFO of execute_requests, each with the time
+// it was received.
 type execQueue struct {
 	mu     sync.Mutex
-	items  []*Message
+	items  []queued
 	notify chan struct{}
+}
+
+type queued struct {
+	m  *Message
+	at time.Time
 }
 
 func newExecQueue() *execQueue { return &execQueue{notify: make(chan struct{}, 1)} }
 
 func (q *execQueue) push(m *Message) {
 	q.mu.Lock()
-	q.items = append(q.items, m)
+	q.items = append(q.items, queued{m, time.Now()})
 	q.mu.Unlock()
 	select {
 	case q.notify <- struct{}{}:
@@ -34,33 +40,24 @@ func (q *execQueue) push(m *Message) {
 	}
 }
 
-// pop returns the oldest request, or nil when done is closed first.
-func (q *execQueue) pop(done <-chan struct{}) *Message {
+// pop returns the oldest request, or ok false when done is closed first.
+func (q *execQueue) pop(done <-chan struct{}) (_ queued, ok bool) {
 	for {
 		q.mu.Lock()
 		if len(q.items) > 0 {
-			m := q.items[0]
-			q.items[0] = nil
+			it := q.items[0]
+			q.items[0] = queued{}
 			q.items = q.items[1:]
 			q.mu.Unlock()
-			return m
+			return it, true
 		}
 		q.mu.Unlock()
 		select {
 		case <-q.notify:
 		case <-done:
-			return nil
+			return queued{}, false
 		}
 	}
-}
-
-// drain removes and returns every queued request.
-func (q *execQueue) drain() []*Message {
-	q.mu.Lock()
-	items := q.items
-	q.items = nil
-	q.mu.Unlock()
-	return items
 }
 
 // executeContent is the content of execute_request.
@@ -73,14 +70,23 @@ type executeContent struct {
 	StopOnError     *bool             `json:"stop_on_error"`
 }
 
+// execLoop runs the execution queue. After a cell fails with
+// stop_on_error, requests received before the failure or within the abort
+// window after it are answered "aborted" without running: like ipykernel,
+// which flushes its socket so that "Run all" stops at the first error even
+// when later requests are still in flight.
 func (s *server) execLoop() {
 	done := s.ctx.Done()
 	for {
-		m := s.queue.pop(done)
-		if m == nil {
+		it, ok := s.queue.pop(done)
+		if !ok {
 			return
 		}
-		s.execute(m)
+		if it.at.Before(s.abortUntil) {
+			s.abort(it.m)
+			continue
+		}
+		s.execute(it.m)
 	}
 }
 
@@ -136,7 +142,7 @@ func (s *server) execute(m *Message) {
 		s.publish(m, "error", map[string]any{"ename": r.EName, "evalue": r.EValue, "traceback": tb})
 		s.reply(s.shell, m, "execute_reply", withCount(errorContent(r.EName, r.EValue, tb), n))
 		if req.StopOnError {
-			s.abortQueued()
+			s.abortUntil = time.Now().Add(s.abortWindow)
 		}
 	case "aborted":
 		s.reply(s.shell, m, "execute_reply", map[string]any{"status": "aborted", "execution_count": n})
@@ -170,15 +176,12 @@ func withCount(c map[string]any, n int) map[string]any {
 	return c
 }
 
-// abortQueued answers every execute_request already queued with status
-// "aborted" without running it, as ipykernel does after an error when
-// stop_on_error is set.
-func (s *server) abortQueued() {
-	for _, q := range s.queue.drain() {
-		s.status(q, "busy")
-		s.reply(s.shell, q, "execute_reply", map[string]any{"status": "aborted", "execution_count": s.executionCount})
-		s.status(q, "idle")
-	}
+// abort answers an execute_request with status "aborted" without running
+// it.
+func (s *server) abort(m *Message) {
+	s.status(m, "busy")
+	s.reply(s.shell, m, "execute_reply", map[string]any{"status": "aborted", "execution_count": s.executionCount})
+	s.status(m, "idle")
 }
 
 // cellOutput is the Output of one execute_request.

@@ -372,6 +372,18 @@ func types(ms []*Message) string {
 	return strings.Join(s, " ")
 }
 
+// started waits for the interpreter to start a cell and returns its code.
+func (k *testKernel) started() string {
+	k.t.Helper()
+	select {
+	case code := <-k.interp.started:
+		return code
+	case <-time.After(testTimeout):
+		k.t.Fatal("the interpreter did not start a cell")
+		return ""
+	}
+}
+
 // execute sends an execute_request with the given extra fields.
 func (k *testKernel) execute(code string, extra map[string]any) string {
 	c := map[string]any{"code": code, "silent": false, "store_history": true, "user_expressions": map[string]any{}, "allow_stdin": true, "stop_on_error": true}

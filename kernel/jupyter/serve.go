@@ -53,6 +53,14 @@ func WithSignalHandler(on bool) Option {
 	return func(s *server) { s.sigint = on }
 }
 
+// WithAbortWindow sets how long after a failed cell (with stop_on_error)
+// newly arriving execute_requests are still aborted (default 100 ms).
+// Requests queued before the failure are always aborted; the window covers
+// requests of a "Run all" still in flight.
+func WithAbortWindow(d time.Duration) Option {
+	return func(s *server) { s.abortWindow = d }
+}
+
 // WithImplementationVersion sets implementation_version in
 // kernel_info_reply.
 func WithImplementationVersion(v string) Option {
@@ -83,6 +91,7 @@ func Serve(ctx context.Context, ci *ConnectionInfo, interp Interpreter, opts ...
 		log:         log.New(os.Stderr, "goldp kernel: ", log.LstdFlags),
 		historyPath: DefaultHistoryFile(),
 		sigint:      true,
+		abortWindow: 100 * time.Millisecond,
 		session:     NewID(),
 		username:    "kernel",
 		queue:       newExecQueue(),
@@ -234,7 +243,9 @@ type server struct {
 	aux   chan *Message // other shell requests, run by auxLoop
 	ctrl  chan *Message // control requests, run by controlLoop
 
-	executionCount int // owned by execLoop
+	executionCount int       // owned by execLoop
+	abortUntil     time.Time // owned by execLoop: abort requests received before
+	abortWindow    time.Duration
 	history        *history
 
 	inputMu   sync.Mutex // serialises input requests

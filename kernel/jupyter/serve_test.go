@@ -138,9 +138,9 @@ func TestExecuteError(t *testing.T) {
 }
 
 func TestStopOnErrorAbortsQueued(t *testing.T) {
-	k := startKernel(t)
+	k := startKernel(t, WithAbortWindow(0))
 	a := k.execute("gate", nil)
-	if code := <-k.interp.started; code != "gate" {
+	if code := k.started(); code != "gate" {
 		t.Fatalf("started %q", code)
 	}
 	b := k.execute("1", nil)
@@ -172,7 +172,7 @@ func TestStopOnErrorAbortsQueued(t *testing.T) {
 
 	// stop_on_error false: queued requests still run.
 	a = k.execute("gate", map[string]any{"stop_on_error": false})
-	<-k.interp.started
+	k.started()
 	b = k.execute("4", nil)
 	k.reply(k.shellCh, k.send(k.shell, "kernel_info_request", map[string]any{}))
 	k.interp.release <- struct{}{}
@@ -182,10 +182,34 @@ func TestStopOnErrorAbortsQueued(t *testing.T) {
 	}
 }
 
+func TestStopOnErrorAbortWindow(t *testing.T) {
+	const window = 300 * time.Millisecond
+	k := startKernel(t, WithAbortWindow(window))
+	a := k.execute("fail", nil)
+	if c := content(t, k.reply(k.shellCh, a)); c["status"] != "error" {
+		t.Fatalf("fail: %v", c)
+	}
+	// Sent after the failure but within the window: aborted.
+	b := k.execute("1", nil)
+	if c := content(t, k.reply(k.shellCh, b)); c["status"] != "aborted" {
+		t.Errorf("request within the abort window: %v", c)
+	}
+	time.Sleep(window + 50*time.Millisecond)
+	c := k.execute("2", nil)
+	if r := content(t, k.reply(k.shellCh, c)); r["status"] != "ok" {
+		t.Errorf("request after the abort window: %v", r)
+	}
+	// stop_on_error false opens no window.
+	k.reply(k.shellCh, k.execute("fail", map[string]any{"stop_on_error": false}))
+	if r := content(t, k.reply(k.shellCh, k.execute("3", nil))); r["status"] != "ok" {
+		t.Errorf("after a failure with stop_on_error false: %v", r)
+	}
+}
+
 func TestControlWhileBusyAndInterrupt(t *testing.T) {
 	k := startKernel(t)
 	id := k.execute("block", nil)
-	<-k.interp.started
+	k.started()
 	// Control answers while the cell blocks the execution queue.
 	ki := k.send(k.control, "kernel_info_request", map[string]any{})
 	if r := k.reply(k.controlCh, ki); r.Header.MsgType != "kernel_info_reply" {
@@ -214,7 +238,7 @@ func TestControlWhileBusyAndInterrupt(t *testing.T) {
 func TestHeartbeatWhileBusy(t *testing.T) {
 	k := startKernel(t)
 	k.execute("block", nil)
-	<-k.interp.started
+	k.started()
 	hb := zmq4.NewReq(t.Context())
 	defer hb.Close()
 	if err := hb.Dial("tcp://127.0.0.1:" + strconv.Itoa(k.ci.HBPort)); err != nil {
@@ -379,7 +403,7 @@ func TestInput(t *testing.T) {
 	}
 
 	// allow_stdin false: Input fails at once.
-	id = k.execute("input:x", map[string]any{"allow_stdin": false})
+	id = k.execute("input:x", map[string]any{"allow_stdin": false, "stop_on_error": false})
 	if c := content(t, k.reply(k.shellCh, id)); c["status"] != "error" || !strings.Contains(c["evalue"].(string), "allow_stdin") {
 		t.Errorf("input without stdin: %v", c)
 	}
@@ -387,7 +411,11 @@ func TestInput(t *testing.T) {
 
 	// An interrupt unblocks a waiting Input.
 	id = k.execute("input:y", nil)
-	<-k.stdinCh
+	select {
+	case <-k.stdinCh:
+	case <-time.After(testTimeout):
+		t.Fatal("no input_request")
+	}
 	k.reply(k.controlCh, k.send(k.control, "interrupt_request", map[string]any{}))
 	if c := content(t, k.reply(k.shellCh, id)); c["status"] != "error" || !strings.Contains(c["evalue"].(string), "interrupted") {
 		t.Errorf("interrupted input: %v", c)
@@ -502,7 +530,7 @@ func TestShutdown(t *testing.T) {
 func TestSIGINTInterrupts(t *testing.T) {
 	k := startKernel(t, WithSignalHandler(true))
 	id := k.execute("block", nil)
-	<-k.interp.started
+	k.started()
 	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
