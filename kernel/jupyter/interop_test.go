@@ -2,11 +2,18 @@ package jupyter
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"testing"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
 )
 
 // debianPython is the interpreter with the Debian Jupyter packages.
@@ -55,4 +62,75 @@ func TestJupyterClients(t *testing.T) {
 		t.Fatalf("kernel_test.py: %v\n%s", err, out.String())
 	}
 	t.Logf("%s", out.String())
+}
+
+// BenchmarkColdStart measures starting the echokernel process until its
+// kernel_info_reply arrives on shell (process start, binding five sockets,
+// ZMTP handshake, one signed round trip). It reports the median as
+// median-ms.
+func BenchmarkColdStart(b *testing.B) {
+	dir := b.TempDir()
+	bin := filepath.Join(dir, "echokernel")
+	if out, err := exec.Command("go", "build", "-o", bin, "./internal/echokernel").CombinedOutput(); err != nil {
+		b.Fatalf("building echokernel: %v\n%s", err, out)
+	}
+	codec := NewCodec([]byte("bench-key"))
+	var lat []time.Duration
+	for i := 0; i < b.N; i++ {
+		ports := freePorts(b, 5)
+		ci := ConnectionInfo{Transport: "tcp", IP: "127.0.0.1", ShellPort: ports[0], ControlPort: ports[1],
+			StdinPort: ports[2], IOPubPort: ports[3], HBPort: ports[4], Key: "bench-key", SignatureScheme: "hmac-sha256"}
+		cf := filepath.Join(dir, "conn.json")
+		js, _ := json.Marshal(ci)
+		if err := os.WriteFile(cf, js, 0o600); err != nil {
+			b.Fatal(err)
+		}
+		t0 := time.Now()
+		cmd := exec.Command(bin, "-f", cf)
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		shell := zmq4.NewDealer(context.Background(), zmq4.WithID(zmq4.SocketIdentity(NewID())),
+			zmq4.WithDialerRetry(time.Millisecond), zmq4.WithDialerMaxRetries(5000))
+		if err := shell.Dial(fmt.Sprintf("tcp://127.0.0.1:%d", ci.ShellPort)); err != nil {
+			b.Fatal(err)
+		}
+		m := &Message{Header: NewHeader("kernel_info_request", "bench", "bench"), Content: []byte("{}")}
+		frames, _ := codec.Encode(m)
+		if err := shell.SendMulti(zmq4.NewMsgFrom(frames...)); err != nil {
+			b.Fatal(err)
+		}
+		zm, err := shell.Recv()
+		if err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t0))
+		if r, err := codec.Decode(zm.Frames); err != nil || r.Header.MsgType != "kernel_info_reply" {
+			b.Fatalf("reply %v %v", r, err)
+		}
+		shell.Close()
+		cmd.Process.Kill()
+		cmd.Wait()
+	}
+	b.StopTimer()
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1e3, "median-ms")
+}
+
+// freePorts returns n distinct TCP ports that were free a moment ago.
+func freePorts(tb testing.TB, n int) []int {
+	var ls []net.Listener
+	var ports []int
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			tb.Fatal(err)
+		}
+		ls = append(ls, l)
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	for _, l := range ls {
+		l.Close()
+	}
+	return ports
 }

@@ -17,9 +17,13 @@ type Interpreter interface {
 	// through out; it returns when the code has finished, failed or been
 	// interrupted.
 	Execute(ctx context.Context, req ExecuteRequest, out Output) ExecuteReply
-	// Complete answers complete_request.
+	// Complete answers complete_request. cursorPos is a byte offset into
+	// code (the transport converts the protocol's code-point cursor_pos
+	// to bytes before the call, and the reply's CursorStart/CursorEnd
+	// back from bytes to code points).
 	Complete(ctx context.Context, code string, cursorPos int) CompleteReply
-	// Inspect answers inspect_request.
+	// Inspect answers inspect_request; cursorPos is a byte offset into
+	// code, as for Complete.
 	Inspect(ctx context.Context, code string, cursorPos, detailLevel int) InspectReply
 	// IsComplete answers is_complete_request.
 	IsComplete(ctx context.Context, code string) IsCompleteReply
@@ -72,8 +76,10 @@ type Output interface {
 	Display(data, metadata, transient map[string]any, update bool)
 	// ClearOutput sends clear_output.
 	ClearOutput(wait bool)
-	// Input sends input_request and waits for input_reply. It fails when
-	// the request did not allow stdin.
+	// Input sends input_request and waits for input_reply. It fails with
+	// ErrStdinNotAllowed when the request did not allow stdin, and with
+	// ErrInputInterrupted when the kernel is interrupted or shut down
+	// while waiting.
 	Input(prompt string, password bool) (string, error)
 }
 
@@ -95,8 +101,8 @@ type ExecuteReply struct {
 // the transport).
 type CompleteReply struct {
 	Matches     []string
-	CursorStart int
-	CursorEnd   int
+	CursorStart int // byte offset in code where the replaced text starts
+	CursorEnd   int // byte offset in code where it ends
 	Metadata    map[string]any
 }
 
