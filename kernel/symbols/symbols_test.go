@@ -2,6 +2,7 @@ package symbols
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -62,8 +63,11 @@ func TestGeneratedUpToDate(t *testing.T) {
 			continue
 		}
 		if !bytes.Equal(fresh, committed) {
-			t.Fatalf("%s is stale (first difference at byte %d): run go generate ./kernel/symbols",
-				name, firstDiff(fresh, committed))
+			where := fmt.Sprintf("first difference at byte %d", firstDiff(fresh, committed))
+			if name == gen.IndexFile {
+				where = indexDiff(string(fresh), string(committed))
+			}
+			t.Fatalf("%s is stale (%s): run go generate ./kernel/symbols", name, where)
 		}
 	}
 	for _, name := range have {
@@ -71,6 +75,51 @@ func TestGeneratedUpToDate(t *testing.T) {
 			t.Fatalf("%s is no longer generated: run go generate ./kernel/symbols", name)
 		}
 	}
+}
+
+// indexDiff names the first package or member that differs between the
+// fresh and the committed doc index.
+func indexDiff(fresh, committed string) string {
+	f, err := decodeIndex(fresh)
+	if err != nil {
+		return "fresh index: " + err.Error()
+	}
+	c, err := decodeIndex(committed)
+	if err != nil {
+		return "committed index: " + err.Error()
+	}
+	for i := range max(len(f), len(c)) {
+		if i >= len(f) {
+			return "package " + c[i].Path + " is no longer documented"
+		}
+		if i >= len(c) || f[i].Path != c[i].Path {
+			return "package " + f[i].Path + " is new or moved"
+		}
+		if f[i].Doc != c[i].Doc || f[i].Name != c[i].Name {
+			return "package " + f[i].Path + ": package doc or name"
+		}
+		if d := membersDiff(f[i].Members, c[i].Members); d != "" {
+			return "package " + f[i].Path + ": " + d
+		}
+	}
+	return "same content, different encoding"
+}
+
+func membersDiff(f, c []Member) string {
+	for i := range max(len(f), len(c)) {
+		switch {
+		case i >= len(f):
+			return c[i].Name + " removed"
+		case i >= len(c) || f[i].Name != c[i].Name:
+			return f[i].Name + " added or renamed"
+		case f[i].Kind != c[i].Kind || f[i].Signature != c[i].Signature || f[i].Doc != c[i].Doc:
+			return f[i].Name + " changed"
+		}
+		if d := membersDiff(f[i].Methods, c[i].Methods); d != "" {
+			return f[i].Name + "." + d
+		}
+	}
+	return ""
 }
 
 func firstDiff(a, b []byte) int {
@@ -225,6 +274,12 @@ func TestGenericsLeftOut(t *testing.T) {
 	}
 }
 
+func TestIndexDiff(t *testing.T) {
+	if d := indexDiff(indexData, indexData); d != "same content, different encoding" {
+		t.Errorf("indexDiff(same) = %q", d)
+	}
+}
+
 func TestDecodeIndexErrors(t *testing.T) {
 	if _, err := decodeIndex("nonsense"); err == nil {
 		t.Error("bad header accepted")
@@ -255,6 +310,7 @@ func TestInterpreter(t *testing.T) {
 	_, err := i.Eval(`
 import (
 	"bytes"
+	"fmt"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
