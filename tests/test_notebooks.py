@@ -184,6 +184,8 @@ def test_mechanisms_results(executions):
     # the classical Gaussian calibration is refused at ε = 2 (and only there among 0.5, 2)
     assert r.all("classical_refused_eps") == [2.0]
     assert r["budget_refused"] is True
+    # the Voronoi-cell mechanism's exact privacy loss never exceeds α
+    assert r["voronoi_density_pass"] is True
     # the auditor passes the correct mechanism, catches the under-noised one,
     # and its lower confidence bound on ε exceeds the claim (true ε is 2)
     assert r["audit_good_pass"] is True
