@@ -163,6 +163,21 @@ def test_stored_notebook(name):
     assert nbcheck.result_lines(nb), "stored notebook prints no RESULT lines"
 
 
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_stored_notebook_matches_source(name):
+    """A notebook generated from notebooks/tools/src holds exactly its source's cells."""
+    src = os.path.join(NBDIR, "tools", "src", name[:-len(".ipynb")] + ".nb")
+    if not os.path.exists(src):
+        pytest.skip("no generator source for %s" % name)
+    sys.path.insert(0, os.path.join(NBDIR, "tools"))
+    import gen
+    with open(src, encoding="utf-8") as f:
+        want = [(c.cell_type, c.source) for c in gen.parse(f.read(), src)]
+    nb = nbformat.read(os.path.join(NBDIR, name), as_version=4)
+    assert [(c.cell_type, c.source) for c in nb.cells] == want, \
+        "%s differs from %s: run notebooks/tools/build.sh %s" % (name, src, name[:-len(".ipynb")])
+
+
 # ---- what each walkthrough must show ----
 
 def results_of(executions, name):
