@@ -259,3 +259,23 @@ def test_iwp_results(executions):
         # and cannot be told apart from clean SGD at level 0.01
         assert c["p_iwp"] > 0.01, (name, c)
         assert all(math.isfinite(v) for k, v in c.items() if k != "case")
+
+
+def test_nbcheck_finds_errors_images_and_results():
+    """The checks above rely on nbcheck seeing what a failed run leaves."""
+    from nbformat.v4 import new_code_cell, new_notebook, new_output
+    ok = new_code_cell("x", execution_count=1, outputs=[
+        new_output("stream", name="stdout", text="hello\nRESULT a=1.5 flag=true\nRESULT iwp case=c1 clean=0.9\n"),
+        new_output("display_data", data={"image/png": "iVBORw0KGgo=", "text/plain": "<plot>"}),
+        new_output("stream", name="stderr", text="work 10/10 [####] 100%\n")])
+    nb = new_notebook(cells=[ok])
+    assert nbcheck.errors(nb) == [] and nbcheck.count_images(nb) == 1
+    r = nbcheck.results(nb)
+    assert r["a"] == 1.5 and r["flag"] is True and r.cases("iwp") == [{"case": "c1", "clean": 0.9}]
+    with pytest.raises(KeyError):
+        r["missing"]
+    bad = new_notebook(cells=[ok, new_code_cell("y", execution_count=2, outputs=[
+        new_output("error", ename="Panic", evalue="boom", traceback=[]),
+        new_output("stream", name="stderr", text="panic: runtime error\n\ngoroutine 1 [running]:\n")])])
+    errs = nbcheck.errors(bad)
+    assert len(errs) == 2 and "Panic: boom" in errs[0]
