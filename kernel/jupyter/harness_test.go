@@ -191,7 +191,13 @@ func startKernel(t testing.TB, opts ...Option) *testKernel {
 
 func (k *testKernel) connect() {
 	t := k.t
-	ep := func(port int) string { return fmt.Sprintf("tcp://127.0.0.1:%d", port) }
+	// The client uses the buffered transport too: like libzmq it then reads
+	// a burst of frames with one syscall, so benchmarks measure the kernel
+	// rather than zmq4's unbuffered client reads.
+	if err := registerBufTCP(); err != nil {
+		t.Fatal(err)
+	}
+	ep := func(port int) string { return fmt.Sprintf("%s://127.0.0.1:%d", bufTCP, port) }
 	id := zmq4.WithID(zmq4.SocketIdentity(k.sess))
 	k.shell = zmq4.NewDealer(context.Background(), id)
 	k.control = zmq4.NewDealer(context.Background(), id)

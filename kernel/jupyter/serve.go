@@ -200,7 +200,7 @@ func (s *server) bind() error {
 		{"iopub_port", s.iopub, &s.ci.IOPubPort},
 		{"hb_port", s.hb, &s.ci.HBPort},
 	} {
-		ep := s.ci.endpoint(*b.port)
+		ep := s.ci.bindEndpoint(*b.port)
 		if err := b.sock.Listen(ep); err != nil {
 			return fmt.Errorf("jupyter: %s: %w", b.name, err)
 		}
