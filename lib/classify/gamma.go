@@ -8,8 +8,12 @@ import (
 
 // SampleGamma draws a Gamma variable with the given shape k > 0 and scale
 // θ > 0 (mean kθ, variance kθ²) by the method of Marsaglia and Tsang (2000);
-// shapes below 1 use the boost G(k) = G(k+1)·U^(1/k).
+// shapes below 1 use the boost G(k) = G(k+1)·U^(1/k). Invalid parameters
+// give NaN.
 func SampleGamma(rng *rand.Rand, shape, scale float64) float64 {
+	if !(shape > 0) || !(scale > 0) || math.IsInf(shape, 1) || math.IsInf(scale, 1) {
+		return math.NaN()
+	}
 	if shape < 1 {
 		u := rng.Float64()
 		for u == 0 {
