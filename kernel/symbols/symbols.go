@@ -11,8 +11,9 @@
 // A test fails when the committed files are stale.
 //
 // Symbols covers gonum's mat, stat, stat/distuv and floats; gonum/plot with
-// plotter, plotutil, vg, vg/draw and vg/vgimg; kernel/display; and every
-// importable package under lib/ present at generation time. The standard
+// plotter, plotutil, palette (colour maps for heat maps), font, vg, vg/draw
+// and vg/vgimg; kernel/display; and every importable package under lib/
+// present at generation time. The standard
 // library comes from yaegi's own stdlib.Symbols, not from here:
 //
 //	i := interp.New(interp.Options{})
@@ -25,8 +26,9 @@
 //     the doc index leaves them out too. Library packages export concrete
 //     types for this reason.
 //   - gonum.org/v1/plot/vg/draw is named draw, like the standard library's
-//     image/draw. Cells that see the preloaded draw see gonum's; a cell that
-//     needs image/draw imports it under another name
+//     image/draw, and gonum.org/v1/plot/palette is named palette, like
+//     image/color/palette. Cells that use the preloaded names get gonum's;
+//     a cell that needs the standard ones imports them under another name
 //     (import idraw "image/draw").
 //   - Internal packages and commands under lib/ are not extracted.
 package symbols

@@ -315,6 +315,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 )
@@ -329,6 +330,8 @@ func trace() float64 {
 }
 
 func mean() float64 { return stat.Mean([]float64{1, 2, 3, 6}, nil) }
+
+func colors() int { return len(palette.Heat(8, 1).Colors()) }
 
 func render() (int, string) {
 	p := plot.New()
@@ -365,6 +368,13 @@ func render() (int, string) {
 	}
 	if got := v.Float(); got != 3 {
 		t.Errorf("mean = %v, want 3", got)
+	}
+	v, err = i.Eval("colors()")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Int(); got != 8 {
+		t.Errorf("colors = %v, want 8", got)
 	}
 	v, err = i.Eval("render")
 	if err != nil {

@@ -46,6 +46,8 @@ var ThirdParty = []string{
 	"gonum.org/v1/plot",
 	"gonum.org/v1/plot/plotter",
 	"gonum.org/v1/plot/plotutil",
+	"gonum.org/v1/plot/palette",
+	"gonum.org/v1/plot/font",
 	"gonum.org/v1/plot/vg",
 	"gonum.org/v1/plot/vg/draw",
 	"gonum.org/v1/plot/vg/vgimg",
