@@ -34,3 +34,25 @@ func ExampleNewPrivateProtoNN() {
 	fmt.Printf("k = %d, %v, accuracy %.2f\n", pn.K(), pn.Guarantee(), acc)
 	// Output: k = 59, ε=1-LDP, accuracy 0.71
 }
+
+func ExamplePrivateProtoNNFromCells() {
+	// Strings: words near "spam" are labelled +1, near "ham" −1.
+	rng := rand.New(rand.NewPCG(5, 6))
+	words := []string{"spam", "spams", "spasm", "ham", "hams", "harm"}
+	labels := []int{1, 1, 1, -1, -1, -1}
+	var xs []string
+	var y []int
+	for i := 0; i < 30000; i++ {
+		j := rng.IntN(len(words))
+		xs = append(xs, words[j])
+		y = append(y, labels[j])
+	}
+	protos := []string{"spam", "ham"} // published before the release
+	ix, _ := metric.NewStringIndex(protos, metric.Levenshtein{}, nil)
+	cells, _ := ix.Cells(context.Background(), xs)
+	pn, _ := classify.PrivateProtoNNFromCells(context.Background(), rng, cells, len(protos), y, 1, nil)
+	q, _ := ix.Cells(context.Background(), []string{"spa", "jam"})
+	pred, _ := pn.PredictCells(q)
+	fmt.Println(pred, pn.Guarantee())
+	// Output: [1 -1] ε=1-LDP
+}
