@@ -3,6 +3,8 @@ package jupyter
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"runtime/debug"
 	"sync"
 	"time"
 )
@@ -123,7 +125,7 @@ func (s *server) execute(m *Message) {
 	}
 
 	out := &cellOutput{s: s, req: m, allowStdin: req.AllowStdin}
-	r := s.interp.Execute(s.ctx, req, out)
+	r := s.run(req, out)
 
 	if store {
 		var output string
@@ -171,6 +173,20 @@ func (s *server) execute(m *Message) {
 	}
 }
 
+// run calls the interpreter, turning a panic into an error reply so the
+// kernel keeps serving.
+func (s *server) run(req ExecuteRequest, out Output) (r ExecuteReply) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Printf("interpreter panicked: %v\n%s", p, debug.Stack())
+			msg := fmt.Sprint(p)
+			r = ExecuteReply{Status: "error", EName: "KernelPanic", EValue: msg,
+				Traceback: []string{"KernelPanic: " + msg}}
+		}
+	}()
+	return s.interp.Execute(s.ctx, req, out)
+}
+
 func withCount(c map[string]any, n int) map[string]any {
 	c["execution_count"] = n
 	return c
@@ -203,6 +219,9 @@ func (o *cellOutput) Display(data, metadata, transient map[string]any, update bo
 	}
 	if transient == nil {
 		transient = map[string]any{}
+	}
+	if data == nil {
+		data = map[string]any{}
 	}
 	t := "display_data"
 	if update {

@@ -26,6 +26,7 @@ const testTimeout = 10 * time.Second
 //	block         waits until Interrupt (error "Interrupted") or release
 //	gate          waits for release, then fails with "Boom"
 //	fail          fails with ename "Boom"
+//	panic         panics (Inspect too)
 //	print:TEXT    streams TEXT on stdout, no value
 //	input:PROMPT  asks for input, returns it as the value
 //	display       sends display_data, an update and clear_output
@@ -75,6 +76,8 @@ func (f *fakeInterp) Execute(ctx context.Context, req ExecuteRequest, out Output
 	case code == "gate":
 		<-f.release
 		return ExecuteReply{Status: "error", EName: "Boom", EValue: "gate failed", Traceback: []string{"line 1", "Boom: gate failed"}}
+	case code == "panic":
+		panic("fake interpreter bug")
 	case code == "fail":
 		return ExecuteReply{Status: "error", EName: "Boom", EValue: "it failed", Traceback: []string{"line 1", "Boom: it failed"}}
 	case strings.HasPrefix(code, "print:"):
@@ -103,6 +106,9 @@ func (f *fakeInterp) Complete(ctx context.Context, code string, cursorPos int) C
 }
 
 func (f *fakeInterp) Inspect(ctx context.Context, code string, cursorPos, detail int) InspectReply {
+	if code == "panic" {
+		panic("inspect bug")
+	}
 	return InspectReply{Found: true, Data: map[string]any{"text/plain": fmt.Sprintf("%s@%d/%d", code, cursorPos, detail)}}
 }
 
@@ -164,8 +170,18 @@ func (s *syncBuffer) String() string {
 // wait_for_ready).
 func startKernel(t testing.TB, opts ...Option) *testKernel {
 	t.Helper()
+	return startKernelOn(t, nil, opts...)
+}
+
+// startKernelOn is startKernel with a given ConnectionInfo (nil: tcp on
+// free loopback ports). The key is always replaced by a fresh one.
+func startKernelOn(t testing.TB, ci *ConnectionInfo, opts ...Option) *testKernel {
+	t.Helper()
 	k := &testKernel{t: t, interp: newFakeInterp(), codec: NewCodec([]byte("test-key-" + NewID())), sess: NewID(), logs: &syncBuffer{}}
-	ci := &ConnectionInfo{Transport: "tcp", IP: "127.0.0.1", Key: string(k.codec.key), SignatureScheme: "hmac-sha256"}
+	if ci == nil {
+		ci = &ConnectionInfo{Transport: "tcp", IP: "127.0.0.1", SignatureScheme: "hmac-sha256"}
+	}
+	ci.Key = string(k.codec.key)
 	ready := make(chan ConnectionInfo, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	k.cancel = cancel
@@ -198,6 +214,9 @@ func (k *testKernel) connect() {
 		t.Fatal(err)
 	}
 	ep := func(port int) string { return fmt.Sprintf("%s://127.0.0.1:%d", bufTCP, port) }
+	if k.ci.Transport == "ipc" {
+		ep = k.ci.endpoint
+	}
 	id := zmq4.WithID(zmq4.SocketIdentity(k.sess))
 	k.shell = zmq4.NewDealer(context.Background(), id)
 	k.control = zmq4.NewDealer(context.Background(), id)

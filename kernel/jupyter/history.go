@@ -49,8 +49,9 @@ type history struct {
 	ready   chan struct{} // closed once session is known
 	session int           // number of this kernel's session (1 + the last in the file)
 
-	mu  sync.Mutex
-	cur []histEntry // this session, in order; Session is filled in lazily
+	mu     sync.Mutex
+	cur    []histEntry // this session, in order; Session is filled in lazily
+	closed bool        // writes is closed
 
 	writes chan histEntry
 	done   chan struct{}
@@ -144,9 +145,9 @@ func (h *history) writer() {
 func (h *history) add(line int, input, output string) {
 	e := histEntry{Line: line, Input: input, Output: output}
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	h.cur = append(h.cur, e)
-	h.mu.Unlock()
-	if h.writes != nil {
+	if h.writes != nil && !h.closed {
 		select {
 		case h.writes <- e:
 		default:
@@ -157,9 +158,12 @@ func (h *history) add(line int, input, output string) {
 
 // close flushes the file.
 func (h *history) close() {
-	if h.writes != nil {
+	h.mu.Lock()
+	if h.writes != nil && !h.closed {
 		close(h.writes)
 	}
+	h.closed = true
+	h.mu.Unlock()
 	<-h.done
 }
 

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"os/user"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -391,6 +392,13 @@ func (s *server) status(req *Message, state string) {
 func (s *server) handle(sock zmq4.Socket, m *Message) {
 	s.status(m, "busy")
 	defer s.status(m, "idle")
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Printf("panic answering %s: %v\n%s", m.Header.MsgType, p, debug.Stack())
+			name := strings.TrimSuffix(m.Header.MsgType, "_request") + "_reply"
+			s.reply(sock, m, name, errorContent("KernelPanic", fmt.Sprint(p), nil))
+		}
+	}()
 	switch t := m.Header.MsgType; t {
 	case "kernel_info_request":
 		s.reply(sock, m, "kernel_info_reply", s.kernelInfo())

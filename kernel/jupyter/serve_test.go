@@ -539,6 +539,44 @@ func TestSIGINTInterrupts(t *testing.T) {
 	}
 }
 
+func TestInterpreterPanicIsAnError(t *testing.T) {
+	k := startKernel(t)
+	c := content(t, k.reply(k.shellCh, k.execute("panic", map[string]any{"stop_on_error": false})))
+	if c["status"] != "error" || c["ename"] != "KernelPanic" || c["evalue"] != "fake interpreter bug" {
+		t.Errorf("execute_reply after a panic: %v", c)
+	}
+	id := k.send(k.shell, "inspect_request", map[string]any{"code": "panic", "cursor_pos": 0})
+	r := k.reply(k.shellCh, id)
+	if c := content(t, r); r.Header.MsgType != "inspect_reply" || c["status"] != "error" {
+		t.Errorf("inspect_reply after a panic: %s %v", r.Header.MsgType, c)
+	}
+	// The kernel goes on.
+	if c := content(t, k.reply(k.shellCh, k.execute("1", nil))); c["status"] != "ok" {
+		t.Errorf("after panics: %v", c)
+	}
+}
+
+func TestIPCTransport(t *testing.T) {
+	dir, err := os.MkdirTemp("", "gk") // short: unix socket paths are limited to ~100 bytes
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	ci := &ConnectionInfo{Transport: "ipc", IP: filepath.Join(dir, "k"), SignatureScheme: "hmac-sha256",
+		ShellPort: 1, ControlPort: 2, StdinPort: 3, IOPubPort: 4, HBPort: 5}
+	k := startKernelOn(t, ci)
+	id := k.execute("over ipc", nil)
+	if c := content(t, k.reply(k.shellCh, id)); c["status"] != "ok" {
+		t.Fatalf("execute over ipc: %v", c)
+	}
+	if got := types(k.iopubFor(id)); got != "status(busy) execute_input execute_result status(idle)" {
+		t.Errorf("IOPub over ipc: %s", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "k-1")); err != nil {
+		t.Errorf("no socket file: %v", err)
+	}
+}
+
 func TestServeErrors(t *testing.T) {
 	if err := Serve(t.Context(), &ConnectionInfo{Transport: "udp", IP: "127.0.0.1", SignatureScheme: "hmac-sha256"}, newFakeInterp()); err == nil || !strings.Contains(err.Error(), "transport") {
 		t.Errorf("bad transport: %v", err)
