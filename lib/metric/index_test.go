@@ -75,7 +75,9 @@ func TestIndexEqualsBruteForce(t *testing.T) {
 				}
 				want, _ := br.Cells(ctx, qs)
 				for i := range qs {
-					if w := bruteNearest(pts, m, qs[i]); want[i] != w {
+					if leaf != 1 {
+						// The brute-force index was checked on the first pass.
+					} else if w := bruteNearest(pts, m, qs[i]); want[i] != w {
 						t.Fatalf("%s/%s: brute index %d, reference %d", setup.name, name, want[i], w)
 					}
 					if got[i] != want[i] {
