@@ -464,3 +464,21 @@ func BenchmarkLookup(b *testing.B) {
 		}
 	}
 }
+
+// TestNoGenericsExported enforces the project rule that lib/ and
+// kernel/display export concrete types: yaegi's extractor drops generic
+// declarations, so cells could not use them.
+func TestNoGenericsExported(t *testing.T) {
+	lib, err := gen.LibPackages("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	generic, err := gen.Generics("../..", append(append([]string{}, gen.Own...), lib...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, names := range generic {
+		t.Errorf("%s exports generic %s: cells cannot use generic declarations; export concrete ones",
+			path, strings.Join(names, ", "))
+	}
+}

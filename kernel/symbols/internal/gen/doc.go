@@ -20,6 +20,9 @@ import (
 type pkgDoc struct {
 	Path, Name, Doc string
 	Members         []memberDoc
+	// Generic lists the exported generic functions and types, which
+	// yaegi's extractor drops (not part of the index).
+	Generic []string
 }
 
 type memberDoc struct {
@@ -97,6 +100,7 @@ func packageDoc(p listed) (pkgDoc, error) {
 	addFuncs := func(funcs []*doc.Func) {
 		for _, f := range funcs {
 			if f.Decl.Type.TypeParams != nil {
+				d.Generic = append(d.Generic, f.Name)
 				continue // dropped by yaegi's extractor: cells cannot use it
 			}
 			add(memberDoc{Name: f.Name, Kind: "func", Signature: pr.funcSig(f.Decl), Doc: f.Doc})
@@ -113,7 +117,11 @@ func packageDoc(p listed) (pkgDoc, error) {
 			continue
 		}
 		spec := typeSpec(t)
-		if spec == nil || spec.TypeParams != nil {
+		if spec == nil {
+			continue
+		}
+		if spec.TypeParams != nil {
+			d.Generic = append(d.Generic, t.Name)
 			continue
 		}
 		if it, ok := spec.Type.(*ast.InterfaceType); ok && isConstraint(it) {

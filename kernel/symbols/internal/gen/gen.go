@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -142,6 +143,34 @@ func importable(p listed) bool {
 	return !strings.Contains(path, "/internal/") && !strings.Contains(path, "/testdata/")
 }
 
+// Generics returns, for each of the packages at paths (import paths
+// resolved in the module at root) that exports generic functions or types,
+// their names. yaegi's extractor drops them, so cells cannot use them.
+func Generics(root string, paths []string) (map[string][]string, error) {
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	pkgs, err := goList(root, paths...)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for _, p := range pkgs {
+		if p.Error != nil {
+			return nil, fmt.Errorf("package %s: %s", p.ImportPath, p.Error.Err)
+		}
+		d, err := packageDoc(p)
+		if err != nil {
+			return nil, err
+		}
+		if len(d.Generic) > 0 {
+			sort.Strings(d.Generic)
+			out[p.ImportPath] = d.Generic
+		}
+	}
+	return out, nil
+}
+
 // FileName is the name of the generated symbol file of the package at path.
 func FileName(path string) string {
 	r := strings.NewReplacer("/", "-", ".", "_", "~", "_")
@@ -243,6 +272,11 @@ func Generate(opts Options) error {
 	wg.Wait()
 	if docErr != nil {
 		return docErr
+	}
+	for _, d := range docs {
+		if len(d.Generic) > 0 && !strings.HasPrefix(d.Path, "gonum.org/") && !slices.Contains(StdPackages, d.Path) {
+			logf("warning: %s exports generic %s, which cells cannot use", d.Path, strings.Join(d.Generic, ", "))
+		}
 	}
 	for i, err := range errs {
 		if err != nil {

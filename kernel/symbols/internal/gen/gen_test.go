@@ -19,6 +19,9 @@ func TestPackageDoc(t *testing.T) {
 		got[m.Name] = m
 		names = append(names, m.Name)
 	}
+	if g := strings.Join(d.Generic, " "); g != "Map Box" {
+		t.Errorf("Generic = %q, want \"Map Box\"", g)
+	}
 	if want := "A B Blue Both Color Drawer Green Long MaxSize NewColor Painter Red Shape"; strings.Join(names, " ") != want {
 		t.Errorf("members %v, want %s (sorted; generics, constraints and unexported names left out)", names, want)
 	}
