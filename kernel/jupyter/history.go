@@ -9,8 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/go-zeromq/zmq4"
 )
@@ -47,7 +49,7 @@ type history struct {
 	log  *log.Logger
 
 	ready   chan struct{} // closed once session is known
-	session int           // number of this kernel's session (1 + the last in the file)
+	session int           // number of this kernel's session (see writer)
 
 	mu     sync.Mutex
 	cur    []histEntry // this session, in order; Session is filled in lazily
@@ -106,7 +108,11 @@ func (h *history) writer() {
 	if err != nil {
 		h.log.Printf("history: reading %s: %v", h.path, err)
 	}
-	h.session = last + 1
+	// Several kernels may share the file (several notebooks open), so the
+	// session number must be unique even when another kernel started
+	// after the last line was written: use the start time in
+	// milliseconds, or last+1 if the clock says otherwise.
+	h.session = max(last+1, int(time.Now().UnixMilli()))
 	close(h.ready)
 
 	var f *os.File
@@ -224,14 +230,25 @@ func (h *history) query(c historyRequestContent) []histEntry {
 	case "range":
 		<-h.ready
 		sess := c.Session
-		if sess <= 0 { // 0 is this session, -1 the one before, ...
-			sess += h.session
-		}
 		var src []histEntry
-		if sess == h.session {
+		if sess == 0 || sess == h.session {
 			src = h.current()
 		} else {
-			for _, e := range h.all() {
+			all := h.all()
+			if sess < 0 { // -1 is the session before this one, -2 the one before, ...
+				var past []int
+				for _, e := range all {
+					if e.Session < h.session && (len(past) == 0 || past[len(past)-1] != e.Session) {
+						past = append(past, e.Session)
+					}
+				}
+				slices.Sort(past)
+				past = slices.Compact(past)
+				if i := len(past) + sess; i >= 0 {
+					sess = past[i]
+				}
+			}
+			for _, e := range all {
 				if e.Session == sess {
 					src = append(src, e)
 				}
