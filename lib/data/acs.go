@@ -41,7 +41,11 @@ type ACSTask struct {
 	// Threshold is the income cut of ACSIncome: the label is
 	// PINCP > Threshold (Folktables: 50 000).
 	Threshold float64
-	kind      int
+	// RegressionTarget, if not empty, names a column whose value (blank →
+	// 0) becomes Y instead of the binary label, e.g. "PINCP" for income
+	// regression on the ACSIncome rows (IWP paper App. E.2).
+	RegressionTarget string
+	kind             int
 }
 
 // ACSIncome returns the Folktables ACSIncome task: rows with AGEP > 16,
@@ -152,6 +156,12 @@ func (t *ACSTask) Read(r io.Reader, name string) (*Dataset, error) {
 			return nil, err
 		}
 	}
+	regCol := -1
+	if t.RegressionTarget != "" {
+		if regCol, err = addCol(t.RegressionTarget); err != nil {
+			return nil, err
+		}
+	}
 	var agep, pincp, wkhp, pwgtp, pubcov int
 	if agep, err = addCol("AGEP"); err != nil {
 		return nil, err
@@ -172,9 +182,12 @@ func (t *ACSTask) Read(r io.Reader, name string) (*Dataset, error) {
 		}
 	}
 	ds := &Dataset{Names: append([]string(nil), t.Features...)}
-	if t.kind == acsIncome {
+	switch {
+	case regCol >= 0:
+		ds.Target = t.RegressionTarget
+	case t.kind == acsIncome:
 		ds.Target = fmt.Sprintf("PINCP>%g", t.Threshold)
-	} else {
+	default:
 		ds.Target = "PUBCOV==1"
 	}
 	vals := make([]float64, len(cols))
@@ -215,6 +228,12 @@ func (t *ACSTask) Read(r io.Reader, name string) (*Dataset, error) {
 				v = 0
 			}
 			ds.X = append(ds.X, v)
+		}
+		if regCol >= 0 {
+			label = vals[regCol]
+			if math.IsNaN(label) {
+				label = 0
+			}
 		}
 		ds.Y = append(ds.Y, label)
 		return nil

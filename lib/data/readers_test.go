@@ -254,3 +254,17 @@ func TestCSVLongLines(t *testing.T) {
 		t.Errorf("empty file error %v", err)
 	}
 }
+
+func TestACSRegressionTarget(t *testing.T) {
+	head := "SERIALNO,SPORDER,STATE,PWGTP,AGEP,SEX,RAC1P,CIT,SCHL,MAR,OCCP,COW,WKHP,PINCP,PUBCOV\n"
+	in := head + "A1,1,56,10,40,1,1,1,21,1,10,1,40,60000,2\nA2,1,56,10,30,2,1,1,16,1,10,1,20,20000,2\n"
+	task := ACSIncome(50000)
+	task.RegressionTarget = "PINCP"
+	ds, err := task.Read(strings.NewReader(in), "r.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.N() != 2 || ds.Y[0] != 60000 || ds.Y[1] != 20000 || ds.Target != "PINCP" {
+		t.Errorf("regression target: Y = %v, Target %q", ds.Y, ds.Target)
+	}
+}

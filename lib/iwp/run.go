@@ -271,7 +271,7 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 		}
 		c.AvgRisk, c.AvgAcc = evaluate(p.Loss, c.AvgTheta, xTest, yTest, d)
 		c.AvgTrajRisk, c.AvgTrajAcc = evaluate(p.Loss, c.AvgTheta, xTraj, yTraj, d)
-		if ref := res.Curve(Clean); c.Method != Clean && ref != nil {
+		if ref := res.Curve(Clean); c.Method == IWP && ref != nil {
 			if w := divergenceWarning(c, ref, p.Sigma, d); w != "" {
 				res.Warnings = append(res.Warnings, w)
 			}
@@ -290,7 +290,7 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 	return res, nil
 }
 
-// divergenceWarning reports repetitions whose final test risk exceeds
+// divergenceWarning reports IWP repetitions whose final test risk exceeds
 // twice clean SGD's mean (an unstable run: the IWP gradient's variance
 // grows like exp(σ²‖θ‖²) for the exponential loss, so a large σ with a
 // large step or projection radius can throw θ far away).
