@@ -16,12 +16,20 @@
 // For a generalised linear loss ℓ = φ(⟨θ,x⟩, y) the inverse transform has a
 // one-dimensional form in s = σ‖θ‖ (see Loss).
 //
-// The package gives the transforms (Bernoulli, BernoulliInv, PolyWeierstrass,
-// PolyWeierstrassInv), three losses (Quadratic, Exponential, Logistic with a
-// truncated series of order K), the per-example IWP and naive losses and
-// gradients, a single-pass mini-batch SGD (SGD) and an experiment driver
-// (Run) that compares clean, naive and IWP training over repeated noise
-// draws in parallel with reproducible seeds.
+// The package gives the transforms (Bernoulli, BernoulliInv,
+// PolyWeierstrass, PolyWeierstrassInv, Weierstrass by Monte Carlo, and
+// Loss.W / Loss.InvW for the margin functions), three losses (Quadratic,
+// Exponential, Logistic with a truncated series of order K and
+// TruncationStats to choose K), the per-example IWP and naive losses and
+// gradients, the regression variant (RegressionGrad, RegressionLoss,
+// NewRegressionRelease), a single-pass mini-batch SGD with L2
+// regularisation and projection on a ball (SGD), and an experiment driver
+// (Experiment) that compares clean, naive and IWP training over repeated
+// noise draws in parallel, reproducibly whatever the number of workers,
+// with test-risk and accuracy trajectories, the averaged model and Welch
+// tests (Result.Table, Result.Summary). A release comes from any Releaser,
+// such as mech.FeatureLabelRelease (calibrated to a budget) or
+// NewNoiseRelease (given noise levels).
 //
 // Reference: J. Dufraiche, P. Mangold, M. Perrot, M. Tommasi, "Learning with
 // Locally Private Examples by Inverse Weierstrass Private Stochastic
