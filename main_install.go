@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/goldp/goldp/kernel/jupyter"
 )
@@ -34,6 +36,9 @@ func cmdInstall(args []string) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -76,6 +81,9 @@ func cmdInstall(args []string) int {
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "goldp install: cannot find the goldp binary: %v\n", err)
 		return 1
+	}
+	if strings.Contains(exe, string(filepath.Separator)+"go-build") {
+		fmt.Fprintf(os.Stderr, "goldp install: warning: %s is a temporary binary (go run?); the kernelspec will break when it is removed. Use go install or go build.\n", exe)
 	}
 	path, err := jupyter.InstallKernelSpec(dir, *name, []string{exe, "kernel", "-f", "{connection_file}"})
 	if err != nil {

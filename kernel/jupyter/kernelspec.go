@@ -28,8 +28,8 @@ type KernelSpec struct {
 // logo-64x64.png. Each file is written atomically (temporary file, then
 // rename). It returns the kernelspec directory.
 func InstallKernelSpec(dir, name string, argv []string) (string, error) {
-	if name == "" || name != filepath.Base(name) || name == "." || name == ".." {
-		return "", fmt.Errorf("jupyter: kernelspec name %q is not a plain directory name", name)
+	if !validKernelName(name) {
+		return "", fmt.Errorf("jupyter: kernelspec name %q: want letters, digits, '.', '_' or '-' (as jupyter_client requires)", name)
 	}
 	if len(argv) == 0 {
 		return "", fmt.Errorf("jupyter: kernelspec argv is empty")
@@ -73,6 +73,20 @@ func InstallKernelSpec(dir, name string, argv []string) (string, error) {
 		}
 	}
 	return kdir, nil
+}
+
+// validKernelName reports whether name is a kernelspec name jupyter_client
+// accepts: ASCII letters, digits, '.', '_' and '-', and not "." or "..".
+func validKernelName(name string) bool {
+	if name == "" || name == "." || name == ".." {
+		return false
+	}
+	for _, r := range name {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '.' || r == '_' || r == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // writeFileAtomic writes data to a temporary file next to path and renames

@@ -66,7 +66,7 @@ func TestInstallKernelSpec(t *testing.T) {
 	if len(ents) != 3 {
 		t.Errorf("kernelspec dir holds %d files, want 3", len(ents))
 	}
-	for _, bad := range []string{"", "..", "a/b"} {
+	for _, bad := range []string{"", "..", "a/b", "go lang", "é"} {
 		if _, err := InstallKernelSpec(dir, bad, argv); err == nil {
 			t.Errorf("name %q accepted", bad)
 		}
