@@ -28,9 +28,10 @@
 // These follow ipykernel: execution_count grows only for store_history
 // requests that are not silent; silent requests broadcast neither
 // execute_input nor execute_result; after an error with stop_on_error,
-// execute requests already received, or received within the abort window
-// (WithAbortWindow, default 100 ms, so that a "Run all" still in flight is
-// covered), are answered with status "aborted" without running.
+// execute requests already received, or received from the same client
+// session within the abort window (WithAbortWindow, default 100 ms, so
+// that a "Run all" still in flight is covered), are answered with status
+// "aborted" without running.
 // Cursor positions are code points on the wire and byte offsets for the
 // Interpreter.
 //

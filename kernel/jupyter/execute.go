@@ -73,10 +73,11 @@ type executeContent struct {
 }
 
 // execLoop runs the execution queue. After a cell fails with
-// stop_on_error, requests received before the failure or within the abort
-// window after it are answered "aborted" without running: like ipykernel,
-// which flushes its socket so that "Run all" stops at the first error even
-// when later requests are still in flight.
+// stop_on_error, requests received before the failure, and requests from
+// the same client session received within the abort window after it, are
+// answered "aborted" without running: like ipykernel, which flushes its
+// socket so that "Run all" stops at the first error even when later
+// requests are still in flight.
 func (s *server) execLoop() {
 	done := s.ctx.Done()
 	for {
@@ -84,7 +85,7 @@ func (s *server) execLoop() {
 		if !ok {
 			return
 		}
-		if it.at.Before(s.abortUntil) {
+		if it.at.Before(s.failedAt) || it.at.Before(s.abortUntil) && it.m.Header.Session == s.abortSession {
 			s.abort(it.m)
 			continue
 		}
@@ -144,7 +145,9 @@ func (s *server) execute(m *Message) {
 		s.publish(m, "error", map[string]any{"ename": r.EName, "evalue": r.EValue, "traceback": tb})
 		s.reply(s.shell, m, "execute_reply", withCount(errorContent(r.EName, r.EValue, tb), n))
 		if req.StopOnError {
-			s.abortUntil = time.Now().Add(s.abortWindow)
+			s.failedAt = time.Now()
+			s.abortUntil = s.failedAt.Add(s.abortWindow)
+			s.abortSession = m.Header.Session
 		}
 	case "aborted":
 		s.reply(s.shell, m, "execute_reply", map[string]any{"status": "aborted", "execution_count": n})

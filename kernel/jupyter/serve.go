@@ -55,9 +55,9 @@ func WithSignalHandler(on bool) Option {
 }
 
 // WithAbortWindow sets how long after a failed cell (with stop_on_error)
-// newly arriving execute_requests are still aborted (default 100 ms).
-// Requests queued before the failure are always aborted; the window covers
-// requests of a "Run all" still in flight.
+// newly arriving execute_requests from the same client session are still
+// aborted (default 100 ms). Requests queued before the failure are always
+// aborted; the window covers requests of a "Run all" still in flight.
 func WithAbortWindow(d time.Duration) Option {
 	return func(s *server) { s.abortWindow = d }
 }
@@ -245,7 +245,9 @@ type server struct {
 	ctrl  chan *Message // control requests, run by controlLoop
 
 	executionCount int       // owned by execLoop
-	abortUntil     time.Time // owned by execLoop: abort requests received before
+	failedAt       time.Time // owned by execLoop: when the last stop_on_error failure happened
+	abortUntil     time.Time // owned by execLoop: end of the abort window after it
+	abortSession   string    // owned by execLoop: client session of the failed request
 	abortWindow    time.Duration
 	history        *history
 
