@@ -130,6 +130,11 @@ func RateBB(d int, beta, gamma float64) float64 {
 // RateProtoNN returns the exponent of the private Proto-NN rate in ℝ^d with a
 // Lipschitz-type η (ψ(t) = C t^(1/d)) and margin γ (spec §5.3, reconstructed):
 // (nα²)^(−r) with r = (1+γ)/(2(d+1+γ)). At γ = 0 it equals RateBB with β = 1.
+//
+// It comes from an upper bound whose estimation term (Chebyshev, √(k²/(nα²)))
+// does not use the margin; with a margin the estimation error falls faster,
+// so fitted slopes at moderate n can be steeper than −r (the rate study on
+// η(x) = x in d = 1 fits about −0.44 against −1/3).
 func RateProtoNN(d int, gamma float64) float64 {
 	return (1 + gamma) / (2 * (float64(d) + 1 + gamma))
 }
