@@ -1,9 +1,15 @@
 package jupyter
 
 import (
+	"context"
+	"io"
+	"log"
+	"net"
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/go-zeromq/zmq4"
 )
 
 // BenchmarkRoundTrip measures execute_request → execute_reply for a
@@ -106,5 +112,51 @@ func BenchmarkDecode(b *testing.B) {
 		if _, err := c.Decode(frames); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// nullSocket is a zmq4.Socket that discards what is sent.
+type nullSocket struct{ n int }
+
+func (s *nullSocket) Close() error                       { return nil }
+func (s *nullSocket) Send(zmq4.Msg) error                { s.n++; return nil }
+func (s *nullSocket) SendMulti(zmq4.Msg) error           { s.n++; return nil }
+func (s *nullSocket) Recv() (zmq4.Msg, error)            { return zmq4.Msg{}, io.EOF }
+func (s *nullSocket) Listen(string) error                { return nil }
+func (s *nullSocket) Dial(string) error                  { return nil }
+func (s *nullSocket) Type() zmq4.SocketType              { return zmq4.Router }
+func (s *nullSocket) Addr() net.Addr                     { return nil }
+func (s *nullSocket) GetOption(string) (any, error)      { return nil, nil }
+func (s *nullSocket) SetOption(name string, v any) error { return nil }
+
+// BenchmarkExecuteDispatch measures the kernel-side CPU cost of one
+// execute_request without the network: decode and verify, the four IOPub
+// messages and the reply, each encoded and signed (sockets discard).
+func BenchmarkExecuteDispatch(b *testing.B) {
+	in := newFakeInterp()
+	in.started = make(chan string, 1)
+	s := &server{
+		interp: in, codec: NewCodec([]byte("a0436f6c-1916-498b-8eb9-e81ab9368e84")),
+		log: log.New(io.Discard, "", 0), session: NewID(), username: "kernel",
+		history: newHistory("", log.New(io.Discard, "", 0)),
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	defer s.cancel()
+	shell, iopub := &nullSocket{}, &nullSocket{}
+	s.shell, s.iopub = shell, iopub
+	req := &Message{Identities: [][]byte{[]byte("client")}, Header: NewHeader("execute_request", "client-session", "u"),
+		Content: []byte(`{"code":"1","silent":false,"store_history":false,"user_expressions":{},"allow_stdin":true,"stop_on_error":true}`)}
+	frames, _ := s.codec.Encode(req)
+	b.ReportAllocs()
+	for b.Loop() {
+		m, err := s.codec.Decode(frames)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.execute(m)
+		<-in.started
+	}
+	if shell.n == 0 || iopub.n == 0 {
+		b.Fatal("nothing sent")
 	}
 }

@@ -122,7 +122,7 @@ func (s *server) execute(m *Message) {
 	n := s.executionCount
 	req.ExecutionCount = n
 	if !c.Silent {
-		s.publish(m, "execute_input", map[string]any{"code": c.Code, "execution_count": n})
+		s.publish(m, "execute_input", executeInputContent{c.Code, n})
 	}
 
 	out := &cellOutput{s: s, req: m, allowStdin: req.AllowStdin}
@@ -160,7 +160,7 @@ func (s *server) execute(m *Message) {
 			if md == nil {
 				md = map[string]any{}
 			}
-			s.publish(m, "execute_result", map[string]any{"execution_count": n, "data": r.Data, "metadata": md})
+			s.publish(m, "execute_result", executeResultContent{n, r.Data, md})
 		}
 		ue := r.UserExpressions
 		if ue == nil {
@@ -170,9 +170,7 @@ func (s *server) execute(m *Message) {
 		if payload == nil {
 			payload = []map[string]any{}
 		}
-		s.reply(s.shell, m, "execute_reply", map[string]any{
-			"status": "ok", "execution_count": n, "user_expressions": ue, "payload": payload,
-		})
+		s.reply(s.shell, m, "execute_reply", executeReplyContent{"ok", n, ue, payload})
 	}
 }
 
@@ -189,6 +187,30 @@ func (s *server) run(req ExecuteRequest, out Output) (r ExecuteReply) {
 	}()
 	return s.interp.Execute(s.ctx, req, out)
 }
+
+// Contents of the messages sent for every cell, as structs: encoding a
+// struct is cheaper than a map (no key sorting).
+type (
+	executeInputContent struct {
+		Code           string `json:"code"`
+		ExecutionCount int    `json:"execution_count"`
+	}
+	executeResultContent struct {
+		ExecutionCount int            `json:"execution_count"`
+		Data           map[string]any `json:"data"`
+		Metadata       map[string]any `json:"metadata"`
+	}
+	executeReplyContent struct {
+		Status          string           `json:"status"`
+		ExecutionCount  int              `json:"execution_count"`
+		UserExpressions map[string]any   `json:"user_expressions"`
+		Payload         []map[string]any `json:"payload"`
+	}
+	streamContent struct {
+		Name string `json:"name"`
+		Text string `json:"text"`
+	}
+)
 
 func withCount(c map[string]any, n int) map[string]any {
 	c["execution_count"] = n
@@ -212,7 +234,7 @@ type cellOutput struct {
 
 // Stream implements Output.
 func (o *cellOutput) Stream(name, text string) {
-	o.s.publish(o.req, "stream", map[string]string{"name": name, "text": text})
+	o.s.publish(o.req, "stream", streamContent{name, text})
 }
 
 // Display implements Output.

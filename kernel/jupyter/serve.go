@@ -234,6 +234,8 @@ type server struct {
 	implVersion string
 	session     string
 	username    string
+	headerOnce  sync.Once
+	headerTail  []byte // encoded middle of every header (see appendHeader)
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -345,16 +347,19 @@ func (s *server) controlLoop() {
 // send encodes and sends a message of type msgType with the given content
 // on sock, addressed and parented like the request req (req may be nil).
 func (s *server) send(sock zmq4.Socket, ids [][]byte, req *Message, msgType string, content any) {
-	m := &Message{Identities: ids, Header: NewHeader(msgType, s.session, s.username)}
+	m := &Message{Identities: ids, RawHeader: s.appendHeader(make([]byte, 0, 224), msgType)}
 	if req != nil {
 		m.ParentHeader = req.RawHeader
 	}
 	var err error
-	if m.Content, err = json.Marshal(content); err != nil {
-		s.log.Printf("encoding %s: %v", msgType, err)
-		m.Content, _ = json.Marshal(map[string]any{
-			"status": "error", "ename": "EncodingError", "evalue": err.Error(), "traceback": []string{err.Error()},
-		})
+	switch c := content.(type) {
+	case json.RawMessage: // pre-encoded
+		m.Content = c
+	default:
+		if m.Content, err = json.Marshal(content); err != nil {
+			s.log.Printf("encoding %s: %v", msgType, err)
+			m.Content, _ = json.Marshal(errorContent("EncodingError", err.Error(), nil))
+		}
 	}
 	frames, err := s.codec.Encode(m)
 	if err != nil {
@@ -369,6 +374,26 @@ func (s *server) send(sock zmq4.Socket, ids [][]byte, req *Message, msgType stri
 	if err != nil && s.ctx.Err() == nil {
 		s.log.Printf("sending %s: %v", msgType, err)
 	}
+}
+
+// appendHeader appends the JSON header of a new message of type msgType
+// (a fresh msg_id, the current time) to dst. It is NewHeader plus
+// json.Marshal without reflection: the kernel's session and username are
+// encoded once, msg_id, date and msg_type need no escaping.
+func (s *server) appendHeader(dst []byte, msgType string) []byte {
+	s.headerOnce.Do(func() {
+		sess, _ := json.Marshal(s.session)
+		user, _ := json.Marshal(s.username)
+		s.headerTail = []byte(`","session":` + string(sess) + `,"username":` + string(user) + `,"date":"`)
+	})
+	dst = append(dst, `{"msg_id":"`...)
+	dst = appendID(dst)
+	dst = append(dst, s.headerTail...)
+	dst = time.Now().UTC().AppendFormat(dst, "2006-01-02T15:04:05.000000Z07:00")
+	dst = append(dst, `","msg_type":"`...)
+	dst = append(dst, msgType...)
+	dst = append(dst, `","version":"`+ProtocolVersion+`"}`...)
+	return dst
 }
 
 // reply answers req on sock.
@@ -386,8 +411,20 @@ type statusContent struct {
 	ExecutionState string `json:"execution_state"`
 }
 
+var (
+	statusBusy = json.RawMessage(`{"execution_state":"busy"}`)
+	statusIdle = json.RawMessage(`{"execution_state":"idle"}`)
+)
+
 func (s *server) status(req *Message, state string) {
-	s.publish(req, "status", statusContent{state})
+	switch state {
+	case "busy":
+		s.publish(req, "status", statusBusy)
+	case "idle":
+		s.publish(req, "status", statusIdle)
+	default:
+		s.publish(req, "status", statusContent{state})
+	}
 }
 
 // handle answers one non-execute request, between busy and idle.

@@ -215,7 +215,10 @@ func NewHeader(msgType, session, username string) Header {
 
 // NewID returns a random RFC 4122 version 4 UUID in its canonical text
 // form, read from crypto/rand.
-func NewID() string {
+func NewID() string { return string(appendID(make([]byte, 0, 36))) }
+
+// appendID appends a new random UUID (see NewID) to dst.
+func appendID(dst []byte) []byte {
 	var u [16]byte
 	rand.Read(u[:]) // never fails (crypto/rand panics rather than return an error)
 	u[6] = u[6]&0x0f | 0x40
@@ -230,5 +233,5 @@ func NewID() string {
 	hex.Encode(s[19:23], u[8:10])
 	s[23] = '-'
 	hex.Encode(s[24:], u[10:])
-	return string(s[:])
+	return append(dst, s[:]...)
 }
