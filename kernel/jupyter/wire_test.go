@@ -6,6 +6,7 @@ import (
 	"errors"
 	"regexp"
 	"testing"
+	"time"
 )
 
 func testMessage() *Message {
@@ -186,4 +187,21 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("round trip changed the message")
 		}
 	})
+}
+
+func TestAppendHeader(t *testing.T) {
+	s := &server{session: NewID(), username: "O'Brien \"the\" ünïcode\n"}
+	for _, typ := range []string{"status", "execute_reply"} {
+		b := s.appendHeader(nil, typ)
+		var h Header
+		if err := json.Unmarshal(b, &h); err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		if h.MsgType != typ || h.Session != s.session || h.Username != s.username || h.Version != ProtocolVersion || len(h.MsgID) != 36 {
+			t.Errorf("header %+v", h)
+		}
+		if _, err := time.Parse(time.RFC3339Nano, h.Date); err != nil {
+			t.Errorf("date %q: %v", h.Date, err)
+		}
+	}
 }
