@@ -142,7 +142,9 @@ func (s *server) execute(m *Message) {
 		if tb == nil {
 			tb = []string{r.EName + ": " + r.EValue}
 		}
-		s.publish(m, "error", map[string]any{"ename": r.EName, "evalue": r.EValue, "traceback": tb})
+		if !c.Silent { // silent requests broadcast no output (streams are passed on, as ipykernel does)
+			s.publish(m, "error", map[string]any{"ename": r.EName, "evalue": r.EValue, "traceback": tb})
+		}
 		s.reply(s.shell, m, "execute_reply", withCount(errorContent(r.EName, r.EValue, tb), n))
 		if req.StopOnError {
 			s.failedAt = time.Now()

@@ -109,12 +109,11 @@ func Serve(ctx context.Context, ci *ConnectionInfo, interp Interpreter, opts ...
 	}
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	defer s.cancel()
-	s.history = newHistory(s.historyPath, s.log)
-
 	if err := s.bind(); err != nil {
 		s.closeSockets()
 		return err
 	}
+	s.history = newHistory(s.historyPath, s.log)
 	if s.ready != nil {
 		s.ready(s.ci)
 	}

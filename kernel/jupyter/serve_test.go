@@ -137,6 +137,17 @@ func TestExecuteError(t *testing.T) {
 	}
 }
 
+func TestSilentError(t *testing.T) {
+	k := startKernel(t)
+	id := k.execute("fail", map[string]any{"silent": true, "stop_on_error": false})
+	if c := content(t, k.reply(k.shellCh, id)); c["status"] != "error" || c["ename"] != "Boom" {
+		t.Errorf("silent error reply: %v", c)
+	}
+	if got := types(k.iopubFor(id)); got != "status(busy) status(idle)" {
+		t.Errorf("silent error IOPub: %s", got)
+	}
+}
+
 func TestStopOnErrorAbortsQueued(t *testing.T) {
 	k := startKernel(t, WithAbortWindow(0))
 	a := k.execute("gate", nil)
