@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # browser-deps.sh — prepares the real-browser test (tests/test_browser.py),
 # idempotently:
-#   1. Debian packages chromium and jupyter-notebook, only when missing
-#      (apt-get update runs at most once, and not at all when both are there)
+#   1. Debian packages chromium and jupyter-notebook (scripts/deps.sh notebook,
+#      the Dockerfile's step), only when missing: apt-get update runs at most
+#      once, and not at all when everything is there
 #   2. `npm ci` in tests/browser, only when node_modules is missing or
 #      package-lock.json changed since the last install
 #
@@ -15,25 +16,14 @@ cd "$(dirname "$0")/.."
 
 [ "${GOLDP_SKIP_BROWSER:-0}" = 1 ] && exit 0
 
-if [ "${GOLDP_SKIP_APT:-0}" != 1 ]; then
-  missing=()
-  for p in chromium jupyter-notebook; do
-    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-      missing+=("$p")
-    fi
-  done
-  if [ "${#missing[@]}" -gt 0 ]; then
-    echo "browser-deps: installing Debian packages: ${missing[*]}" >&2
-    SUDO=""
-    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-    export DEBIAN_FRONTEND=noninteractive
-    $SUDO apt-get update -qq >/dev/null
-    $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  fi
-fi
+# Debian packages through the same script and arguments as the Dockerfile
+# (`deps.sh notebook`: jupyter-notebook and the test packages), plus chromium;
+# deps.sh calls apt-get (update once, then install) only for missing packages
+# and honours GOLDP_SKIP_APT=1.
+GOLDP_APT_EXTRA="chromium ${GOLDP_APT_EXTRA:-}" bash scripts/deps.sh notebook
 
 if ! command -v npm >/dev/null 2>&1; then
-  echo "browser-deps: npm not found (install Node.js >= 18 with npm)" >&2
+  echo "browser-deps: npm not found (install Node.js >= 20 with npm)" >&2
   exit 1
 fi
 
