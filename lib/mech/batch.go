@@ -209,6 +209,7 @@ func (r *FeatureLabelRelease) Release(ctx context.Context, seed uint64, x []floa
 // an error (bad input, cancellation) the contents of xt and yt are
 // unspecified.
 func (r *FeatureLabelRelease) ReleaseInto(ctx context.Context, seed uint64, x, y, xt, yt []float64, workers int) error {
+	zigSetup()
 	d := r.box.Dim()
 	n := len(y)
 	if len(x) != n*d || len(xt) != n*d || len(yt) != n {
@@ -310,6 +311,7 @@ func (r *FeatureLabelRelease) Markdown() string {
 // the number of workers. With a domain set, records are checked (or
 // clipped) first. rep may be nil.
 func (m *Gaussian) ReleaseBatch(ctx context.Context, seed uint64, x []float64, dim, workers int, rep progress.Reporter) ([]float64, error) {
+	zigSetup()
 	if dim < 1 || len(x)%dim != 0 {
 		return nil, fmt.Errorf("mech: Gaussian ReleaseBatch: len(x) = %d is not a multiple of dim = %d", len(x), dim)
 	}
@@ -352,6 +354,7 @@ func (m *Gaussian) ReleaseBatch(ctx context.Context, seed uint64, x []float64, d
 // the number of workers. With a domain set, records are checked (or
 // clipped) first. Snapping is not applied in batches. rep may be nil.
 func (m *Laplace) ReleaseBatch(ctx context.Context, seed uint64, x []float64, workers int, rep progress.Reporter) ([]float64, error) {
+	zigSetup()
 	dim := m.dim
 	if len(x)%dim != 0 {
 		return nil, fmt.Errorf("mech: Laplace ReleaseBatch: len(x) = %d is not a multiple of dim = %d", len(x), dim)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"sync"
 )
 
 // A 1024-layer ziggurat for the standard normal (Marsaglia and Tsang 2000),
@@ -52,6 +53,9 @@ func buildZiggurat(f, finv, tail func(float64) float64, lo, hi float64) *ziggura
 	}
 	for i := 0; i < 200; i++ {
 		mid := (lo + hi) / 2
+		if mid == lo || mid == hi {
+			break // the bracket is as small as float64 allows
+		}
 		if build(mid) < 0 {
 			lo = mid
 		} else {
@@ -72,29 +76,42 @@ func buildZiggurat(f, finv, tail func(float64) float64, lo, hi float64) *ziggura
 	return z
 }
 
+// The tables are built on first use, not at package init: building them
+// takes tens of milliseconds, which every goldp process (the kernel's cold
+// start included) would otherwise pay whether it samples or not. Every
+// entry point that reaches the hot paths calls zigSetup first.
 var (
 	// zigNorm is the ziggurat of the half-normal exp(-x²/2).
+	zigNorm *ziggurat
+	// zigExp is the ziggurat of the exponential exp(-x).
+	zigExp *ziggurat
+
+	// Hot-path copies of the tables, as package-level arrays.
+	zigK    [zigN]uint64
+	zigW    [zigN]float64
+	zigF    [zigN + 1]float64
+	zigR    float64
+	zigRInv float64
+	zigEK   [zigN]uint64
+	zigEW   [zigN]float64
+)
+
+// zigSetup builds the ziggurat tables once.
+var zigSetup = sync.OnceFunc(func() {
 	zigNorm = buildZiggurat(
 		func(x float64) float64 { return math.Exp(-x * x / 2) },
 		func(y float64) float64 { return math.Sqrt(-2 * math.Log(y)) },
 		func(r float64) float64 { return math.Sqrt(math.Pi/2) * math.Erfc(r/math.Sqrt2) },
 		2, 6)
-	// zigExp is the ziggurat of the exponential exp(-x).
 	zigExp = buildZiggurat(
 		func(x float64) float64 { return math.Exp(-x) },
 		func(y float64) float64 { return -math.Log(y) },
 		func(r float64) float64 { return math.Exp(-r) },
 		4, 12)
-
-	// Hot-path copies of the tables, as package-level arrays.
-	zigK    = zigNorm.k
-	zigW    = zigNorm.w
-	zigF    = zigNorm.f
-	zigR    = zigNorm.r
-	zigRInv = zigNorm.rInv
-	zigEK   = zigExp.k
-	zigEW   = zigExp.w
-)
+	zigK, zigW, zigF = zigNorm.k, zigNorm.w, zigNorm.f
+	zigR, zigRInv = zigNorm.r, zigNorm.rInv
+	zigEK, zigEW = zigExp.k, zigExp.w
+})
 
 // pcg is the state of a PCG-DXSM generator, the algorithm of
 // math/rand/v2's PCG: pcg{hi, lo} produces the same sequence as
@@ -158,6 +175,7 @@ func zigFast(u uint64) (float64, bool) {
 
 // normal returns a standard normal variable drawn from p.
 func normal(p *pcg) float64 {
+	zigSetup()
 	u := p.Uint64()
 	if z, ok := zigFast(u); ok {
 		return z
@@ -209,6 +227,7 @@ func unit53(p *pcg) float64 { return (float64(p.Uint64()>>11) + 0.5) * 0x1p-53 }
 // 1024-layer ziggurat (53-bit abscissae) driven by r, advancing r. It is
 // several times faster than calling rand.Rand.NormFloat64.
 func FillNormal(r *rand.PCG, dst []float64) {
+	zigSetup()
 	p := pcgOf(r)
 	hi, lo := p.hi, p.lo
 	for i := range dst {
@@ -263,6 +282,7 @@ func laplaceRetry(p *pcg, u uint64) float64 {
 
 // laplace returns a Laplace variable of scale 1 drawn from p.
 func laplace(p *pcg) float64 {
+	zigSetup()
 	u := p.Uint64()
 	if z, ok := zigFastLaplace(u); ok {
 		return z
