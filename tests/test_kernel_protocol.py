@@ -6,12 +6,13 @@ batching, stdin, restarts and the worker's kill-and-restart fallback.
 Run: /usr/bin/python3 -m pytest -q tests/test_kernel_protocol.py
 """
 
+import os
 import queue
 import time
 
 import pytest
 import zmq
-from jupyter_client.manager import start_new_kernel
+from jupyter_client.manager import KernelManager, start_new_kernel
 from jupyter_client.session import Session
 
 TIMEOUT = 30
@@ -201,6 +202,38 @@ def test_compiled_call_ignoring_interrupt_restarts_worker(kernel):
     reply, msgs = run(kc, "lost")
     assert reply["status"] == "error", "state survived a worker restart?"
     assert value_of(run(kc, "6 * 7")) == "42"
+
+
+def test_worker_crash_reported_and_replaced(kernel):
+    km, kc = kernel
+    run(kc, "gone := 1")
+    # A fatal runtime error no recover can catch kills the worker process.
+    reply, msgs = run(kc, "m := map[int]int{}\nfor k := 0; k < 4; k++ {\n\tgo func() {\n"
+                          "\t\tfor j := 0; ; j++ {\n\t\t\tm[j%100] = j\n\t\t}\n\t}()\n}\n"
+                          "time.Sleep(5 * time.Second)")
+    assert reply["status"] == "error" and reply["ename"] == "WorkerDied", reply
+    assert "state was lost" in reply["evalue"]
+    assert "concurrent map writes" in stderr_of(msgs)
+    assert run(kc, "gone")[0]["status"] == "error"
+    assert value_of(run(kc, "gone := 2\ngone")) == "2"
+
+
+def test_rss_limit_restarts_between_cells():
+    km = KernelManager(kernel_name="goldp")
+    km.start_kernel(env=dict(os.environ, GOLDP_WORKER_MAX_RSS="300M"))
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=TIMEOUT)
+        assert value_of(run(kc, "small := 1\nsmall")) == "1"
+        reply, msgs = run(kc, 'import "bytes"\nbig := bytes.Repeat([]byte{1}, 400<<20)\nlen(big)')
+        assert reply["status"] == "ok", reply
+        assert "GOLDP_WORKER_MAX_RSS" in stderr_of(msgs)
+        assert run(kc, "small")[0]["status"] == "error", "state survived the restart"
+        assert value_of(run(kc, "small := 2\nsmall")) == "2"
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=False)
 
 
 def test_shutdown_with_restart():

@@ -566,7 +566,7 @@ func (s *Supervisor) Execute(ctx context.Context, req jupyter.ExecuteRequest, ou
 				return s.died(p, out)
 			}
 			rep := executeReply(m)
-			s.checkRSS(p)
+			s.checkRSS(p, out)
 			return rep
 		case <-p.dead:
 			return s.died(p, out)
@@ -621,9 +621,9 @@ func executeReply(m *Msg) jupyter.ExecuteReply {
 	return r
 }
 
-// checkRSS restarts the worker, with a notice, when it uses more memory
-// than MaxRSS.
-func (s *Supervisor) checkRSS(p *proc) {
+// checkRSS restarts the worker, with a notice in the cell that made it
+// grow, when it uses more memory than MaxRSS.
+func (s *Supervisor) checkRSS(p *proc, out jupyter.Output) {
 	if s.opts.MaxRSS <= 0 {
 		return
 	}
@@ -634,9 +634,8 @@ func (s *Supervisor) checkRSS(p *proc) {
 	if err != nil || rss <= s.opts.MaxRSS {
 		return
 	}
-	s.mu.Lock()
-	s.noticeLocked(fmt.Sprintf("The Go worker used %d MiB, more than the limit of %d MiB (GOLDP_WORKER_MAX_RSS); it was restarted and all state was lost.", rss>>20, s.opts.MaxRSS>>20))
-	s.mu.Unlock()
+	p.flush()
+	out.Stream("stderr", fmt.Sprintf("goldp: the Go worker uses %d MiB, more than the limit of %d MiB (GOLDP_WORKER_MAX_RSS); it was restarted and all state was lost.\n", rss>>20, s.opts.MaxRSS>>20))
 	s.replace(p, "restarted: memory limit")
 }
 
