@@ -30,7 +30,6 @@ import signal
 import socket
 import struct
 import subprocess
-import tempfile
 import time
 import urllib.error
 import urllib.request
