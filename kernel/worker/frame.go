@@ -15,16 +15,24 @@
 // output (a display, a reply), it writes a sync marker carrying the event's
 // sequence number on its stdout and stderr. The supervisor holds the event
 // until it has read the marker on both streams, flushing the text before
-// it first, so output and events reach the front end in the order the cell
-// produced them. Markers carry a random per-worker nonce and are removed
-// from the text.
+// it first, and the text after the marker waits until the event is out, so
+// output and events reach the front end in the order the cell produced
+// them (between two events, stdout and stderr are not ordered relative to
+// each other, as in ipykernel). Markers carry a random per-worker nonce and
+// are removed from the text.
 //
 // Interrupt is a message on the request pipe that cancels the running
 // cell's context; the worker also treats SIGINT as an interrupt, and runs
 // in its own process group so a terminal's Ctrl-C reaches only the
-// supervisor. When the cell has not ended shortly after an interrupt (a
-// compiled call ignoring cancellation), the supervisor kills the worker and
-// starts a fresh one.
+// supervisor. The interpreter stops interpreted code at once and returns;
+// a compiled call that ignores cancellation is abandoned on its goroutine.
+// If that goroutine is still computing InterruptGrace/2 later (a blocked
+// one, in time.Sleep or I/O, is harmless and left alone), or if the cell
+// has not returned at all after InterruptGrace, the supervisor kills the
+// worker, starts a fresh one and says in the reply that the state was
+// lost. A worker that dies during a cell (a fatal runtime error, the OOM
+// killer) gives an error reply and a new worker; with Options.MaxRSS the
+// worker is replaced between cells once it grows too large.
 package worker
 
 import (

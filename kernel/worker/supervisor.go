@@ -67,6 +67,8 @@ type Supervisor struct {
 	running *proc  // the worker running an execute
 	runID   uint64 // the ID of that execute
 	killT   *time.Timer
+	waiting bool // an Execute waits for the worker to be ready
+	intr    bool // it was interrupted while waiting
 }
 
 // New returns a Supervisor and starts its first worker in the background.
@@ -523,17 +525,23 @@ func (s *Supervisor) Info() jupyter.LanguageInfo { return s.opts.Info }
 func (s *Supervisor) Execute(ctx context.Context, req jupyter.ExecuteRequest, out jupyter.Output) jupyter.ExecuteReply {
 	s.mu.Lock()
 	s.out = out
+	s.waiting, s.intr = true, false
 	s.mu.Unlock()
 	p, err := s.worker(ctx)
 	s.mu.Lock()
 	notice := s.notice
 	s.notice = ""
+	intr := s.intr
+	s.waiting, s.intr = false, false
 	s.mu.Unlock()
 	if notice != "" {
 		out.Stream("stderr", notice+"\n")
 	}
 	if err != nil {
 		return errorReply("WorkerError", "the Go worker is not available: "+err.Error())
+	}
+	if intr {
+		return errorReply("Interrupted", "interrupted before the cell started")
 	}
 	id := s.ids.Add(1)
 	s.mu.Lock()
@@ -682,6 +690,9 @@ func (s *Supervisor) Interrupt() {
 	defer s.mu.Unlock()
 	p, id := s.running, s.runID
 	if p == nil {
+		if s.waiting {
+			s.intr = true
+		}
 		return
 	}
 	p.send(&Msg{Kind: KindInterrupt})

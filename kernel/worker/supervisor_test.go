@@ -194,7 +194,9 @@ func (r *recorder) text(name string) (string, int) {
 
 func newTestSupervisor(t *testing.T, opts Options) *Supervisor {
 	t.Helper()
-	opts.Command = testWorkerCommand
+	if opts.Command == nil {
+		opts.Command = testWorkerCommand
+	}
 	opts.Log = testLog{t}
 	s := New(opts)
 	t.Cleanup(func() { s.Shutdown(context.Background()) })
@@ -463,5 +465,29 @@ func TestSupervisorStartFailure(t *testing.T) {
 			t.Errorf("%s: is_complete without a worker: %+v", tc.name, r)
 		}
 		s.Shutdown(context.Background())
+	}
+}
+
+func TestSupervisorInterruptWhileStarting(t *testing.T) {
+	s := newTestSupervisor(t, Options{Command: func() *exec.Cmd {
+		c := testWorkerCommand() // started 300 ms late
+		c.Args = append([]string{"/bin/sh", "-c", `sleep 0.3; exec "$0" "$@"`}, c.Args...)
+		c.Path = "/bin/sh"
+		return c
+	}})
+	go func() { time.Sleep(50 * time.Millisecond); s.Interrupt() }()
+	rep := run(s, "set x 1", &recorder{})
+	if rep.Status != "error" || rep.EName != "Interrupted" {
+		t.Fatalf("interrupted while the worker started: %+v", rep)
+	}
+	if rep := run(s, "set x 2\nget x", &recorder{}); rep.Data["text/plain"] != "2" {
+		t.Errorf("next cell: %+v", rep)
+	}
+	// Cancelling the transport's context interrupts a running cell.
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	rep = s.Execute(ctx, jupyter.ExecuteRequest{Code: "wait"}, &recorder{})
+	if rep.Status != "error" || rep.EName != "Interrupted" {
+		t.Errorf("cancelled context: %+v", rep)
 	}
 }
