@@ -174,9 +174,10 @@ async function main() {
     }
     log(`${st.executed}/${st.codeCells} code cells executed; ${st.pngOutputs} image/png outputs, ${st.images} drawn; ${st.errors.length} error outputs`);
 
-    // Screenshot: the first image output in view, else the top of the page.
-    const firstImg = page.locator(IMAGE_SELECTOR).first();
-    if (st.images > 0) await firstImg.scrollIntoViewIfNeeded().catch(() => {});
+    // Screenshot: the first error output in view, else the first image, else
+    // the top of the page.
+    const focus = st.errors.length > 0 ? '.output_error' : st.images > 0 ? IMAGE_SELECTOR : null;
+    if (focus) await page.locator(focus).first().scrollIntoViewIfNeeded().catch(() => {});
     fs.mkdirSync(path.dirname(path.resolve(opts.screenshot)), { recursive: true });
     await page.screenshot({ path: opts.screenshot });
     log(`screenshot saved to ${path.resolve(opts.screenshot)}`);
