@@ -528,6 +528,15 @@ func (x *index) lookup(base, name string) (member, bool) {
 		return member{}, false
 	}
 	if m, ok := x.decls[name]; ok {
+		if t, ok := x.live[name]; ok && m.Kind == "var" {
+			ts := t.String()
+			if strings.Contains(ts, "struct {") {
+				ts = x.varType[name]
+			}
+			if ts != "" {
+				m.Signature += "\n// " + name + " is a " + ts
+			}
+		}
 		if m.Kind == "type" {
 			for _, mm := range x.methods[name] {
 				m.Methods = append(m.Methods, mm)

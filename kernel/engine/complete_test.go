@@ -100,3 +100,16 @@ func TestCompleteThroughConstructor(t *testing.T) {
 		t.Fatalf("fields via constructor: %+v", c)
 	}
 }
+
+func TestInspectVariable(t *testing.T) {
+	s := newTest(t)
+	s.exec("// weights of the model\nw := mat.NewDense(2, 2, nil)")
+	b, ok := s.Inspect("w", 1, 0)
+	if !ok {
+		t.Fatal("w not found")
+	}
+	txt := b["text/plain"].(string)
+	if !strings.Contains(txt, "w := mat.NewDense(2, 2, nil)") || !strings.Contains(txt, "*mat.Dense") || !strings.Contains(txt, "weights of the model") {
+		t.Fatalf("inspect w: %q", txt)
+	}
+}

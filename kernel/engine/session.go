@@ -380,9 +380,13 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*Result
 	for n, t := range live {
 		s.view.ints[n] = t.Kind() == reflect.Int
 	}
+	var g map[string]reflect.Value
 	for _, c := range p.chunks {
 		for _, n := range c.consts {
-			if v, ok := s.in.Globals()[n]; ok && v.IsValid() {
+			if g == nil {
+				g = s.in.Globals()
+			}
+			if v, ok := g[n]; ok && v.IsValid() {
 				s.view.ints[n] = v.Kind() == reflect.Int
 			}
 		}
