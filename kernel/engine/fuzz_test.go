@@ -33,6 +33,8 @@ var rewriteSeeds = []string{
 	"for range len(x) {}",
 	"k := 3\nfor i = range k {}",
 	"defer fmt.Println(x)",
+	"x + 1 // c",
+	"y := 3 /* multi\nline */",
 }
 
 // FuzzRewrite checks that the rewriter never panics, and that every chunk

@@ -209,6 +209,7 @@ func splitItems(src string, ps *positioner) ([]item, error) {
 	start := -1
 	var first token.Token
 	header := false // in the header of an if, for or switch: `;` does not end the item
+	lastEnd := 0    // end of the last token
 	for {
 		pos, tok, lit := s.Scan()
 		if tok == token.EOF {
@@ -237,13 +238,23 @@ func splitItems(src string, ps *positioner) ([]item, error) {
 		}
 		if tok == token.SEMICOLON && depth == 0 && !(header && lit == ";") {
 			if start >= 0 {
-				items = append(items, item{start: start, end: off, tok: first})
+				// The item ends with its last token: a comment after
+				// it stays out of the item.
+				items = append(items, item{start: start, end: lastEnd, tok: first})
 				start = -1
 			}
 			continue
 		}
 		if start < 0 {
 			start, first = off, tok
+		}
+		switch {
+		case tok == token.SEMICOLON:
+			lastEnd = off + 1
+		case lit != "":
+			lastEnd = off + len(lit)
+		default:
+			lastEnd = off + len(tok.String())
 		}
 	}
 	if len(errs) > 0 {
@@ -252,7 +263,7 @@ func splitItems(src string, ps *positioner) ([]item, error) {
 		return nil, &cellError{"SyntaxError", e.Msg, l, c}
 	}
 	if start >= 0 {
-		items = append(items, item{start: start, end: len(src), tok: first})
+		items = append(items, item{start: start, end: lastEnd, tok: first})
 	}
 	return items, nil
 }

@@ -236,3 +236,20 @@ func TestFailedCellEffects(t *testing.T) {
 		t.Fatalf("a panic stops the cell where it happens: %q", got)
 	}
 }
+
+func TestCommentsAroundStatements(t *testing.T) {
+	s := newTest(t)
+	for _, c := range []struct{ code, want string }{
+		{"x := 1 // one", ""},
+		{"x + 1 // the answer", "2"},
+		{"x + /* mid */ 2 /* end */", "3"},
+		{"y := 3 /* multi\nline */", ""},
+		{"fmt.Sprint(y) // c\n// trailing line comment", "3"},
+		{"// Double doubles.\nfunc Double(v int) int { return 2 * v } // trailing", ""},
+		{"Double(y) /* c */ + 1", "7"},
+	} {
+		if got := s.exec(c.code); got != c.want {
+			t.Errorf("%q = %q, want %q", c.code, got, c.want)
+		}
+	}
+}
