@@ -131,15 +131,19 @@ async function main() {
       throw new CheckError(`GET ${nbURL} answered ${resp ? resp.status() : 'nothing'}`);
     }
 
-    // The notebook's metadata names the kernelspec; the server starts it.
+    // The notebook's metadata names the kernelspec; the server starts it. A
+    // modal dialog instead (say "Kernel not found") ends the wait early.
     try {
       await page.waitForFunction(
-        () => window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel &&
-          Jupyter.notebook.kernel.is_connected(),
+        () => (window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel &&
+          Jupyter.notebook.kernel.is_connected()) || !!document.querySelector('.modal.in .modal-dialog'),
         null, { timeout: Math.min(left(), 60000) });
     } catch (e) {
-      const modal = await page.locator('.modal-dialog').allInnerTexts().catch(() => []);
-      throw new CheckError(`kernel did not connect within 60 s${modal.length ? `; dialog: ${modal.join(' | ')}` : ''}`);
+      throw new CheckError('the kernel did not connect within 60 s');
+    }
+    const modal = await page.locator('.modal.in .modal-dialog').allInnerTexts();
+    if (modal.length > 0) {
+      throw new CheckError(`a dialog opened instead of the kernel: ${modal.join(' | ').replace(/\s+/g, ' ').trim()}`);
     }
     let st = await page.evaluate(notebookState, IMAGE_SELECTOR);
     if (st.kernelName !== opts.kernel) {
