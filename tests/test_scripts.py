@@ -21,6 +21,7 @@ import concurrent.futures
 import glob
 import os
 import re
+import signal
 import struct
 import subprocess
 import time
@@ -323,3 +324,25 @@ def test_protonn_results(runs):
         assert bestk["alpha0.5"] <= bestk["alpha8"], (tag, bestk)
         assert last["alpha0.5"] < last["alpha2"] < last["alpha8"] < last["public"], (tag, last)
     assert len(saved_pngs(r)) >= 5
+
+
+def test_ctrl_c_stops_a_study(goldp, tmp_path):
+    """SIGINT during the Proto-NN study (library loops under display.Context())
+    stops the script promptly with exit status 130."""
+    p = subprocess.Popen([goldp, "run", "-o", str(tmp_path / "out"), os.path.join(REPO, "scripts", "protonn.go")],
+                         cwd=str(tmp_path), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(3)
+        assert p.poll() is None, "protonn.go ended within 3 s: %s" % (p.communicate(),)
+        p.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        out, err = p.communicate(timeout=30)
+        waited = time.monotonic() - start
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.communicate()
+    assert p.returncode == 130, (p.returncode, out[-1000:], err[-1000:])
+    assert "interrupted" in err, err[-1000:]
+    assert waited < 10, "exit took %.1f s after SIGINT" % waited
