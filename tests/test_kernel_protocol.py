@@ -104,7 +104,7 @@ def test_forged_signature_ignored(kernel):
 
 def test_control_replies_on_control(kernel):
     km, kc = kernel
-    msg_id = kc.execute("time.Sleep(700 * time.Millisecond)", stop_on_error=False)
+    msg_id = kc.execute("time.Sleep(3 * time.Second)", stop_on_error=False)
     time.sleep(0.1)
     msg = kc.session.msg("kernel_info_request")
     t0 = time.monotonic()
@@ -114,7 +114,7 @@ def test_control_replies_on_control(kernel):
     assert rep["parent_header"]["msg_id"] == msg["header"]["msg_id"]
     assert rep["msg_type"] == "kernel_info_reply"
     assert rep["content"]["status"] == "ok"
-    assert took < 0.5, "control request waited for the running cell (%.3fs)" % took
+    assert took < 2, "control request waited for the running cell (%.3fs)" % took
     assert shell_reply(kc, msg_id)["content"]["status"] == "ok"
     collect(kc, msg_id)
     with pytest.raises(queue.Empty):
@@ -134,7 +134,7 @@ def test_interrupt_keeps_state(kernel, code):
     collect(kc, msg_id)
     assert reply["content"]["status"] == "error"
     assert "state was lost" not in reply["content"]["evalue"]
-    assert took < 1.0, "interrupt took %.3fs" % took
+    assert took < 1.5, "interrupt took %.3fs" % took
     assert value_of(run(kc, "kept")) == "7"
 
 
