@@ -1,9 +1,30 @@
 package engine
 
 import (
+	"go/parser"
+	"go/scanner"
+	"go/token"
 	"strings"
 	"testing"
 )
+
+// parseLikeInterpreter parses a chunk the way the interpreter's incremental
+// mode does: declarations as a file, statements as a function body.
+func parseLikeInterpreter(src string) error {
+	fset := token.NewFileSet()
+	f := fset.AddFile("", -1, len(src))
+	var sc scanner.Scanner
+	sc.Init(f, []byte(src), nil, 0)
+	_, tok, _ := sc.Scan()
+	switch tok {
+	case token.FUNC, token.IMPORT, token.TYPE, token.VAR, token.CONST:
+		src = "package main;" + src
+	default:
+		src = "package main; func main() {" + src + "\n}"
+	}
+	_, err := parser.ParseFile(token.NewFileSet(), "_.go", src, 0)
+	return err
+}
 
 var rewriteSeeds = []string{
 	"x := 1",
@@ -59,6 +80,14 @@ func FuzzRewrite(f *testing.F) {
 		for _, c := range p.chunks {
 			if c.src == "" && c.fallback == "" {
 				t.Fatalf("empty chunk for %q", code)
+			}
+			for _, src := range []string{c.src, c.fallback} {
+				if src == "" {
+					continue
+				}
+				if err := parseLikeInterpreter(src); err != nil {
+					t.Fatalf("cell %q gave a chunk that does not parse: %v\n%s", code, err, src)
+				}
 			}
 		}
 		s := &Session{}

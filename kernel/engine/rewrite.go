@@ -249,6 +249,8 @@ func splitItems(src string, ps *positioner) ([]item, error) {
 			start, first = off, tok
 		}
 		switch {
+		case tok == token.SEMICOLON && lit != ";":
+			// implied by a newline or the end: no text
 		case tok == token.SEMICOLON:
 			lastEnd = off + 1
 		case lit != "":
@@ -256,6 +258,7 @@ func splitItems(src string, ps *positioner) ([]item, error) {
 		default:
 			lastEnd = off + len(tok.String())
 		}
+		lastEnd = min(lastEnd, len(src))
 	}
 	if len(errs) > 0 {
 		e := errs[0]
@@ -918,7 +921,7 @@ func (r *rewriter) imports(it *item, d *ast.GenDecl) error {
 		}
 		imps[name] = path
 		r.imported[name] = path
-		fmt.Fprintf(&b, "%s%s %q\n", r.ps.directive(it.off(is.Pos())), name, path)
+		b.WriteString(r.text(it, it.off(is.Pos()), it.off(is.End())) + "\n")
 	}
 	if len(imps) == 0 {
 		return nil
