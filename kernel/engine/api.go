@@ -33,7 +33,7 @@
 //     defer runs when the cell ends.
 //   - The last expression statement is the cell's value: every result of a
 //     multi-value call, nothing for a call without results (fmt's Print
-//     functions count as such). Values of cell types with String, HTML,
+//     functions count as such) or for a single nil (a nil error). Values of cell types with String, HTML,
 //     Markdown, LaTeX, SVG, PNG, JSON or MIMEBundle methods are rendered
 //     through them.
 //   - go statements recover a panic of the goroutine and report it in the

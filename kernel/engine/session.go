@@ -517,12 +517,16 @@ func (s *Session) liveTypes(p *plan) map[string]reflect.Type {
 }
 
 // renderValues renders the results of the last expression: one value as
-// itself, several as a list in the text form.
+// itself, several as a list in the text form. A single nil interface (a
+// call returning a nil error, like p.Save(...)) shows nothing.
 func renderValues(vals []any) display.Bundle {
 	switch len(vals) {
 	case 0:
 		return nil
 	case 1:
+		if vals[0] == nil {
+			return nil
+		}
 		return display.Render(vals[0])
 	}
 	var parts []string

@@ -253,3 +253,13 @@ func TestCommentsAroundStatements(t *testing.T) {
 		}
 	}
 }
+
+func TestNilErrorShowsNothing(t *testing.T) {
+	s := newTest(t)
+	if got := s.exec("func save() error { return nil }\nsave()"); got != "" {
+		t.Fatalf("nil error value = %q", got)
+	}
+	if got := s.exec("func fail() error { return errors.New(\"disk full\") }\nfail()"); !strings.Contains(got, "disk full") {
+		t.Fatalf("non-nil error value = %q", got)
+	}
+}
