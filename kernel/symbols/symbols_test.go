@@ -230,6 +230,8 @@ func TestLookup(t *testing.T) {
 		{"gonum.org/v1/plot", "Plot.Title", "field", "Title struct", ""},
 		{"gonum.org/v1/plot", "Plot.X", "field", "X Axis", "X and Y are the horizontal and vertical axes"},
 		{"gonum.org/v1/plot", "New", "func", "func New() *Plot", "New returns a new plot"},
+		{"gonum.org/v1/plot/plotter", "Scatter.Radius", "field", "Radius vg.Length // promoted from draw.GlyphStyle", "Radius specifies the size of the glyph"},
+		{"gonum.org/v1/plot/plotter", "Line.Width", "field", "Width vg.Length // promoted from draw.LineStyle", ""},
 		{"fmt", "Println", "func", "func Println(a ...any) (n int, err error)", "Println formats"},
 		{"math", "Pi", "const", "const Pi = 3.14159", "Mathematical constants.\n\nhttps://oeis.org/A000796"},
 		{"time", "Duration.Seconds", "method", "func (d Duration) Seconds() float64", "Seconds returns"},

@@ -11,6 +11,7 @@ import (
 	"go/token"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/traefik/yaegi/stdlib"
@@ -23,11 +24,18 @@ type pkgDoc struct {
 	// Generic lists the exported generic functions and types, which
 	// yaegi's extractor drops (not part of the index).
 	Generic []string
+	// imports maps the names of renamed imports to their paths; unnamed
+	// lists the other imported paths. Used to resolve embedded types.
+	imports map[string]string
+	unnamed []string
 }
 
 type memberDoc struct {
 	Name, Kind, Signature, Doc string
 	Methods                    []memberDoc
+	// embedded is, for an embedded field, its type ("draw.GlyphStyle",
+	// "*Color"); not part of the index.
+	embedded string
 }
 
 // maxValueLen bounds the source text of a const or var initialiser kept in
@@ -83,7 +91,21 @@ func packageDoc(p listed) (pkgDoc, error) {
 	}
 	keep := func(name string) bool { return have == nil || have[name] }
 
-	d := pkgDoc{Path: p.ImportPath, Name: dp.Name, Doc: strings.TrimSpace(dp.Doc)}
+	d := pkgDoc{Path: p.ImportPath, Name: dp.Name, Doc: strings.TrimSpace(dp.Doc), imports: map[string]string{}}
+	for _, f := range files {
+		for _, imp := range f.Imports {
+			path, err := strconv.Unquote(imp.Path.Value)
+			if err != nil {
+				continue
+			}
+			switch {
+			case imp.Name == nil:
+				d.unnamed = append(d.unnamed, path)
+			case imp.Name.Name != "_" && imp.Name.Name != ".":
+				d.imports[imp.Name.Name] = path
+			}
+		}
+	}
 	pr := &docPrinter{fset: fset, ifaces: ifaces}
 	add := func(m memberDoc) {
 		if keep(m.Name) {
@@ -310,7 +332,7 @@ func (p *docPrinter) typeMembers(t *doc.Type, spec *ast.TypeSpec) []memberDoc {
 			if len(f.Names) == 0 {
 				name := embeddedName(f.Type)
 				if name != "" && ast.IsExported(name) {
-					out = append(out, memberDoc{Name: name, Kind: "field", Signature: typ, Doc: d})
+					out = append(out, memberDoc{Name: name, Kind: "field", Signature: typ, Doc: d, embedded: typ})
 				}
 				continue
 			}
@@ -395,4 +417,95 @@ func encodeIndex(pkgs []pkgDoc) []byte {
 		members(p.Members)
 	}
 	return b
+}
+
+// promote adds to every struct type of docs the fields and methods promoted
+// from the types it embeds, when those are documented in docs too: go/doc
+// promotes only methods, and only from the same package, but cells write
+// s.Color for a plotter.Scatter that embeds draw.GlyphStyle. A name already
+// present wins over a promoted one (shallower first, as in Go, for the
+// usual cases).
+func promote(docs []pkgDoc) {
+	byPath := make(map[string]*pkgDoc, len(docs))
+	for i := range docs {
+		byPath[docs[i].Path] = &docs[i]
+	}
+	// resolve finds the type named by an embedded field's type expression
+	// in package p.
+	resolve := func(p *pkgDoc, expr string) (*pkgDoc, *memberDoc) {
+		expr = strings.TrimPrefix(expr, "*")
+		if strings.ContainsAny(expr, "[ ") {
+			return nil, nil // instantiated generic or unexpected syntax
+		}
+		tp, name := p, expr
+		if pkg, typ, ok := strings.Cut(expr, "."); ok {
+			path, ok := p.imports[pkg]
+			if !ok {
+				for _, u := range p.unnamed {
+					if q := byPath[u]; q != nil && q.Name == pkg {
+						path, ok = u, true
+						break
+					}
+				}
+			}
+			if tp = byPath[path]; !ok || tp == nil {
+				return nil, nil
+			}
+			name = typ
+		}
+		j := sort.Search(len(tp.Members), func(k int) bool { return tp.Members[k].Name >= name })
+		if j < len(tp.Members) && tp.Members[j].Name == name && tp.Members[j].Kind == "type" {
+			return tp, &tp.Members[j]
+		}
+		return nil, nil
+	}
+	type key struct{ path, name string }
+	visited := map[key]bool{}
+	var visit func(p *pkgDoc, t *memberDoc)
+	visit = func(p *pkgDoc, t *memberDoc) {
+		k := key{p.Path, t.Name}
+		if visited[k] {
+			return // done, or in progress on a cycle
+		}
+		visited[k] = true
+		have := make(map[string]bool, len(t.Methods))
+		for _, m := range t.Methods {
+			have[m.Name] = true
+		}
+		var added []memberDoc
+		for _, f := range t.Methods {
+			if f.embedded == "" {
+				continue
+			}
+			ep, et := resolve(p, f.embedded)
+			if et == nil {
+				continue
+			}
+			visit(ep, et)
+			for _, m := range et.Methods {
+				if have[m.Name] {
+					continue
+				}
+				have[m.Name] = true
+				sig, _, _ := strings.Cut(m.Signature, " // promoted from ")
+				added = append(added, memberDoc{
+					Name:      m.Name,
+					Kind:      m.Kind,
+					Signature: sig + " // promoted from " + f.embedded,
+					Doc:       m.Doc,
+				})
+			}
+		}
+		if len(added) > 0 {
+			t.Methods = append(t.Methods, added...)
+			sort.SliceStable(t.Methods, func(i, j int) bool { return t.Methods[i].Name < t.Methods[j].Name })
+		}
+	}
+	for i := range docs {
+		for j := range docs[i].Members {
+			if docs[i].Members[j].Kind == "type" {
+				visit(&docs[i], &docs[i].Members[j])
+			}
+		}
+	}
 }

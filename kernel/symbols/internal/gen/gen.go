@@ -273,6 +273,7 @@ func Generate(opts Options) error {
 	if docErr != nil {
 		return docErr
 	}
+	promote(docs)
 	for _, d := range docs {
 		if len(d.Generic) > 0 && !strings.HasPrefix(d.Path, "gonum.org/") && !slices.Contains(StdPackages, d.Path) {
 			logf("warning: %s exports generic %s, which cells cannot use", d.Path, strings.Join(d.Generic, ", "))

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"sort"
 	"strings"
 	"testing"
 )
@@ -119,5 +120,57 @@ func TestLibPackagesNoLib(t *testing.T) {
 	pkgs, err := LibPackages(t.TempDir())
 	if err != nil || pkgs != nil {
 		t.Errorf("LibPackages(empty dir) = %v, %v; want nil, nil", pkgs, err)
+	}
+}
+
+func TestPromote(t *testing.T) {
+	p, err := packageDoc(listed{ImportPath: "example.com/p", Dir: "testdata/p", GoFiles: []string{"p.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := packageDoc(listed{ImportPath: "example.com/q", Dir: "testdata/q", GoFiles: []string{"q.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := []pkgDoc{p, q}
+	promote(docs)
+	members := func(d pkgDoc, typ string) map[string]memberDoc {
+		out := map[string]memberDoc{}
+		for _, m := range d.Members {
+			if m.Name == typ {
+				for _, f := range m.Methods {
+					out[f.Name] = f
+				}
+			}
+		}
+		return out
+	}
+	thing := members(docs[1], "Thing")
+	var names []string
+	for n := range thing {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	if want := "Area Color Depth H Inner Name Reader Scale Shape String W"; strings.Join(names, " ") != want {
+		t.Errorf("Thing members %v, want %s", names, want)
+	}
+	for _, tt := range []struct{ name, kind, sig, doc string }{
+		{"Name", "field", "Name int", "Name shadows Shape.Name.\n"},
+		{"W", "field", "W float64 // promoted from pp.Shape", "size\n"},
+		{"Scale", "method", "func (s *Shape) Scale(f float64) // promoted from pp.Shape", "Scale scales s.\n"},
+		{"Area", "method", "func (Shape) Area() float64 // promoted from pp.Shape", "Area is promoted from an unexported embedded type.\n"},
+		{"Depth", "field", "Depth float64 // promoted from *Inner", "Depth is a field of Inner.\n"},
+	} {
+		m := thing[tt.name]
+		if m.Kind != tt.kind || m.Signature != tt.sig || m.Doc != tt.doc {
+			t.Errorf("Thing.%s = {%q, %q, %q}, want {%q, %q, %q}", tt.name, m.Kind, m.Signature, m.Doc, tt.kind, tt.sig, tt.doc)
+		}
+	}
+	if loop := members(docs[1], "Loop"); len(loop) != 2 {
+		t.Errorf("Loop members %v, want Loop and Val", loop)
+	}
+	// The embedded type itself is unchanged.
+	if shape := members(docs[0], "Shape"); len(shape) != 7 {
+		t.Errorf("Shape has %d members after promote, want 7", len(shape))
 	}
 }
