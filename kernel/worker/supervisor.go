@@ -118,15 +118,15 @@ type proc struct {
 	reqW  *os.File
 	pid   int
 	ready chan struct{} // closed when the session is up or start failed
-	err   error         // start failure, set before ready closes
 	dead  chan struct{} // closed when the process has exited
 	why   string        // exit reason, set before dead closes
 	drain chan struct{} // closed when stdout and stderr reached EOF
 
-	mu      sync.Mutex
-	pending map[uint64]chan *Msg
-	killed  string // why we killed it, "" if we did not
-	exited  bool   // reaped: pid may be reused
+	mu      sync.Mutex           // guards the fields below and cmd, enc, reqW, pid
+	err     error                // why it could not start; set before ready closes
+	pending map[uint64]chan *Msg // replies awaited, by request ID
+	killed  string               // why we killed it, "" if we did not
+	exited  bool                 // reaped: pid may be reused
 
 	syncMu   sync.Mutex
 	syncC    *sync.Cond
@@ -241,7 +241,8 @@ func (p *proc) run() {
 	go func() { defer wg.Done(); p.readStream(1, errR, nonce) }()
 	go func() { wg.Wait(); close(p.drain) }()
 	readyOnce := sync.OnceFunc(func() { close(p.ready) })
-	go p.readEvents(evR, readyOnce)
+	evDone := make(chan struct{})
+	go func() { defer close(evDone); p.readEvents(evR, readyOnce) }()
 	werr := cmd.Wait()
 	p.mu.Lock()
 	p.exited = true
@@ -262,6 +263,11 @@ func (p *proc) run() {
 	}
 	p.mu.Unlock()
 	p.why = why
+	// Its last events (a ready event with an error, a reply) come first.
+	select {
+	case <-evDone:
+	case <-time.After(300 * time.Millisecond):
+	}
 	p.mu.Lock()
 	if p.err == nil {
 		p.err = fmt.Errorf("the worker %s before it was ready", why)
