@@ -86,7 +86,7 @@ if err != nil {
 accNP, _ := classify.Accuracy(predNP, yt)
 
 alphas := []float64{0.25, 0.5, 1, 2, 4, 8, 16}
-var accMean, accLo, accHi []float64
+var accMean, accSE, accLo, accHi []float64
 fits := map[float64]*classify.BB{}
 fmt.Println("E-A1: Berrett–Butucea histogram rule, test accuracy against α")
 fmt.Printf("%6s %8s %7s %14s %10s %10s %8s %8s\n", "α", "h", "cells", "mean accuracy", "sd", "se", "min", "max")
@@ -111,6 +111,7 @@ for _, alpha := range alphas {
 	}
 	m, sd := stat.MeanStdDev(accs, nil)
 	accMean = append(accMean, m)
+	accSE = append(accSE, sd/math.Sqrt(float64(seeds)))
 	accLo = append(accLo, m-sd)
 	accHi = append(accHi, m+sd)
 	fmt.Printf("%6g %8.4f %7d %14.4f %10.4f %10.4f %8.4f %8.4f\n", alpha, h, cells, m, sd, sd/math.Sqrt(float64(seeds)), floats.Min(accs), floats.Max(accs))
@@ -118,11 +119,14 @@ for _, alpha := range alphas {
 fmt.Printf("%6s %8.4f %7s %14.4f   (non-private histogram rule)\n\n", "∞", hNP, "", accNP)
 
 accStr := make([]string, len(accMean))
+seStr := make([]string, len(accMean))
 for i, a := range accMean {
 	accStr[i] = fmt.Sprintf("%.4f", a)
+	seStr[i] = fmt.Sprintf("%.4f", accSE[i])
 }
 fmt.Printf("RESULT bb_alphas=%s\n", strings.Trim(strings.Join(strings.Fields(fmt.Sprint(alphas)), ","), "[]"))
 fmt.Printf("RESULT bb_acc_by_alpha=%s\n", strings.Join(accStr, ","))
+fmt.Printf("RESULT bb_se_by_alpha=%s\n", strings.Join(seStr, ","))
 fmt.Printf("RESULT bb_acc_alpha_min=%.4f bb_acc_alpha_max=%.4f bb_acc_nonprivate=%.4f seeds=%d n=%d\n", accMean[0], accMean[len(accMean)-1], accNP, seeds, n)
 
 // Figure 1: accuracy against α, mean ± sd over the seeds.

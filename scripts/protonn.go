@@ -235,7 +235,22 @@ bands := func(title string, ks []int, acc, sd map[float64][]float64) *plot.Plot 
 	fig.Legend.Top, fig.Legend.Left = false, true
 	return fig
 }
-display.Display(bands(fmt.Sprintf("Proto-NN on [0,1]², accuracy vs k (n = %d, mean ± sd)", n), ks, acc2, sd2))
+fig2 := bands(fmt.Sprintf("Proto-NN on [0,1]², accuracy vs k (n = %d, mean ± sd)", n), ks, acc2, sd2)
+// triangles on the bottom axis: the paper's k for each α (d = 2, γ = 1)
+var kStars plotter.XYs
+for _, a := range alphas {
+	kStars = append(kStars, plotter.XY{X: float64(classify.PrivateProtoCount(n, a, 2, 1)), Y: fig2.Y.Min})
+}
+marks, err := plotter.NewScatter(kStars)
+if err != nil {
+	panic(err)
+}
+marks.Shape = draw.TriangleGlyph{}
+marks.Radius = vg.Points(4)
+fig2.Add(marks)
+fig2.Legend.Add("paper's k for α = 0.5, 2, 8", marks)
+fig2.Legend.YOffs = vg.Points(18) // lift the legend off the triangles
+display.Display(fig2)
 
 // ---------------------------------------------------------------------
 // 3. Strings under the edit distance: six templates (three per class),

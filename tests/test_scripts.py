@@ -265,8 +265,13 @@ def check_histogram(run, seeds=None, n=None):
     assert alphas == sorted(alphas) and len(alphas) == len(acc) >= 5
     if seeds is not None:
         assert int(s["seeds"]) == seeds and int(s["n"]) == n, s
-    # Accuracy rises with α: a large gain overall, and no step down beyond noise.
+    se = accuracies(results(run, "bb_se_by_alpha")[0], "bb_se_by_alpha")
+    assert len(se) == len(acc) and all(x >= 0 for x in se), se
+    # Accuracy rises with α: a gain of more than 4 standard errors (over the
+    # privacy-noise seeds) from the smallest to the largest α, and a large one,
+    assert acc[-1] - acc[0] > 4 * (se[0] ** 2 + se[-1] ** 2) ** 0.5, (acc, se)
     assert acc[-1] >= acc[0] + 0.15, acc
+    # and no step down beyond noise.
     for a, b in zip(acc, acc[1:]):
         assert b >= a - 0.05, acc
     # High α approaches the non-private rule, never far above it.
