@@ -8,6 +8,7 @@ Run: /usr/bin/python3 -m pytest -q tests/test_kernel_protocol.py
 
 import os
 import queue
+import signal
 import time
 
 import pytest
@@ -136,6 +137,19 @@ def test_interrupt_keeps_state(kernel, code):
     assert "state was lost" not in reply["content"]["evalue"]
     assert took < 1.5, "interrupt took %.3fs" % took
     assert value_of(run(kc, "kept")) == "7"
+
+
+def test_sigint_interrupts_and_kernel_survives(kernel):
+    km, kc = kernel
+    run(kc, "kept2 := 8")
+    msg_id = kc.execute("for {\n}", stop_on_error=False)
+    time.sleep(0.3)
+    km.signal_kernel(signal.SIGINT)
+    reply = shell_reply(kc, msg_id, timeout=10)
+    collect(kc, msg_id)
+    assert reply["content"]["status"] == "error"
+    assert km.is_alive()
+    assert value_of(run(kc, "kept2")) == "8"
 
 
 def test_goroutine_panic_reported(kernel):
