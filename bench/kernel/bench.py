@@ -4,6 +4,8 @@
 Measures, for each kernel, in one run:
   cold start       process start to kernel_info_reply (median of 5)
   first result     process start to the reply of the first trivial cell
+  kernel_info rtt  kernel_info_request -> reply, median of 200: the floor set
+                   by the transport and this Python client (no interpreter)
   trivial cell     execute_request -> execute_reply, median and p95 of 200
   10k lines        a cell printing 10,000 lines: request -> idle, and the
                    number of stream messages
@@ -198,6 +200,16 @@ def bench(name, cells):
         mid = c.send(c.shell, "kernel_info_request")
         c.reply(c.shell, mid)
 
+        # The floor: kernel_info round trips (transport and this client only).
+        lat = []
+        for _ in range(200):
+            t = time.perf_counter()
+            mid = c.send(c.shell, "kernel_info_request")
+            c.reply(c.shell, mid)
+            lat.append(time.perf_counter() - t)
+        r["kernel_info rtt"] = statistics.median(lat)
+        c.drain_iopub()
+
         # Warm up, then 200 trivial cells.
         for _ in range(20):
             mid = c.execute(code["trivial"])
@@ -314,7 +326,7 @@ def main():
     for n in names:
         print("benchmarking %s ..." % n, file=sys.stderr, flush=True)
         results[n] = bench(n, args.cells)
-    keys = ["cold start", "first result", "trivial median", "trivial p95", "10k lines",
+    keys = ["cold start", "first result", "kernel_info rtt", "trivial median", "trivial p95", "10k lines",
             "10k messages", "interrupt", "complete", "inspect", "cells time",
             "RSS before", "RSS after", "RSS growth"]
     width = [18] + [14] * len(names) + [12]
