@@ -69,6 +69,12 @@ type sessionView struct {
 	// ints holds the top-level names that held an int after the last
 	// cell that set them.
 	ints map[string]bool
+	// methods and funcDefs hold the normalized source of the methods
+	// ("Type.Method") and functions cells defined; callers maps a function
+	// to the functions and methods whose bodies name it.
+	methods  map[string]string
+	funcDefs map[string]string
+	callers  map[string]map[string]bool
 	// rich holds the names of display methods (String, HTML, PNG, ...)
 	// that some cell type declares.
 	rich map[string]bool
@@ -98,11 +104,14 @@ type chunk struct {
 	funcs        map[string]int
 	types        map[string]string
 	imports      map[string]string
-	methods      []string   // display method names declared (see sessionView.rich)
-	rich         *richValue // the last value may be of a cell type with display methods
-	line, col    int        // cell position where the chunk starts (for messages)
-	wrapped      bool       // src is a statement wrapped in an init function
-	decl         bool       // src holds declarations only (see emitDecl)
+	methods      []string            // display method names declared (see sessionView.rich)
+	methodDefs   map[string]string   // "Type.Method" → normalized source
+	funcDefs     map[string]string   // func name → normalized source
+	refs         map[string][]string // func or method → identifiers its body uses
+	rich         *richValue          // the last value may be of a cell type with display methods
+	line, col    int                 // cell position where the chunk starts (for messages)
+	wrapped      bool                // src is a statement wrapped in an init function
+	decl         bool                // src holds declarations only (see emitDecl)
 }
 
 // richValue is the cell's last expression when cell types have display
@@ -121,6 +130,7 @@ var displayMethods = map[string]bool{
 
 // plan is a rewritten cell.
 type plan struct {
+	notes  []string // warnings to print before the cell runs
 	src    string
 	items  []item
 	ps     *positioner
@@ -461,6 +471,13 @@ func (r *rewriter) check() error {
 			if d.Recv == nil && d.Name.Name == "init" {
 				return r.errAt(it.off(d.Name.Pos()), "CompileError", "func init is not allowed in a cell: write its body as statements")
 			}
+			if d.Recv != nil && len(d.Recv.List) > 0 {
+				key := recvName(d.Recv.List[0].Type) + "." + d.Name.Name
+				if prev, ok := r.view.methods[key]; ok && prev != tokenText(r.src[it.start:it.end]) {
+					return r.errAt(it.off(d.Name.Pos()), "CompileError",
+						"method %s is already defined, and the interpreter cannot replace a method: give it another name, or %%reset and run the cells again", key)
+				}
+			}
 		case *ast.GenDecl:
 			if d.Tok != token.TYPE {
 				continue
@@ -487,7 +504,12 @@ func (r *rewriter) check() error {
 // typeDef is the normalized text of a type definition: its tokens
 // separated by single spaces, without comments and semicolons.
 func typeDef(it *item, ts *ast.TypeSpec, src string) string {
-	text := src[it.off(ts.Pos()):it.off(ts.End())]
+	return tokenText(src[it.off(ts.Pos()):it.off(ts.End())])
+}
+
+// tokenText is text as its tokens separated by single spaces, without
+// comments and semicolons.
+func tokenText(text string) string {
 	fset := token.NewFileSet()
 	f := fset.AddFile("", -1, len(text))
 	var sc scanner.Scanner
@@ -735,6 +757,25 @@ func (r *rewriter) copyGuarded(b *strings.Builder, it *item, from, to int) {
 	b.WriteString(r.src[pos:to])
 }
 
+// redefined reports whether the cell defines the function or method name
+// ("f" or "T.M").
+func (r *rewriter) redefined(name string) bool {
+	for i := range r.items {
+		d, ok := r.items[i].decl.(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
+		n := d.Name.Name
+		if d.Recv != nil && len(d.Recv.List) > 0 {
+			n = recvName(d.Recv.List[0].Type) + "." + n
+		}
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
 // isIntExpr reports whether e is known to be an int without type
 // checking: an integer literal, len or cap of something, or a name that
 // held an int after an earlier cell.
@@ -798,7 +839,49 @@ func (r *rewriter) decl(it *item) error {
 	switch d := it.decl.(type) {
 	case *ast.FuncDecl:
 		r.flush()
+		def := tokenText(r.src[it.start:it.end])
+		if d.Recv != nil && len(d.Recv.List) > 0 {
+			key := recvName(d.Recv.List[0].Type) + "." + d.Name.Name
+			if r.view.methods[key] == def {
+				return nil // the same method again: nothing to do
+			}
+		}
 		c := chunk{src: r.text(it, it.start, it.end) + "\n", line: r.line(it), col: r.col(it)}
+		if d.Recv != nil && len(d.Recv.List) > 0 {
+			c.methodDefs = map[string]string{recvName(d.Recv.List[0].Type) + "." + d.Name.Name: def}
+		}
+		caller := d.Name.Name
+		if d.Recv != nil && len(d.Recv.List) > 0 {
+			caller = recvName(d.Recv.List[0].Type) + "." + d.Name.Name
+		}
+		c.refs = map[string][]string{}
+		if d.Body != nil {
+			seen := map[string]bool{}
+			ast.Inspect(d.Body, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && !seen[id.Name] {
+					seen[id.Name] = true
+					c.refs[caller] = append(c.refs[caller], id.Name)
+				}
+				return true
+			})
+		}
+		if d.Recv == nil {
+			if prev, ok := r.view.funcDefs[d.Name.Name]; ok && prev != def {
+				var stale []string
+				for callerName := range r.view.callers[d.Name.Name] {
+					if !r.redefined(callerName) {
+						stale = append(stale, callerName)
+					}
+				}
+				sort.Strings(stale)
+				if len(stale) > 0 {
+					r.out.notes = append(r.out.notes, fmt.Sprintf(
+						"note: %s still call the previous %s (the interpreter binds calls when a function is defined); run the cells that define them again to use the new one",
+						strings.Join(stale, ", "), d.Name.Name))
+				}
+			}
+			c.funcDefs = map[string]string{d.Name.Name: def}
+		}
 		if d.Recv != nil && displayMethods[d.Name.Name] {
 			c.methods = []string{d.Name.Name}
 			r.rich[d.Name.Name] = true

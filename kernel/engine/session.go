@@ -173,6 +173,8 @@ func (s *Session) start() error {
 		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]int{},
 		types: map[string]string{}, imported: map[string]string{rtName: rtPath, fmtName: "fmt", displayName: "github.com/goldp/goldp/kernel/display"},
 		rich:    map[string]bool{},
+		methods: map[string]string{}, funcDefs: map[string]string{},
+		callers: map[string]map[string]bool{},
 		ints:    map[string]bool{},
 		preload: pre,
 		voidFunc: func(path, name string) (bool, bool) {
@@ -315,6 +317,9 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*Result
 		}
 		return nil, s.newError("Error", err.Error(), 0, 0)
 	}
+	for _, n := range p.notes {
+		fmt.Fprintln(s.stderr.w, n)
+	}
 	s.cellMu.Lock()
 	s.running, s.values, s.goPanics, s.defers = true, nil, nil, nil
 	s.cellMu.Unlock()
@@ -434,6 +439,22 @@ func (s *Session) record(c *chunk) {
 	}
 	for _, m := range c.methods {
 		s.view.rich[m] = true
+	}
+	for k, d := range c.methodDefs {
+		s.view.methods[k] = d
+	}
+	for k, d := range c.funcDefs {
+		s.view.funcDefs[k] = d
+	}
+	for caller, ids := range c.refs {
+		for _, id := range ids {
+			set := s.view.callers[id]
+			if set == nil {
+				set = map[string]bool{}
+				s.view.callers[id] = set
+			}
+			set[caller] = true
+		}
 	}
 }
 
