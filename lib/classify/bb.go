@@ -221,7 +221,6 @@ func NewBB(ctx context.Context, rng *rand.Rand, xs [][]float64, y []int, alpha f
 			}
 		}
 	} else {
-		g := cubeGrid{d: d, m: ch.Side(), h: h}
 		var buf []int
 		for i, x := range xs {
 			if i&0xffff == 0 {
@@ -236,7 +235,11 @@ func NewBB(ctx context.Context, rng *rand.Rand, xs [][]float64, y []int, alpha f
 			if i >= n1 {
 				dst = b
 			}
-			buf = g.indicator(x, buf)
+			// The points are in [0,1]^d (checked or clipped above), so this
+			// cannot fail; it reuses buf and never counts more than 2^d cells.
+			if buf, err = ch.AppendIndicator(buf[:0], x); err != nil {
+				return nil, err
+			}
 			for _, j := range buf {
 				dst[j]++
 			}
@@ -252,38 +255,6 @@ func NewBB(ctx context.Context, rng *rand.Rand, xs [][]float64, y []int, alpha f
 		stat[j] = b[j]/float64(n2) - a[j]/(2*float64(n1))
 	}
 	return &BB{mech: ch, stat: stat, n1: n1, n2: n2}, nil
-}
-
-// cubeGrid enumerates the cubes containing a point, with the flat indexing
-// of mech.CubeHistogram (row-major, first coordinate most significant).
-type cubeGrid struct {
-	d, m int
-	h    float64
-}
-
-func (g cubeGrid) indicator(x []float64, dst []int) []int {
-	dst = append(dst[:0], 0)
-	for _, v := range x {
-		base := int(v / g.h)
-		var cand [3]int
-		nc := 0
-		for j := base - 1; j <= base+1; j++ {
-			if j >= 0 && j < g.m && math.Abs(v-g.h*float64(j)) < g.h {
-				cand[nc] = j
-				nc++
-			}
-		}
-		n := len(dst)
-		for k := 1; k < nc; k++ {
-			for i := 0; i < n; i++ {
-				dst = append(dst, dst[i]*g.m+cand[k])
-			}
-		}
-		for i := 0; i < n; i++ {
-			dst[i] = dst[i]*g.m + cand[0]
-		}
-	}
-	return dst
 }
 
 // BBFromReports fits the rule from the reports individuals released with

@@ -2,6 +2,7 @@ package classify
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -16,16 +17,18 @@ func TestC8Indicator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := cubeGrid{d: 2, m: ch.Side(), h: 0.25}
-	got := g.indicator([]float64{0.3, 0.6}, nil)
-	slices.Sort(got)
 	var want []int
 	for _, j := range [][]int{{1, 2}, {1, 3}, {2, 2}, {2, 3}} {
 		want = append(want, ch.Cell(j))
 	}
 	slices.Sort(want)
+	got, _ := ch.Indicator([]float64{0.3, 0.6})
+	slices.Sort(got)
 	if !slices.Equal(got, want) {
 		t.Errorf("indicator = %v, want %v", got, want)
+	}
+	if got := fitCells(t, 0.25, []float64{0.3, 0.6}); !slices.Equal(got, want) {
+		t.Errorf("cells counted by the fit = %v, want %v", got, want)
 	}
 	if j, _ := ch.NearestCell([]float64{0.3, 0.6}); j != ch.Cell([]int{1, 2}) {
 		t.Errorf("j* = %v, want (1,2)", ch.Index(j))
@@ -33,13 +36,12 @@ func TestC8Indicator(t *testing.T) {
 	if ch.Scale() != 8 {
 		t.Errorf("scale = %v, want 8 (2^(d+1)/α)", ch.Scale())
 	}
-	// The private indicator enumeration equals the mechanism's, everywhere.
+	// The fast fit counts exactly the mechanism's indicator cells, everywhere.
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, d := range []int{1, 2, 3} {
 		for _, h := range []float64{0.25, 0.3, 0.1} {
 			ch, _ := mech.NewCubeHistogram(d, h, 1)
-			g := cubeGrid{d: d, m: ch.Side(), h: h}
-			for i := 0; i < 2000; i++ {
+			for i := 0; i < 300; i++ {
 				x := make([]float64, d)
 				for k := range x {
 					if i%4 == 0 {
@@ -48,13 +50,69 @@ func TestC8Indicator(t *testing.T) {
 						x[k] = rng.Float64()
 					}
 				}
-				a := g.indicator(x, nil)
+				a := fitCells(t, h, x)
 				b, _ := ch.Indicator(x)
-				slices.Sort(a)
 				slices.Sort(b)
 				if !slices.Equal(a, b) {
-					t.Fatalf("d=%d h=%v x=%v: indicator %v, mechanism %v", d, h, x, a, b)
+					t.Fatalf("d=%d h=%v x=%v: fit counts %v, mechanism %v", d, h, x, a, b)
 				}
+			}
+		}
+	}
+}
+
+// fitCells fits the fast rule with a negligible noise on one first-half
+// point x and one second-half point x labelled 1, so that
+// T_j = 1·c_j − c_j/2 for c_j the number of times cell j is counted per
+// point, and returns the counted cells (sorted). It fails the test unless
+// every count is 0 or 1.
+func fitCells(t *testing.T, h float64, x []float64) []int {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(3, 3))
+	bb, err := NewBB(context.Background(), rng, [][]float64{x, x}, []int{0, 1}, 1e9, &BBOptions{H: h, First: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cells []int
+	for j, v := range bb.stat {
+		switch {
+		case math.Abs(v-0.5) < 1e-3:
+			cells = append(cells, j)
+		case math.Abs(v) > 1e-3:
+			t.Fatalf("h=%v x=%v: cell %v has T = %v, want 0 or 1/2 (counted once per point)", h, x, bb.mech.Index(j), v)
+		}
+	}
+	return cells
+}
+
+// TestBBGridMultiples: at x = k·h exactly (as float64(k)*h), rounding can
+// put three grid points within h of a coordinate; the fit must still count
+// at most 2^d cells per point (the sensitivity bound behind α), at least
+// one, and only cells with ‖x − h·j‖∞ ≤ h.
+func TestBBGridMultiples(t *testing.T) {
+	for _, h := range []float64{0.1, 0.2, 0.05, 0.07} {
+		var ks []float64
+		for k := 0; float64(k)*h <= 1; k++ {
+			ks = append(ks, float64(k)*h)
+		}
+		check := func(x []float64) {
+			cells := fitCells(t, h, x)
+			if len(cells) == 0 || len(cells) > 1<<len(x) {
+				t.Fatalf("h=%v x=%v: %d cells counted, want 1 to %d", h, x, len(cells), 1<<len(x))
+			}
+			ch, _ := mech.NewCubeHistogram(len(x), h, 1)
+			for _, f := range cells {
+				for i, j := range ch.Index(f) {
+					if math.Abs(x[i]-h*float64(j)) > h {
+						t.Fatalf("h=%v x=%v: counted cell %v, farther than h", h, x, ch.Index(f))
+					}
+				}
+			}
+		}
+		for _, v := range ks {
+			check([]float64{v})
+			for _, w := range ks {
+				check([]float64{v, w})
 			}
 		}
 	}
@@ -251,5 +309,26 @@ func TestBBClip(t *testing.T) {
 	}
 	if _, err := bb.Predict([][]float64{{2}, {-1}}); err != nil {
 		t.Errorf("Predict with Clip: %v", err)
+	}
+}
+
+// BenchmarkBBFit fits the fast rule on n = 10^5 individuals in d = 1, 2, 3
+// (bandwidth rule, α = 1): the cost is enumerating each point's cells.
+func BenchmarkBBFit(b *testing.B) {
+	for _, d := range []int{1, 2, 3} {
+		b.Run(fmt.Sprintf("d=%d", d), func(b *testing.B) {
+			p := Problem{D: d, Kappa: 1}
+			rng := rand.New(rand.NewPCG(1, 1))
+			xs, y, err := p.Sample(rng, 100_000)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := NewBB(context.Background(), rng, xs, y, 1, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

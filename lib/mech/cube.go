@@ -130,50 +130,86 @@ func (c *CubeHistogram) point(x []float64) ([]float64, error) {
 // 2^d of them unless a coordinate of x is an exact multiple of h, and never
 // more than 2^d whatever the floating-point rounding.
 func (c *CubeHistogram) Indicator(x []float64) ([]int, error) {
-	x, err := c.point(x)
-	if err != nil {
-		return nil, err
-	}
-	return c.indicator(x, nil), nil
+	return c.AppendIndicator(nil, x)
 }
 
-func (c *CubeHistogram) indicator(x []float64, dst []int) []int {
-	dst = append(dst[:0], 0)
+// AppendIndicator appends the flat indices Indicator returns for x to dst
+// and returns the extended slice (dst unchanged on error). It allocates
+// only when dst lacks room for 2^d more indices, so a loop over many points
+// can reuse one buffer: buf, err = c.AppendIndicator(buf[:0], x).
+func (c *CubeHistogram) AppendIndicator(dst []int, x []float64) ([]int, error) {
+	if out, ok := c.appendIndicator(dst, x); ok {
+		return out, nil
+	}
+	return c.appendIndicatorSlow(dst, x)
+}
+
+// appendIndicatorSlow is AppendIndicator for a point with a coordinate
+// outside [0, 1] or the wrong length: an error, or the clipped point's cells.
+func (c *CubeHistogram) appendIndicatorSlow(dst []int, x []float64) ([]int, error) {
+	x, err := c.point(x)
+	if err != nil {
+		return dst, err
+	}
+	dst, _ = c.appendIndicator(dst, x)
+	return dst, nil
+}
+
+// appendIndicator appends the indicator cells of x to dst; it returns dst
+// unchanged and false if x does not have d coordinates or one is outside
+// [0, 1] (checked here rather than in a separate pass, as this is the fast
+// path of the Berrett–Butucea fit).
+func (c *CubeHistogram) appendIndicator(dst []int, x []float64) ([]int, bool) {
+	if len(x) != c.d {
+		return dst, false
+	}
+	start := len(dst)
+	dst = append(dst, 0)
+	m, h := c.m, c.h
 	for _, v := range x {
-		// Candidates j with |x − h·j| < h, computed as written. In exact
-		// arithmetic at most two pass; rounding can let a third through
-		// (x a float multiple of h), which would break the 2^d bound on the
-		// number of ones behind the guarantee, so the farthest is dropped.
-		base := int(math.Floor(v / c.h))
-		var cand [3]int
-		var dist [3]float64
-		nc := 0
-		for j := base - 1; j <= base+1; j++ {
-			if dj := math.Abs(v - c.h*float64(j)); j >= 0 && j < c.m && dj < c.h {
-				cand[nc], dist[nc] = j, dj
-				nc++
-			}
+		if !(v >= 0 && v <= 1) {
+			return dst[:start], false
 		}
-		if nc == 3 { // cand = base−1, base, base+1; base is the nearest
-			if dist[0] > dist[2] {
-				cand[0] = cand[2]
-			}
-			nc = 2
+		// Candidates j with |x − h·j| < h, computed as written, among
+		// ⌊x/h⌋ − 1, ⌊x/h⌋ and ⌊x/h⌋ + 1 (unrolled: this is the fit's hot
+		// loop). In exact arithmetic at most two pass; rounding can let a
+		// third through (x a float multiple of h), which would break the
+		// 2^d bound on the number of ones behind the guarantee, so the
+		// farthest of the outer two is dropped.
+		base := int(v / h) // ⌊x/h⌋ ≤ m − 1, as 0 ≤ x ≤ 1
+		var cand [2]int
+		nc := 0
+		if j := base - 1; j >= 0 && math.Abs(v-h*float64(j)) < h {
+			cand[0], nc = j, 1
+		}
+		if math.Abs(v-h*float64(base)) < h {
+			cand[nc] = base
+			nc++
+		}
+		if j := base + 1; j < m && math.Abs(v-h*float64(j)) < h {
+			if nc < 2 {
+				cand[nc] = j
+				nc++
+			} else if math.Abs(v-h*float64(base-1)) > math.Abs(v-h*float64(j)) {
+				cand[0] = j // three passed: drop base − 1, the farther
+			} // else three passed: drop base + 1
 		}
 		if nc == 0 { // only through rounding at |x − h·j| = h: take the nearest cell
-			cand[0], nc = min(max(int(math.Floor(v/c.h+0.5)), 0), c.m-1), 1
+			cand[0], nc = min(int(v/h+0.5), m-1), 1
 		}
-		n := len(dst)
-		for k := 1; k < nc; k++ {
-			for i := 0; i < n; i++ {
-				dst = append(dst, dst[i]*c.m+cand[k])
+		end := len(dst)
+		if nc == 2 {
+			c1 := cand[1]
+			for i := start; i < end; i++ {
+				dst = append(dst, dst[i]*m+c1)
 			}
 		}
-		for i := 0; i < n; i++ {
-			dst[i] = dst[i]*c.m + cand[0]
+		c0 := cand[0]
+		for i := start; i < end; i++ {
+			dst[i] = dst[i]*m + c0
 		}
 	}
-	return dst
+	return dst, true
 }
 
 // NearestCell returns the flat index of j*(x) = ⌊x/h + 1/2⌋ (coordinatewise),
@@ -218,7 +254,8 @@ func (c *CubeHistogram) release(rng *rand.Rand, x []float64, w float64) ([]float
 	FillLaplace(rng, out, c.scale)
 	if w != 0 {
 		var buf [64]int
-		for _, f := range c.indicator(x, buf[:0]) {
+		ind, _ := c.appendIndicator(buf[:0], x)
+		for _, f := range ind {
 			out[f] += w
 		}
 	}

@@ -315,3 +315,34 @@ func TestCubeIndicatorRoundingAtGridPoints(t *testing.T) {
 		t.Error("no three-candidate case met; the test lost its purpose")
 	}
 }
+
+// AppendIndicator appends after dst's contents, reuses dst's room, leaves dst
+// unchanged on error and clips under Clip like Indicator.
+func TestCubeHistogramAppendIndicator(t *testing.T) {
+	c, err := NewCubeHistogram(2, 0.25, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := c.Indicator([]float64{0.3, 0.6})
+	got, err := c.AppendIndicator([]int{-7}, []float64{0.3, 0.6})
+	if err != nil || got[0] != -7 || !slices.Equal(got[1:], want) {
+		t.Errorf("AppendIndicator([-7], x) = %v, %v, want [-7] then %v", got, err, want)
+	}
+	buf := make([]int, 0, 4)
+	if n := testing.AllocsPerRun(100, func() {
+		buf, _ = c.AppendIndicator(buf[:0], []float64{0.3, 0.6})
+	}); n != 0 {
+		t.Errorf("AppendIndicator with room: %v allocations, want 0", n)
+	}
+	for _, x := range [][]float64{{1.1, 0.5}, {0.5}, {math.NaN(), 0.5}} {
+		got, err := c.AppendIndicator([]int{3}, x)
+		if err == nil || !slices.Equal(got, []int{3}) {
+			t.Errorf("AppendIndicator([3], %v) = %v, %v, want [3] and an error", x, got, err)
+		}
+	}
+	c.SetPolicy(Clip)
+	want, _ = c.Indicator([]float64{1, 0.5})
+	if got, err := c.AppendIndicator(nil, []float64{1.1, 0.5}); err != nil || !slices.Equal(got, want) {
+		t.Errorf("Clip: AppendIndicator(1.1, 0.5) = %v, %v, want %v", got, err, want)
+	}
+}
