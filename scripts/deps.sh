@@ -4,7 +4,8 @@
 # when everything is present). Called by scripts/setup.sh and the Dockerfile.
 #
 #   scripts/deps.sh            test and benchmark packages
-#   scripts/deps.sh notebook   plus Jupyter Notebook (the Docker image, browser tests)
+#   scripts/deps.sh notebook   plus Jupyter Notebook, the `jupyter kernelspec` command
+#                              and jupyterhub-singleuser (the Docker image, browser tests)
 #
 # GOLDP_APT_EXTRA adds packages (space separated); GOLDP_SKIP_APT=1 skips all.
 set -euo pipefail
@@ -15,7 +16,8 @@ pkgs=(
   python3-zmq python3-jsonschema python3-pytest
 )
 if [ "${1:-}" = notebook ]; then
-  pkgs+=(jupyter-notebook python3-matplotlib)
+  # jupyterhub provides jupyterhub-singleuser, what JupyterHub starts in the image.
+  pkgs+=(jupyter-notebook jupyter-client jupyterhub python3-matplotlib)
 fi
 # shellcheck disable=SC2206
 pkgs+=(${GOLDP_APT_EXTRA:-})
