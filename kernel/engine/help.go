@@ -19,7 +19,7 @@ var limits = []limit{
 	{"generic library functions are not available (e.g. `rand.N`)", "the concrete ones: `rand.IntN`, `rand.Int64N`, `rand.Float64`"},
 	{"interpreted types reach compiled code only through compiled interfaces: `fmt` finds a String method, but a type assertion or switch on `any` holding a cell struct type does not see its methods", "declare the variable with the interface type: `var s fmt.Stringer = v`"},
 	{"`v, ok = m[k]` (an assignment, not `:=`) inside a function leaves v unchanged when k is missing", "`v, ok := m[k]` (a fresh variable), or use v only when ok; at the top level of a cell the engine handles it"},
-	{"functions defined before you redefine a function keep calling the previous definition (the engine names them in a note)", "run the cells that define them again"},
+	{"functions defined before you redefine a function or a constant keep using the previous definition (the engine names them in a note)", "run the cells that define them again"},
 	{"a method cannot be replaced once defined (the same definition again is fine)", "give it another name, or %reset and run the cells again"},
 	{"a panic in a goroutine started by a cell is caught and reported, but the goroutine's remaining work is lost", "handle errors inside the goroutine"},
 	{"an interrupted compiled call (a long library loop) only stops if it honours `display.Context()`", "pass `display.Context()` to library calls that take a context"},

@@ -757,6 +757,24 @@ func (r *rewriter) copyGuarded(b *strings.Builder, it *item, from, to int) {
 	b.WriteString(r.src[pos:to])
 }
 
+// noteStale adds a note naming the functions and methods of earlier cells
+// that still use the previous definition of name (a function or a
+// constant: the interpreter binds them when a function is defined).
+func (r *rewriter) noteStale(name string) {
+	var stale []string
+	for callerName := range r.view.callers[name] {
+		if !r.redefined(callerName) {
+			stale = append(stale, callerName)
+		}
+	}
+	sort.Strings(stale)
+	if len(stale) > 0 {
+		r.out.notes = append(r.out.notes, fmt.Sprintf(
+			"note: %s still use the previous %s (the interpreter binds it when a function is defined); run the cells that define them again to use the new one",
+			strings.Join(stale, ", "), name))
+	}
+}
+
 // redefined reports whether the cell defines the function or method name
 // ("f" or "T.M").
 func (r *rewriter) redefined(name string) bool {
@@ -867,18 +885,7 @@ func (r *rewriter) decl(it *item) error {
 		}
 		if d.Recv == nil {
 			if prev, ok := r.view.funcDefs[d.Name.Name]; ok && prev != def {
-				var stale []string
-				for callerName := range r.view.callers[d.Name.Name] {
-					if !r.redefined(callerName) {
-						stale = append(stale, callerName)
-					}
-				}
-				sort.Strings(stale)
-				if len(stale) > 0 {
-					r.out.notes = append(r.out.notes, fmt.Sprintf(
-						"note: %s still call the previous %s (the interpreter binds calls when a function is defined); run the cells that define them again to use the new one",
-						strings.Join(stale, ", "), d.Name.Name))
-				}
+				r.noteStale(d.Name.Name)
 			}
 			c.funcDefs = map[string]string{d.Name.Name: def}
 		}
@@ -948,10 +955,17 @@ func (r *rewriter) decl(it *item) error {
 		case token.CONST:
 			r.flush()
 			c := chunk{src: r.text(it, it.start, it.end) + "\n", line: r.line(it), col: r.col(it)}
+			c.funcDefs = map[string]string{}
 			for _, sp := range d.Specs {
-				for _, n := range sp.(*ast.ValueSpec).Names {
+				vs := sp.(*ast.ValueSpec)
+				def := tokenText(r.src[it.off(vs.Pos()):it.off(vs.End())])
+				for _, n := range vs.Names {
 					c.consts = append(c.consts, n.Name)
 					r.consts[n.Name] = true
+					if prev, ok := r.view.funcDefs["const "+n.Name]; ok && prev != def {
+						r.noteStale(n.Name)
+					}
+					c.funcDefs["const "+n.Name] = def
 				}
 			}
 			r.emitDecl(c)
@@ -1152,6 +1166,22 @@ func (r *rewriter) emitDecl(c chunk) {
 		}
 		p.types[k] = v
 	}
+	p.methodDefs = mergeMap(p.methodDefs, c.methodDefs)
+	p.funcDefs = mergeMap(p.funcDefs, c.funcDefs)
+	p.refs = mergeMap(p.refs, c.refs)
+}
+
+func mergeMap[V any](dst, src map[string]V) map[string]V {
+	if len(src) == 0 {
+		return dst
+	}
+	if dst == nil {
+		dst = map[string]V{}
+	}
+	for k, v := range src {
+		dst[k] = v
+	}
+	return dst
 }
 
 // define plans `a, b := e`.

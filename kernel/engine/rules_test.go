@@ -303,3 +303,19 @@ func TestTopLevelDeferRunsAtCellEnd(t *testing.T) {
 		t.Fatalf("defer after a failure: %q", got)
 	}
 }
+
+func TestRedefiningConstants(t *testing.T) {
+	s := newTest(t)
+	s.exec("const K = 2\nfunc twiceK() int { return 2 * K }")
+	s.errOut.Reset()
+	s.exec("const K = 3")
+	if got := s.errOut.String(); !strings.Contains(got, "twiceK still use the previous K") {
+		t.Fatalf("note: %q", got)
+	}
+	if got := s.exec("K"); got != "3" {
+		t.Fatalf("K = %q", got)
+	}
+	if got := s.exec("twiceK()"); got != "4" {
+		t.Logf("the interpreter now rebinds constants (twiceK() = %s): the note can go", got)
+	}
+}
