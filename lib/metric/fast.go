@@ -32,59 +32,38 @@ func (f *euclidFlat) dist(q []float64, i int32) float64 {
 }
 
 type euclidSearch struct {
-	f       *euclidFlat
-	q       []float64
-	best    float64
-	bestIdx int32
-	calls   int64
+	candidate
+	f     *euclidFlat
+	q     []float64
+	calls int64
 }
 
 func (f *euclidFlat) nearest(q []float64, calls *int64) (int, float64) {
-	s := euclidSearch{f: f, q: q, best: math.Inf(1), bestIdx: math.MaxInt32}
+	s := euclidSearch{f: f, q: q, candidate: newCandidate()}
 	s.search(0)
 	*calls += s.calls
-	if s.bestIdx == math.MaxInt32 {
-		return -1, math.NaN()
-	}
-	return int(s.bestIdx), s.best
+	return s.result()
 }
 
 func (s *euclidSearch) search(ni int32) {
 	n := &s.f.t.nodes[ni]
 	if n.vp < 0 {
 		for _, p := range s.f.t.bucket[n.bucketLo:n.bucketHi] {
-			d := s.f.dist(s.q, p)
-			if d < s.best || (d == s.best && p < s.bestIdx) {
-				s.best, s.bestIdx = d, p
-			}
+			s.offer(p, s.f.dist(s.q, p))
 		}
 		s.calls += int64(n.bucketHi - n.bucketLo)
 		return
 	}
 	d := s.f.dist(s.q, n.vp)
 	s.calls++
-	if d < s.best || (d == s.best && n.vp < s.bestIdx) {
-		s.best, s.bestIdx = d, n.vp
-	}
-	first := 0
-	if n.child[1] >= 0 && (n.child[0] < 0 || d > (n.hi[0]+n.lo[1])/2) {
-		first = 1
-	}
+	s.offer(n.vp, d)
+	first := n.firstChild(d)
 	for k := 0; k < 2; k++ {
 		c := first ^ k
 		if n.child[c] < 0 {
 			continue
 		}
-		lb := n.lo[c] - d
-		if e := d - n.hi[c]; e > lb {
-			lb = e
-		}
-		slack := 1e-9 * (d + n.hi[c])
-		if n.minIdx[c] < s.bestIdx {
-			if lb-slack > s.best {
-				continue
-			}
-		} else if lb-slack >= s.best {
+		if lb, slack := n.bound(c, d); s.prunable(lb, slack, n.minIdx[c]) {
 			continue
 		}
 		s.search(n.child[c])

@@ -195,16 +195,11 @@ func (ix *VectorIndex) nearest(q []float64, calls *int64) (int, float64) {
 		out := make([]float64, len(ix.t.pts))
 		ix.batch.DistTo(q, ix.t.pts, out)
 		*calls += int64(len(out))
-		best, bi := math.Inf(1), -1
+		c := newCandidate()
 		for i, d := range out {
-			if d < best || bi < 0 && d == best {
-				best, bi = d, i
-			}
+			c.offer(int32(i), d)
 		}
-		if bi < 0 {
-			return -1, math.NaN()
-		}
-		return bi, best
+		return c.result()
 	}
 	return ix.t.nearest(q, calls)
 }

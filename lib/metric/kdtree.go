@@ -95,21 +95,17 @@ func (t *kdTree) grow(pts [][]float64, order []int32, off int) int32 {
 }
 
 type kdSearch struct {
-	t       *kdTree
-	q       []float64
-	best    float64
-	bestIdx int32
-	calls   int64
+	candidate
+	t     *kdTree
+	q     []float64
+	calls int64
 }
 
 func (t *kdTree) nearest(q []float64, calls *int64) (int, float64) {
-	s := kdSearch{t: t, q: q, best: math.Inf(1), bestIdx: math.MaxInt32}
+	s := kdSearch{t: t, q: q, candidate: newCandidate()}
 	s.search(0)
 	*calls += s.calls
-	if s.bestIdx == math.MaxInt32 {
-		return -1, math.NaN()
-	}
-	return int(s.bestIdx), s.best
+	return s.result()
 }
 
 // boxDist returns the distance from q to the bounding box of node ni.
@@ -141,10 +137,7 @@ func (s *kdSearch) search(ni int32) {
 				e := x - p[k]
 				sum += e * e
 			}
-			dist := math.Sqrt(sum)
-			if i := s.t.idx[j]; dist < s.best || (dist == s.best && i < s.bestIdx) {
-				s.best, s.bestIdx = dist, i
-			}
+			s.offer(s.t.idx[j], math.Sqrt(sum))
 		}
 		s.calls += int64(n.hi - n.lo)
 		return
@@ -157,12 +150,7 @@ func (s *kdSearch) search(ni int32) {
 		c := n.child[first^k]
 		if k == 1 || s.best < math.Inf(1) {
 			lb := s.boxDist(c)
-			slack := 1e-9 * (lb + s.best)
-			if s.t.nodes[c].minIdx < s.bestIdx {
-				if lb-slack > s.best {
-					continue
-				}
-			} else if lb-slack >= s.best {
+			if s.prunable(lb, 1e-9*(lb+s.best), s.t.nodes[c].minIdx) {
 				continue
 			}
 		}

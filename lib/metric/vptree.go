@@ -139,25 +139,81 @@ func (t *vptree[T]) spreadCandidate(idx []int32, rng *rand.Rand, calls *int64) i
 	return best
 }
 
-// searcher holds the state of one nearest-neighbour query.
-type searcher[T any] struct {
-	t       *vptree[T]
-	q       T
+// candidate is the answer so far of a nearest-neighbour query under the
+// package's tie rule: the nearest point, the lowest index among equidistant
+// ones. A NaN distance never wins. Every search (vantage-point tree, its
+// Euclidean specialisation, k-d tree, brute force) keeps one.
+type candidate struct {
 	best    float64
 	bestIdx int32
-	calls   int64
 }
 
-func (s *searcher[T]) offer(i int32, d float64) {
-	if d < s.best || (d == s.best && i < s.bestIdx) {
-		s.best, s.bestIdx = d, i
+func newCandidate() candidate { return candidate{best: math.Inf(1), bestIdx: math.MaxInt32} }
+
+// offer makes point i at distance d the candidate if it is nearer, or as
+// near with a lower index.
+func (c *candidate) offer(i int32, d float64) {
+	if d < c.best || (d == c.best && i < c.bestIdx) {
+		c.best, c.bestIdx = d, i
 	}
+}
+
+// prunable reports whether a subtree whose points are at least lb from the
+// query, and whose lowest index is minIdx, can be skipped: it could only
+// replace the candidate with a nearer point, or an equidistant one of lower
+// index. slack (≥ 0) covers rounding in the computed distances, so the
+// pruning only ever visits more subtrees than exact arithmetic would.
+func (c *candidate) prunable(lb, slack float64, minIdx int32) bool {
+	if minIdx < c.bestIdx {
+		return lb-slack > c.best
+	}
+	return lb-slack >= c.best
+}
+
+// result returns the candidate's index and distance, or −1 and NaN when no
+// point was offered or every distance was NaN.
+func (c *candidate) result() (int, float64) {
+	if c.bestIdx == math.MaxInt32 {
+		return -1, math.NaN()
+	}
+	return int(c.bestIdx), c.best
+}
+
+// firstChild returns the child of internal node n to search first for a
+// query at distance d from its vantage point: the one whose distance range
+// d falls nearer to.
+func (n *vpNode) firstChild(d float64) int {
+	if n.child[1] >= 0 && (n.child[0] < 0 || d > (n.hi[0]+n.lo[1])/2) {
+		return 1
+	}
+	return 0
+}
+
+// bound returns, for a query at distance d from the vantage point of n, the
+// triangle-inequality lower bound max(lo − d, d − hi) on its distances to
+// the points of child c (negative, so never pruning, when d lies in the
+// child's range [lo, hi]) and the slack for rounding in the computed
+// distances (for prunable).
+func (n *vpNode) bound(c int, d float64) (lb, slack float64) {
+	lb = n.lo[c] - d
+	if e := d - n.hi[c]; e > lb {
+		lb = e
+	}
+	return lb, 1e-9 * (d + n.hi[c])
+}
+
+// searcher holds the state of one nearest-neighbour query.
+type searcher[T any] struct {
+	candidate
+	t     *vptree[T]
+	q     T
+	calls int64
 }
 
 // nearest returns the index of the nearest point to q (lowest index among
 // equidistant ones) and its distance.
 func (t *vptree[T]) nearest(q T, calls *int64) (int, float64) {
-	s := searcher[T]{t: t, q: q, best: math.Inf(1), bestIdx: math.MaxInt32}
+	s := searcher[T]{t: t, q: q, candidate: newCandidate()}
 	if t.brute || len(t.nodes) == 0 {
 		for i := range t.pts {
 			s.offer(int32(i), t.dist(q, t.pts[i]))
@@ -167,10 +223,7 @@ func (t *vptree[T]) nearest(q T, calls *int64) (int, float64) {
 		s.search(0)
 	}
 	*calls += s.calls
-	if s.bestIdx == math.MaxInt32 { // all distances NaN
-		return -1, math.NaN()
-	}
-	return int(s.bestIdx), s.best
+	return s.result()
 }
 
 func (s *searcher[T]) search(ni int32) {
@@ -185,24 +238,13 @@ func (s *searcher[T]) search(ni int32) {
 	d := s.t.dist(s.q, s.t.pts[n.vp])
 	s.calls++
 	s.offer(n.vp, d)
-	first := 0
-	if n.child[1] >= 0 && (n.child[0] < 0 || d > (n.hi[0]+n.lo[1])/2) {
-		first = 1
-	}
+	first := n.firstChild(d)
 	for k := 0; k < 2; k++ {
 		c := first ^ k
 		if n.child[c] < 0 {
 			continue
 		}
-		lb := math.Max(0, math.Max(n.lo[c]-d, d-n.hi[c]))
-		// Slack for rounding in the computed distances: the pruning may
-		// only ever visit more, never fewer, subtrees than exact arithmetic.
-		slack := 1e-9 * (d + n.hi[c])
-		if n.minIdx[c] < s.bestIdx {
-			if lb-slack > s.best {
-				continue
-			}
-		} else if lb-slack >= s.best {
+		if lb, slack := n.bound(c, d); s.prunable(lb, slack, n.minIdx[c]) {
 			continue
 		}
 		s.search(n.child[c])
