@@ -305,6 +305,21 @@ func (r *FeatureLabelRelease) Markdown() string {
 		texG(r.gauss.Guarantee().Delta), texG(r.KeepProb()), texG(r.rr.Guarantee().Epsilon), r.Guarantee().Markdown())
 }
 
+// copyRecords returns a copy of the records of x (dim values each), each
+// checked against the domain, or clipped to it, under the policy when a
+// domain is set; errors name the mechanism and the record.
+func copyRecords(x []float64, dim int, domain *Box, policy Policy, name string) ([]float64, error) {
+	out := append([]float64(nil), x...)
+	if domain != nil {
+		for i := 0; i < len(x)/dim; i++ {
+			if err := domain.Apply(out[i*dim:(i+1)*dim], policy, fmt.Sprintf("%s record %d", name, i)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
 // ReleaseBatch adds N(0, σ²) noise to n = len(x)/dim records of dim
 // coordinates, in blocks of BlockRows records with BlockRNG(seed, b), in
 // parallel on workers goroutines (≤ 0: GOMAXPROCS); reproducible whatever
@@ -315,17 +330,13 @@ func (m *Gaussian) ReleaseBatch(ctx context.Context, seed uint64, x []float64, d
 	if dim < 1 || len(x)%dim != 0 {
 		return nil, fmt.Errorf("mech: Gaussian ReleaseBatch: len(x) = %d is not a multiple of dim = %d", len(x), dim)
 	}
-	out := append([]float64(nil), x...)
-	n := len(x) / dim
-	if m.domain != nil {
-		for i := 0; i < n; i++ {
-			if err := m.domain.Apply(out[i*dim:(i+1)*dim], m.policy, fmt.Sprintf("Gaussian record %d", i)); err != nil {
-				return nil, err
-			}
-		}
+	out, err := copyRecords(x, dim, m.domain, m.policy, "Gaussian")
+	if err != nil {
+		return nil, err
 	}
+	n := len(x) / dim
 	sigma := m.sigma
-	err := runBlocks(ctx, (n+BlockRows-1)/BlockRows, workers, rep, func(b int) error {
+	err = runBlocks(ctx, (n+BlockRows-1)/BlockRows, workers, rep, func(b int) error {
 		st := blockState(seed, b)
 		sh, sl := st.hi, st.lo
 		for i, e := b*BlockRows*dim, min((b+1)*BlockRows, n)*dim; i < e; i++ {
@@ -362,17 +373,13 @@ func (m *Laplace) ReleaseBatch(ctx context.Context, seed uint64, x []float64, wo
 	if m.snapped {
 		return nil, fmt.Errorf("mech: Laplace ReleaseBatch does not support snapping; use Release per record")
 	}
-	out := append([]float64(nil), x...)
-	n := len(x) / dim
-	if m.domain != nil {
-		for i := 0; i < n; i++ {
-			if err := m.domain.Apply(out[i*dim:(i+1)*dim], m.policy, fmt.Sprintf("Laplace record %d", i)); err != nil {
-				return nil, err
-			}
-		}
+	out, err := copyRecords(x, dim, m.domain, m.policy, "Laplace")
+	if err != nil {
+		return nil, err
 	}
+	n := len(x) / dim
 	scale := m.scale
-	err := runBlocks(ctx, (n+BlockRows-1)/BlockRows, workers, rep, func(b int) error {
+	err = runBlocks(ctx, (n+BlockRows-1)/BlockRows, workers, rep, func(b int) error {
 		st := blockState(seed, b)
 		sh, sl := st.hi, st.lo
 		for i, e := b*BlockRows*dim, min((b+1)*BlockRows, n)*dim; i < e; i++ {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -83,12 +82,7 @@ func TestLaplaceSampler(t *testing.T) {
 		p := math.Exp(-tt / b)
 		within(t, "P(|L|>t)", float64(c)/n, p, 4*math.Sqrt(p*(1-p)/n))
 	}
-	_, pv := ksPValue(xs, func(x float64) float64 {
-		if x < 0 {
-			return 0.5 * math.Exp(x/b)
-		}
-		return 1 - 0.5*math.Exp(-x/b)
-	})
+	_, pv := ksPValue(xs, laplaceCDF(b))
 	if pv < 1e-3 {
 		t.Errorf("KS p-value %v < 1e-3", pv)
 	}
@@ -107,12 +101,7 @@ func TestLaplaceSnapped(t *testing.T) {
 		}
 		xs[i] = z - 0.3
 	}
-	_, pv := ksPValue(xs, func(x float64) float64 {
-		if x < 0 {
-			return 0.5 * math.Exp(x/b)
-		}
-		return 1 - 0.5*math.Exp(-x/b)
-	})
+	_, pv := ksPValue(xs, laplaceCDF(b))
 	if pv < 1e-3 {
 		t.Errorf("KS p-value %v < 1e-3", pv)
 	}
@@ -318,29 +307,9 @@ func TestNormalZiggurat(t *testing.T) {
 	}
 	// Chi-square over 200 equiprobable bins plus the two tails beyond the
 	// base layer's edge r (sampled by the tail algorithm) on 4·10⁶ draws.
-	const draws, bins = 4000000, 200
-	edges := make([]float64, bins-1)
-	for i := range edges {
-		edges[i] = normalQuantile(float64(i+1) / bins)
-	}
-	counts := make([]float64, bins)
-	tail := 0
+	const draws = 4000000
 	p2 := &pcg{15, 16}
-	for i := 0; i < draws; i++ {
-		z := normal(p2)
-		counts[sort.SearchFloat64s(edges, z)]++
-		if math.Abs(z) > zigR {
-			tail++
-		}
-	}
-	chi2 := 0.0
-	for _, c := range counts {
-		e := float64(draws) / bins
-		chi2 += (c - e) * (c - e) / e
-	}
-	if lim := bins - 1 + 4*math.Sqrt(2*(bins-1)); chi2 > lim {
-		t.Errorf("chi-square %v over %d bins, want ≤ %v", chi2, bins, lim)
-	}
+	tail := chiSquareBins(t, draws, 200, normalQuantile, func() float64 { return normal(p2) }, zigR)
 	want := 2 * Phi(-zigR)
 	within(t, "P(|Z|>r)", float64(tail)/draws, want, 4*math.Sqrt(want/draws))
 }
@@ -348,35 +317,15 @@ func TestNormalZiggurat(t *testing.T) {
 // The Laplace ziggurat of the batch path: chi-square over 200 equiprobable
 // bins and the tail beyond the base layer's edge on 4·10⁶ draws.
 func TestLaplaceZiggurat(t *testing.T) {
-	const draws, bins = 4000000, 200
+	const draws = 4000000
 	q := func(p float64) float64 { // Laplace(1) quantile
 		if p < 0.5 {
 			return math.Log(2 * p)
 		}
 		return -math.Log(2 - 2*p)
 	}
-	edges := make([]float64, bins-1)
-	for i := range edges {
-		edges[i] = q(float64(i+1) / bins)
-	}
-	counts := make([]float64, bins)
-	tail := 0
 	p := &pcg{17, 18}
-	for i := 0; i < draws; i++ {
-		z := laplace(p)
-		counts[sort.SearchFloat64s(edges, z)]++
-		if math.Abs(z) > zigExp.r {
-			tail++
-		}
-	}
-	chi2 := 0.0
-	for _, c := range counts {
-		e := float64(draws) / bins
-		chi2 += (c - e) * (c - e) / e
-	}
-	if lim := bins - 1 + 4*math.Sqrt(2*(bins-1)); chi2 > lim {
-		t.Errorf("chi-square %v over %d bins, want ≤ %v", chi2, bins, lim)
-	}
+	tail := chiSquareBins(t, draws, 200, q, func() float64 { return laplace(p) }, zigExp.r)
 	want := math.Exp(-zigExp.r)
 	within(t, "P(|L|>r)", float64(tail)/draws, want, 4*math.Sqrt(want/draws)+1.0/draws)
 }
