@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/goldp/goldp/lib/internal/stattest"
 	"github.com/goldp/goldp/lib/mech"
 )
 
@@ -151,7 +152,7 @@ func TestC8Unbiased(t *testing.T) {
 	for _, exact := range []bool{false, true} {
 		n, reps := 2000, 1500
 		ts := run(exact, n, reps, 11)
-		m, v := meanVar(ts)
+		m, v := stattest.MeanVar(ts)
 		wantV := (0.296875 + 40) / float64(n)
 		se := math.Sqrt(wantV / float64(reps))
 		if math.Abs(m-0.125) > 4*se {
@@ -168,7 +169,7 @@ func TestC8Unbiased(t *testing.T) {
 	}
 	// Small n, where the sums are far from normal: the laws still agree.
 	a, b := run(false, 5, 3000, 21), run(true, 5, 3000, 22)
-	if d, pv := ks2(a, b); pv < 1e-3 {
+	if d, pv := stattest.KS2(a, b); pv < 1e-3 {
 		t.Errorf("fast vs per-individual T at n=5: KS D=%.4f p=%.2g", d, pv)
 	}
 }

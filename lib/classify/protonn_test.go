@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/goldp/goldp/lib/internal/stattest"
 	"github.com/goldp/goldp/lib/mech"
 	"github.com/goldp/goldp/lib/metric"
 )
@@ -46,12 +47,12 @@ func TestC9Toy(t *testing.T) {
 		n, reps := 2000, 1500
 		nu := toyNu(t, exact, n, reps, 1, 7)
 		for j, w := range want {
-			m, v := meanVar(column(nu, j))
+			m, v := stattest.MeanVar(column(nu, j))
 			if math.Abs(m-w) > 4*math.Sqrt(v/float64(reps)) {
 				t.Errorf("exact=%v: E ν̃(A_%d) = %v, want %v", exact, j+1, m, w)
 			}
 		}
-		_, v := meanVar(column(nu, 2))
+		_, v := stattest.MeanVar(column(nu, 2))
 		wantV := (0.3 - 0.21*0.21 + 8) / float64(n)
 		if seV := wantV * math.Sqrt(2/float64(reps-1)); math.Abs(v-wantV) > 4*seV {
 			t.Errorf("exact=%v: Var ν̃(A_3) = %v, want %v ± %v", exact, v, wantV, 4*seV)
@@ -69,7 +70,7 @@ func TestC9FastMatchesPerIndividual(t *testing.T) {
 	fast := toyNu(t, false, 8, 4000, 1, 1)
 	slow := toyNu(t, true, 8, 4000, 1, 2)
 	for j := 0; j < 3; j++ {
-		if d, p := ks2(column(fast, j), column(slow, j)); p < 1e-3 {
+		if d, p := stattest.KS2(column(fast, j), column(slow, j)); p < 1e-3 {
 			t.Errorf("cell %d: KS D=%.4f p=%.2g", j+1, d, p)
 		}
 	}

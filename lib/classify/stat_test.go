@@ -3,51 +3,11 @@ package classify
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
+	"github.com/goldp/goldp/lib/internal/stattest"
 	"github.com/goldp/goldp/lib/mech"
 )
-
-// ks2 returns the two-sample Kolmogorov–Smirnov statistic and its asymptotic
-// p-value.
-func ks2(a, b []float64) (d, p float64) {
-	a, b = slices.Clone(a), slices.Clone(b)
-	slices.Sort(a)
-	slices.Sort(b)
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		x := math.Min(a[i], b[j])
-		for i < len(a) && a[i] == x {
-			i++
-		}
-		for j < len(b) && b[j] == x {
-			j++
-		}
-		d = math.Max(d, math.Abs(float64(i)/float64(len(a))-float64(j)/float64(len(b))))
-	}
-	ne := float64(len(a)) * float64(len(b)) / float64(len(a)+len(b))
-	lam := (math.Sqrt(ne) + 0.12 + 0.11/math.Sqrt(ne)) * d
-	for k := 1; k <= 100; k++ {
-		t := 2 * math.Exp(-2*float64(k*k)*lam*lam)
-		if k%2 == 0 {
-			t = -t
-		}
-		p += t
-	}
-	return d, math.Max(0, math.Min(1, p))
-}
-
-func meanVar(x []float64) (m, v float64) {
-	for _, v := range x {
-		m += v
-	}
-	m /= float64(len(x))
-	for _, u := range x {
-		v += (u - m) * (u - m)
-	}
-	return m, v / float64(len(x)-1)
-}
 
 func TestSampleGammaMoments(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
@@ -57,7 +17,7 @@ func TestSampleGammaMoments(t *testing.T) {
 		for i := range x {
 			x[i] = SampleGamma(rng, shape, 2)
 		}
-		m, v := meanVar(x)
+		m, v := stattest.MeanVar(x)
 		se := math.Sqrt(shape * 4 / n)
 		if math.Abs(m-2*shape) > 4*se {
 			t.Errorf("shape %v: mean %v, want %v ± %v", shape, m, 2*shape, 4*se)
@@ -87,11 +47,11 @@ func TestLaplaceSumMatchesDirectSum(t *testing.T) {
 			}
 			direct[r] = s
 		}
-		d, p := ks2(fast, direct)
+		d, p := stattest.KS2(fast, direct)
 		if p < 1e-3 {
 			t.Errorf("n=%d: KS D=%.4f p=%.2g: Gamma difference does not match the direct sum", n, d, p)
 		}
-		if _, v := meanVar(fast); math.Abs(v-2*1.5*1.5*float64(n)) > 4*2*1.5*1.5*float64(n)*math.Sqrt(5.0/reps) {
+		if _, v := stattest.MeanVar(fast); math.Abs(v-2*1.5*1.5*float64(n)) > 4*2*1.5*1.5*float64(n)*math.Sqrt(5.0/reps) {
 			t.Errorf("n=%d: variance %v, want %v", n, v, 2*1.5*1.5*float64(n))
 		}
 	}
@@ -100,7 +60,7 @@ func TestLaplaceSumMatchesDirectSum(t *testing.T) {
 	for i := range a {
 		a[i], b[i] = SampleLaplaceSum(rng, 3, 1.5), SampleLaplaceSum(rng, 3, 2)
 	}
-	if _, p := ks2(a, b); p > 1e-3 {
+	if _, p := stattest.KS2(a, b); p > 1e-3 {
 		t.Errorf("KS did not tell scale 1.5 from 2 (p=%v)", p)
 	}
 }

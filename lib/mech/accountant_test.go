@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/goldp/goldp/lib/internal/stattest"
 )
 
 func TestAccountant(t *testing.T) {
@@ -97,7 +99,7 @@ func TestGRR(t *testing.T) {
 	relSE := math.Sqrt(2.0 / (reps - 1))
 	ratios := 0.0
 	for v := range f {
-		mean, vr := meanVar(est[v])
+		mean, vr := stattest.MeanVar(est[v])
 		want := m.Variance(f[v], n)
 		within(t, "mean f̂", mean, f[v], 4*math.Sqrt(want/reps))
 		if math.Abs(vr/want-1) > 4*relSE {

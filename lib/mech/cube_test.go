@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/goldp/goldp/lib/internal/stattest"
 )
 
 // C8 (privacy parts).
@@ -110,7 +112,7 @@ func TestCubeHistogramUnbiased(t *testing.T) {
 		}
 		ts = append(ts, s2/n-s1/(2*n))
 	}
-	m, v := meanVar(ts)
+	m, v := stattest.MeanVar(ts)
 	wantVar := (0.296875 + 40) / n
 	within(t, "E T_n", m, 0.125, 4*math.Sqrt(wantVar/reps))
 	within(t, "Var T_n", v, wantVar, 4*wantVar*math.Sqrt(2.0/reps))
@@ -201,7 +203,7 @@ func TestVoronoiCellToy(t *testing.T) {
 		}
 		est = append(est, s/n)
 	}
-	mean, v := meanVar(est)
+	mean, v := stattest.MeanVar(est)
 	wantVar := (0.3 - 0.21*0.21 + 8) / n
 	within(t, "ν̃(A_3)", mean, 0.21, 4*math.Sqrt(wantVar/reps))
 	within(t, "Var ν̃(A_3)", v, wantVar, 4*wantVar*math.Sqrt(2.0/reps))

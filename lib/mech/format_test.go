@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/goldp/goldp/lib/internal/stattest"
 	"github.com/goldp/goldp/lib/progress"
 )
 
@@ -113,7 +114,7 @@ func TestLaplaceBatch(t *testing.T) {
 		}
 	}
 	s := m.Scale()
-	_, pv := ksPValue(append([]float64(nil), a...), laplaceCDF(s))
+	_, pv := stattest.KS(append([]float64(nil), a...), laplaceCDF(s))
 	if pv < 1e-3 {
 		t.Errorf("KS p-value %v", pv)
 	}
@@ -157,7 +158,7 @@ func TestFillLaplace(t *testing.T) {
 	rng := rand.New(rand.NewPCG(71, 72))
 	xs := make([]float64, 100003)
 	FillLaplace(rng, xs, 0.7)
-	_, pv := ksPValue(xs, laplaceCDF(0.7))
+	_, pv := stattest.KS(xs, laplaceCDF(0.7))
 	if pv < 1e-3 {
 		t.Errorf("KS p-value %v", pv)
 	}

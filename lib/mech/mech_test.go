@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/goldp/goldp/lib/internal/stattest"
 )
 
 func TestGuaranteeFormatAndValidate(t *testing.T) {
@@ -68,7 +70,7 @@ func TestLaplaceSampler(t *testing.T) {
 	for i := range xs {
 		xs[i] = SampleLaplace(rng, b)
 	}
-	m, v := meanVar(xs)
+	m, v := stattest.MeanVar(xs)
 	within(t, "mean", m, 0, 4*math.Sqrt(2*b*b/n))
 	// Var of the sample variance for Laplace: (μ4 − σ⁴)/n, μ4 = 24b⁴.
 	within(t, "variance", v, 2*b*b, 4*math.Sqrt((24-4)*b*b*b*b/n))
@@ -82,7 +84,7 @@ func TestLaplaceSampler(t *testing.T) {
 		p := math.Exp(-tt / b)
 		within(t, "P(|L|>t)", float64(c)/n, p, 4*math.Sqrt(p*(1-p)/n))
 	}
-	_, pv := ksPValue(xs, laplaceCDF(b))
+	_, pv := stattest.KS(xs, laplaceCDF(b))
 	if pv < 1e-3 {
 		t.Errorf("KS p-value %v < 1e-3", pv)
 	}
@@ -101,7 +103,7 @@ func TestLaplaceSnapped(t *testing.T) {
 		}
 		xs[i] = z - 0.3
 	}
-	_, pv := ksPValue(xs, laplaceCDF(b))
+	_, pv := stattest.KS(xs, laplaceCDF(b))
 	if pv < 1e-3 {
 		t.Errorf("KS p-value %v < 1e-3", pv)
 	}
@@ -288,7 +290,7 @@ func TestNormalZiggurat(t *testing.T) {
 	const n = 200000
 	xs := make([]float64, n)
 	FillNormal(p, xs)
-	m, v := meanVar(xs)
+	m, v := stattest.MeanVar(xs)
 	within(t, "mean", m, 0, 4/math.Sqrt(n))
 	within(t, "variance", v, 1, 4*math.Sqrt(2.0/n))
 	for _, tt := range []float64{1, 2, 3, 3.7} {
@@ -301,7 +303,7 @@ func TestNormalZiggurat(t *testing.T) {
 		q := 2 * Phi(-tt)
 		within(t, "P(|Z|>t)", float64(c)/n, q, 4*math.Sqrt(q*(1-q)/n)+1/float64(n))
 	}
-	_, pv := ksPValue(xs, Phi)
+	_, pv := stattest.KS(xs, Phi)
 	if pv < 1e-3 {
 		t.Errorf("KS p-value %v", pv)
 	}
