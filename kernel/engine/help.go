@@ -12,7 +12,7 @@ type limit struct {
 }
 
 var limits = []limit{
-	{"`for i := range n` over an integer (Go 1.22) works only when the engine knows n is an int (a literal, `len(x)`, or a top-level int of an earlier cell); elsewhere, e.g. over a function parameter, it does not compile", "`for i := 0; i < n; i++`"},
+	{"`for i := range n` over an integer (Go 1.22) works only when the engine sees that n is an int (a literal, `len(x)`, an int parameter or variable, a top-level int of an earlier cell); elsewhere, e.g. over a function call, it does not compile", "`for i := 0; i < n; i++`"},
 	{"loop variables are shared by all iterations (pre-Go 1.22): closures created in a loop all see the last value", "copy it first: `i := i`, or pass it as an argument"},
 	{"the builtins `min`, `max` and `clear` (Go 1.21) are missing", "`math.Min`/`math.Max`, or a comparison; `for k := range m { delete(m, k) }`"},
 	{"generic functions whose type arguments must be inferred from a function argument fail", "write the type arguments: `Map[int, string](xs, f)`"},

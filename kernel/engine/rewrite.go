@@ -392,6 +392,7 @@ type rewriter struct {
 	autoImp      map[string]string
 	mainAt       *item           // a script's func main
 	ints         map[string]bool // names this cell made ints (true) or not
+	localInts    map[string]bool // int names inside the item being copied
 }
 
 // rewrite plans the evaluation of a cell. src is the cell, line0/col0 the
@@ -681,6 +682,8 @@ func (r *rewriter) copyGuarded(b *strings.Builder, it *item, from, to int) {
 	if it.decl != nil {
 		node = it.decl
 	}
+	r.collectLocalInts(node)
+	defer func() { r.localInts = nil }()
 	ast.Inspect(node, func(n ast.Node) bool {
 		if rs, ok := n.(*ast.RangeStmt); ok && r.isIntExpr(rs.X) && rs.Value == nil {
 			// for i := range n (Go 1.22), which the interpreter cannot
@@ -794,6 +797,40 @@ func (r *rewriter) redefined(name string) bool {
 	return false
 }
 
+// collectLocalInts notes the names node declares as ints: parameters and
+// variables of type int, and names defined from an int expression. Scopes
+// are not told apart (a shadowing name of another type makes the range
+// rewrite fail to compile, as the range itself would).
+func (r *rewriter) collectLocalInts(node ast.Node) {
+	r.localInts = map[string]bool{}
+	isInt := func(e ast.Expr) bool { id, ok := e.(*ast.Ident); return ok && id.Name == "int" }
+	ast.Inspect(node, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.Field:
+			if isInt(x.Type) {
+				for _, nm := range x.Names {
+					r.localInts[nm.Name] = true
+				}
+			}
+		case *ast.ValueSpec:
+			for i, nm := range x.Names {
+				if (x.Type != nil && isInt(x.Type)) || (x.Type == nil && i < len(x.Values) && r.isIntExpr(x.Values[i])) {
+					r.localInts[nm.Name] = true
+				}
+			}
+		case *ast.AssignStmt:
+			if x.Tok == token.DEFINE && len(x.Lhs) == len(x.Rhs) {
+				for i, l := range x.Lhs {
+					if id, ok := l.(*ast.Ident); ok && r.isIntExpr(x.Rhs[i]) {
+						r.localInts[id.Name] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+}
+
 // isIntExpr reports whether e is known to be an int without type
 // checking: an integer literal, len or cap of something, or a name that
 // held an int after an earlier cell.
@@ -805,6 +842,9 @@ func (r *rewriter) isIntExpr(e ast.Expr) bool {
 		id, ok := x.Fun.(*ast.Ident)
 		return ok && (id.Name == "len" || id.Name == "cap") && !r.exists(id.Name)
 	case *ast.Ident:
+		if r.localInts[x.Name] {
+			return true
+		}
 		if v, ok := r.ints[x.Name]; ok {
 			return v
 		}
