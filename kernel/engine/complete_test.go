@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
 func contains(xs []string, s string) bool {
@@ -112,4 +114,36 @@ func TestInspectVariable(t *testing.T) {
 	if !strings.Contains(txt, "w := mat.NewDense(2, 2, nil)") || !strings.Contains(txt, "*mat.Dense") || !strings.Contains(txt, "weights of the model") {
 		t.Fatalf("inspect w: %q", txt)
 	}
+}
+
+// TestIndexWhileCellRuns checks that completion, inspection and
+// IsComplete answer while a cell is running (they never wait for it).
+func TestIndexWhileCellRuns(t *testing.T) {
+	s := newTest(t)
+	s.exec("// Twice doubles.\nfunc Twice(v int) int { return 2 * v }")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() {
+		_, err := s.Execute(ctx, "<-display.Context().Done()", nil)
+		done <- err
+	}()
+	answered := make(chan bool)
+	go func() {
+		c := s.Complete("Tw", 2)
+		_, ok := s.Inspect("Twice", 2, 0)
+		st, _ := s.IsComplete("Twice(")
+		answered <- contains(c.Matches, "Twice") && ok && st == "incomplete"
+	}()
+	select {
+	case ok := <-answered:
+		if !ok {
+			t.Error("wrong answers while a cell runs")
+		}
+	case err := <-done:
+		t.Fatalf("the cell ended first: %v", err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("Complete/Inspect/IsComplete waited for the running cell")
+	}
+	cancel()
+	<-done
 }

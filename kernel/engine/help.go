@@ -21,6 +21,7 @@ var limits = []limit{
 	{"`v, ok = m[k]` (an assignment, not `:=`) inside a function leaves v unchanged when k is missing", "`v, ok := m[k]` (a fresh variable), or use v only when ok; at the top level of a cell the engine handles it"},
 	{"functions defined before you redefine a function or a constant keep using the previous definition (the engine names them in a note)", "run the cells that define them again"},
 	{"a method cannot be replaced once defined (the same definition again is fine)", "give it another name, or %reset and run the cells again"},
+	{"`a, err := f()` where err already exists from an earlier cell declares a fresh err too, so functions defined earlier keep seeing the old one (the engine assigns only when every name on the left exists)", "`var a T` first, then `a, err = f()`"},
 	{"a panic in a goroutine started by a cell is caught and reported, but the goroutine's remaining work is lost", "handle errors inside the goroutine"},
 	{"an interrupted compiled call (a long library loop) only stops if it honours `display.Context()`", "pass `display.Context()` to library calls that take a context"},
 }
