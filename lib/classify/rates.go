@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 
+	"github.com/goldp/goldp/lib/internal/parallel"
 	"github.com/goldp/goldp/lib/metric"
 	"github.com/goldp/goldp/lib/progress"
 )
@@ -120,59 +119,27 @@ func RateStudy(ctx context.Context, cfg RateConfig) (*RateResult, error) {
 	}
 	// Every (size, repetition) fit has its own seeded generator, so the
 	// result does not depend on how the fits are scheduled over the CPUs.
-	type job struct{ ni, r int }
 	risks := make([][]float64, len(cfg.N))
 	params := make([]float64, len(cfg.N))
 	for ni := range risks {
 		risks[ni] = make([]float64, cfg.Reps)
 	}
-	jobs := make(chan job)
-	errs := make(chan error, 1)
 	var done atomic.Int64
-	var wg sync.WaitGroup
-	cctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	for w := 0; w < max(1, runtime.GOMAXPROCS(0)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for jb := range jobs {
-				rng := rand.New(rand.NewPCG(cfg.Seed, uint64(jb.ni)<<32|uint64(jb.r)))
-				risk, prm, err := rateOnce(cctx, rng, cfg, cfg.N[jb.ni])
-				if err != nil {
-					select {
-					case errs <- err:
-					default:
-					}
-					cancel()
-					continue
-				}
-				risks[jb.ni][jb.r] = risk
-				if jb.r == 0 { // the parameter depends on the size only
-					params[jb.ni] = prm
-				}
-				progress.Report(cfg.Progress, done.Add(1), total)
-			}
-		}()
-	}
-feed:
-	for ni := range cfg.N {
-		for r := 0; r < cfg.Reps; r++ {
-			select {
-			case jobs <- job{ni, r}:
-			case <-cctx.Done():
-				break feed
-			}
+	err := parallel.For(ctx, len(cfg.N)*cfg.Reps, 0, func(ctx context.Context, job int) error {
+		ni, r := job/cfg.Reps, job%cfg.Reps
+		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(ni)<<32|uint64(r)))
+		risk, prm, err := rateOnce(ctx, rng, cfg, cfg.N[ni])
+		if err != nil {
+			return err
 		}
-	}
-	close(jobs)
-	wg.Wait()
-	select {
-	case err := <-errs:
-		return nil, err
-	default:
-	}
-	if err := ctx.Err(); err != nil {
+		risks[ni][r] = risk
+		if r == 0 { // the parameter depends on the size only
+			params[ni] = prm
+		}
+		progress.Report(cfg.Progress, done.Add(1), total)
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	for ni, n := range cfg.N {

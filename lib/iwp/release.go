@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sync"
+
+	"github.com/goldp/goldp/lib/internal/parallel"
 )
 
 // Releaser is a one-shot local-DP release of features and labels: every
@@ -98,42 +99,24 @@ func (r *NoiseRelease) ReleaseInto(ctx context.Context, seed uint64, x, y, xt, y
 	d := len(x) / n
 	p := r.KeepProb()
 	nblk := (n + releaseBlock - 1) / releaseBlock
-	if workers < 1 {
-		workers = 1
-	}
-	workers = min(workers, nblk)
-	var wg sync.WaitGroup
-	next := make(chan int, nblk)
-	for b := range nblk {
-		next <- b
-	}
-	close(next)
-	for range workers {
-		wg.Go(func() {
-			for b := range next {
-				if ctx.Err() != nil {
-					return
-				}
-				rng := rand.New(rand.NewPCG(seed, splitmix(uint64(b)+0x9e37)))
-				lo, hi := b*releaseBlock, min((b+1)*releaseBlock, n)
-				for i := lo; i < hi; i++ {
-					for j := i * d; j < (i+1)*d; j++ {
-						xt[j] = x[j] + r.sigma*rng.NormFloat64()
-					}
-					if r.tau > 0 {
-						yt[i] = y[i] + r.tau*rng.NormFloat64()
-						continue
-					}
-					yt[i] = y[i]
-					if rng.Float64() >= p {
-						yt[i] = -y[i]
-					}
-				}
+	return parallel.For(ctx, nblk, max(workers, 1), func(_ context.Context, b int) error {
+		rng := rand.New(rand.NewPCG(seed, splitmix(uint64(b)+0x9e37)))
+		lo, hi := b*releaseBlock, min((b+1)*releaseBlock, n)
+		for i := lo; i < hi; i++ {
+			for j := i * d; j < (i+1)*d; j++ {
+				xt[j] = x[j] + r.sigma*rng.NormFloat64()
 			}
-		})
-	}
-	wg.Wait()
-	return ctx.Err()
+			if r.tau > 0 {
+				yt[i] = y[i] + r.tau*rng.NormFloat64()
+				continue
+			}
+			yt[i] = y[i]
+			if rng.Float64() >= p {
+				yt[i] = -y[i]
+			}
+		}
+		return nil
+	})
 }
 
 // splitmix returns the SplitMix64 hash of v, used to derive independent

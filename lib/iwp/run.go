@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 
+	"github.com/goldp/goldp/lib/internal/parallel"
 	"github.com/goldp/goldp/lib/progress"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -156,110 +155,79 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 		res.Curves = append(res.Curves, c)
 	}
 
-	workers := e.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, e.Reps)
 	total := int64(e.Reps * len(methods))
 	var done atomic.Int64
 	defer progress.Finish(e.Progress)
-	jobs := make(chan int, e.Reps)
-	for r := range e.Reps {
-		jobs <- r
-	}
-	close(jobs)
-	var wg sync.WaitGroup
-	var firstErr error
-	var errOnce sync.Once
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	for range workers {
-		wg.Go(func() {
-			tr := newTrainer(p, d)
-			var xs, ys []float64
+	err = parallel.ForWorkers(ctx, e.Reps, e.Workers, func() func(context.Context, int) error {
+		tr := newTrainer(p, d)
+		var xs, ys []float64
+		if e.Shuffle {
+			xs, ys = make([]float64, len(x)), make([]float64, n)
+		}
+		into, canInto := e.Release.(ReleaserInto)
+		var xbuf, ybuf []float64
+		return func(ctx context.Context, r int) error {
+			xr, yr := x, y
 			if e.Shuffle {
-				xs, ys = make([]float64, len(x)), make([]float64, n)
+				rng := rand.New(rand.NewPCG(splitmix(e.Seed^0x5eed), splitmix(uint64(r)<<1)))
+				perm := rng.Perm(n)
+				for i, pi := range perm {
+					dst, src := xs[i*d:i*d+d], x[pi*d:pi*d+d]
+					for j := range dst {
+						dst[j] = src[j]
+					}
+					ys[i] = y[pi]
+				}
+				xr, yr = xs, ys
 			}
-			into, canInto := e.Release.(ReleaserInto)
-			var xbuf, ybuf []float64
-			for r := range jobs {
-				if ctx.Err() != nil {
-					return
-				}
-				xr, yr := x, y
-				if e.Shuffle {
-					rng := rand.New(rand.NewPCG(splitmix(e.Seed^0x5eed), splitmix(uint64(r)<<1)))
-					perm := rng.Perm(n)
-					for i, pi := range perm {
-						dst, src := xs[i*d:i*d+d], x[pi*d:pi*d+d]
-						for j := range dst {
-							dst[j] = src[j]
+			var xt, yt []float64
+			for k, meth := range methods {
+				if meth != Clean && xt == nil {
+					var err error
+					seed := splitmix(e.Seed + uint64(r)*0x9e3779b97f4a7c15 + 1)
+					if canInto {
+						if xbuf == nil {
+							xbuf, ybuf = make([]float64, len(x)), make([]float64, n)
 						}
-						ys[i] = y[pi]
+						err = into.ReleaseInto(ctx, seed, xr, yr, xbuf, ybuf, 1)
+						xt, yt = xbuf, ybuf
+					} else {
+						xt, yt, err = e.Release.Release(ctx, seed, xr, yr, 1)
 					}
-					xr, yr = xs, ys
-				}
-				var xt, yt []float64
-				for k, meth := range methods {
-					if meth != Clean && xt == nil {
-						var err error
-						seed := splitmix(e.Seed + uint64(r)*0x9e3779b97f4a7c15 + 1)
-						if canInto {
-							if xbuf == nil {
-								xbuf, ybuf = make([]float64, len(x)), make([]float64, n)
-							}
-							err = into.ReleaseInto(ctx, seed, xr, yr, xbuf, ybuf, 1)
-							xt, yt = xbuf, ybuf
-						} else {
-							xt, yt, err = e.Release.Release(ctx, seed, xr, yr, 1)
-						}
-						if err != nil {
-							errOnce.Do(func() { firstErr = fmt.Errorf("iwp: repetition %d: release: %w", r, err) })
-							cancel()
-							return
-						}
-						if len(xt) != len(xr) || len(yt) != len(yr) {
-							errOnce.Do(func() {
-								firstErr = fmt.Errorf("iwp: repetition %d: release returned %d features and %d labels, want %d and %d", r, len(xt), len(yt), len(xr), len(yr))
-							})
-							cancel()
-							return
-						}
-					}
-					dx, dy := xr, yr
-					if meth != Clean {
-						dx, dy = xt, yt
-					}
-					c := res.Curves[k]
-					pt := 0
-					tr.reset()
-					err := tr.run(ctx, meth, dx, dy, every, func(b int, theta []float64) {
-						if b == nb || pt >= np-1 {
-							return
-						}
-						c.Risk[r][pt], c.Acc[r][pt] = evaluate(p.Loss, theta, xTraj, yTraj, d)
-						pt++
-					})
 					if err != nil {
-						errOnce.Do(func() { firstErr = err })
-						cancel()
+						return fmt.Errorf("iwp: repetition %d: release: %w", r, err)
+					}
+					if len(xt) != len(xr) || len(yt) != len(yr) {
+						return fmt.Errorf("iwp: repetition %d: release returned %d features and %d labels, want %d and %d", r, len(xt), len(yt), len(xr), len(yr))
+					}
+				}
+				dx, dy := xr, yr
+				if meth != Clean {
+					dx, dy = xt, yt
+				}
+				c := res.Curves[k]
+				pt := 0
+				tr.reset()
+				err := tr.run(ctx, meth, dx, dy, every, func(b int, theta []float64) {
+					if b == nb || pt >= np-1 {
 						return
 					}
-					th := tr.result()
-					c.Theta[r] = th
-					c.Risk[r][np-1], c.Acc[r][np-1] = evaluate(p.Loss, th, xTraj, yTraj, d)
-					c.TestRisk[r], c.TestAcc[r] = evaluate(p.Loss, th, xTest, yTest, d)
-					progress.Report(e.Progress, done.Add(1), total)
+					c.Risk[r][pt], c.Acc[r][pt] = evaluate(p.Loss, theta, xTraj, yTraj, d)
+					pt++
+				})
+				if err != nil {
+					return err
 				}
+				th := tr.result()
+				c.Theta[r] = th
+				c.Risk[r][np-1], c.Acc[r][np-1] = evaluate(p.Loss, th, xTraj, yTraj, d)
+				c.TestRisk[r], c.TestAcc[r] = evaluate(p.Loss, th, xTest, yTest, d)
+				progress.Report(e.Progress, done.Add(1), total)
 			}
-		})
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	if err := ctx.Err(); err != nil {
+			return nil
+		}
+	})
+	if err != nil {
 		return nil, err
 	}
 	for _, c := range res.Curves {

@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
-	"sync"
 	"sync/atomic"
 
+	"github.com/goldp/goldp/lib/internal/parallel"
 	"github.com/goldp/goldp/lib/progress"
 )
 
@@ -42,56 +41,17 @@ func splitmix(x uint64) uint64 {
 // fails, and reports blocks done to rep. It returns ctx.Err() if cancelled,
 // else the first failure seen (callers make error messages deterministic).
 func runBlocks(ctx context.Context, nBlocks, workers int, rep progress.Reporter, fn func(b int) error) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	defer progress.Finish(rep)
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	if workers > nBlocks {
-		workers = nBlocks
-	}
-	var (
-		next, done atomic.Int64
-		stop       atomic.Bool
-		mu         sync.Mutex
-		first      error
-		wg         sync.WaitGroup
-	)
 	total := int64(nBlocks)
 	progress.Report(rep, 0, total)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for !stop.Load() {
-				b := int(next.Add(1) - 1)
-				if b >= nBlocks {
-					return
-				}
-				if ctx.Err() != nil {
-					stop.Store(true)
-					return
-				}
-				if err := fn(b); err != nil {
-					mu.Lock()
-					if first == nil {
-						first = err
-					}
-					mu.Unlock()
-					stop.Store(true)
-					return
-				}
-				progress.Report(rep, done.Add(1), total)
-			}
-		}()
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return first
+	var done atomic.Int64
+	return parallel.For(ctx, nBlocks, workers, func(_ context.Context, b int) error {
+		if err := fn(b); err != nil {
+			return err
+		}
+		progress.Report(rep, done.Add(1), total)
+		return nil
+	})
 }
 
 // errOutOfBox is returned by block kernels that met an out-of-box value;
