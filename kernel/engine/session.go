@@ -595,7 +595,7 @@ func (s *Session) compileError(err error, c *chunk) *Error {
 func explain(msg string) string {
 	switch {
 	case msg == "nil type":
-		return "the interpreter could not type this statement (yaegi limit: `for i := range n` over an integer, or a comma-ok form declaring variables); write `for i := 0; i < n; i++`, or declare the variables first"
+		return "the interpreter could not type this statement (a yaegi limit; the usual cause is `for i := range n` over an int the engine could not see as one): write `for i := 0; i < n; i++`"
 	case strings.HasPrefix(msg, "undefined: min") || strings.HasPrefix(msg, "undefined: max"):
 		return msg + " (the interpreter implements Go 1.20 builtins: use math.Min/math.Max or a comparison)"
 	case strings.HasPrefix(msg, "undefined: clear"):
