@@ -1,7 +1,5 @@
 package metric
 
-import "math"
-
 // euclidFlat is the Euclidean specialisation of the vantage-point tree
 // search: the prototypes are copied into one flat array and the distance is
 // computed inline, without an indirect call per distance. It walks the same
@@ -20,15 +18,10 @@ func newEuclidFlat(t *vptree[[]float64], dim int) *euclidFlat {
 	return f
 }
 
+// dist returns the Euclidean distance from q to prototype i, computed by
+// Euclidean.Dist (inlined) so that ties resolve as in the other indexes.
 func (f *euclidFlat) dist(q []float64, i int32) float64 {
-	p := f.flat[int(i)*f.dim : int(i+1)*f.dim]
-	p = p[:len(q)]
-	var s float64
-	for k, x := range q {
-		d := x - p[k]
-		s += d * d
-	}
-	return math.Sqrt(s)
+	return Euclidean{}.Dist(q, f.flat[int(i)*f.dim:int(i+1)*f.dim])
 }
 
 type euclidSearch struct {

@@ -130,14 +130,7 @@ func (s *kdSearch) search(ni int32) {
 	if n.child[0] < 0 {
 		d := s.t.dim
 		for j := n.lo; j < n.hi; j++ {
-			p := s.t.flat[int(j)*d : int(j+1)*d]
-			p = p[:len(s.q)]
-			var sum float64
-			for k, x := range s.q {
-				e := x - p[k]
-				sum += e * e
-			}
-			s.offer(s.t.idx[j], math.Sqrt(sum))
+			s.offer(s.t.idx[j], Euclidean{}.Dist(s.q, s.t.flat[int(j)*d:int(j+1)*d]))
 		}
 		s.calls += int64(n.hi - n.lo)
 		return
