@@ -135,16 +135,6 @@ type plan struct {
 	items  []item
 	ps     *positioner
 	chunks []chunk
-	decls  []declInfo // declarations for the completion index
-}
-
-// declInfo describes one top-level name a cell declares, for completion and
-// inspection.
-type declInfo struct {
-	Name, Kind, Signature, Doc string
-	Recv                       string // receiver type for methods
-	Fields                     []string
-	TypeExpr                   string // declared type of a variable, when written
 }
 
 // item is one top-level statement or declaration of a cell.
@@ -896,7 +886,6 @@ func (r *rewriter) item(it *item, last bool) error {
 func (r *rewriter) decl(it *item) error {
 	switch d := it.decl.(type) {
 	case *ast.FuncDecl:
-		r.flush()
 		def := tokenText(r.src[it.start:it.end])
 		if d.Recv != nil && len(d.Recv.List) > 0 {
 			key := recvName(d.Recv.List[0].Type) + "." + d.Name.Name
@@ -961,7 +950,6 @@ func (r *rewriter) decl(it *item) error {
 		case token.IMPORT:
 			return r.imports(it, d)
 		case token.TYPE:
-			r.flush()
 			c := chunk{types: map[string]string{}, line: r.line(it), col: r.col(it)}
 			var keep []*ast.TypeSpec
 			for _, sp := range d.Specs {
@@ -993,7 +981,6 @@ func (r *rewriter) decl(it *item) error {
 			}
 			r.emitDecl(c)
 		case token.CONST:
-			r.flush()
 			c := chunk{src: r.text(it, it.start, it.end) + "\n", line: r.line(it), col: r.col(it)}
 			c.funcDefs = map[string]string{}
 			for _, sp := range d.Specs {
@@ -1063,7 +1050,6 @@ func (r *rewriter) imports(it *item, d *ast.GenDecl) error {
 	if len(imps) == 0 {
 		return nil
 	}
-	r.flush()
 	r.emit(chunk{src: "import (\n" + b.String() + ")\n", imports: imps, line: r.line(it), col: r.col(it)})
 	return nil
 }
@@ -1072,7 +1058,6 @@ func (r *rewriter) imports(it *item, d *ast.GenDecl) error {
 // functions defined earlier see the new value), with the fresh declaration
 // as fallback when the type changes.
 func (r *rewriter) varDecl(it *item, d *ast.GenDecl) error {
-	r.flush()
 	orig := r.text(it, it.start, it.end) + "\n"
 	all := true
 	var names []string
@@ -1150,32 +1135,28 @@ func (r *rewriter) stmt(it *item, last bool) error {
 		// A top-level defer runs when the cell ends, not when its
 		// statement does. Its arguments are evaluated then, too.
 		cs := it.off(ds.Call.Pos())
-		r.addToGroup(it, rtName+".Defer(func() { "+r.text(it, cs, it.end)+"\n})")
+		r.emitStatement(it, rtName+".Defer(func() { "+r.text(it, cs, it.end)+"\n})")
 		return nil
 	}
 	if as, ok := it.stmt.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && len(as.Lhs) == 2 && len(as.Rhs) == 1 {
 		if id, ok := as.Lhs[0].(*ast.Ident); ok {
 			if z := r.zeroFirst(it, as, []string{id.Name}); z != "" {
-				r.addToGroup(it, z+r.text(it, it.start, it.end))
+				r.emitStatement(it, z+r.text(it, it.start, it.end))
 				return nil
 			}
 		}
 	}
-	r.addToGroup(it, r.text(it, it.start, it.end))
+	r.emitStatement(it, r.text(it, it.start, it.end))
 	return nil
 }
 
-// addToGroup emits a statement that declares nothing as a function literal
-// called at once. Each statement is its own chunk, so that a panic is
-// reported at the statement that caused it.
-func (r *rewriter) addToGroup(it *item, text string) {
+// emitStatement emits a statement that declares nothing, wrapped in an init
+// function (see wrapOpen). Each statement is its own chunk, so that a panic
+// is reported at the statement that caused it.
+func (r *rewriter) emitStatement(it *item, text string) {
 	l, c := r.ps.pos(it.start)
 	r.emit(chunk{src: wrapOpen + text + wrapClose, line: l, col: c, wrapped: true})
 }
-
-// flush is kept for the call sites that end a run of statements; every
-// statement is already emitted.
-func (r *rewriter) flush() {}
 
 func (r *rewriter) emit(c chunk) { r.out.chunks = append(r.out.chunks, c) }
 
@@ -1243,7 +1224,6 @@ func (r *rewriter) define(it *item, as *ast.AssignStmt) error {
 			fresh++
 		}
 	}
-	r.flush()
 	orig := r.text(it, it.start, it.end)
 	lhs := r.src[it.off(as.Lhs[0].Pos()):it.off(as.Lhs[len(as.Lhs)-1].End())]
 	rhsStart := it.off(as.Rhs[0].Pos())
@@ -1335,8 +1315,7 @@ func (r *rewriter) value(it *item, es *ast.ExprStmt) error {
 	plain := r.text(it, it.start, it.end)
 	void, known := r.isVoid(es.X)
 	if void {
-		r.addToGroup(it, plain)
-		r.flush()
+		r.emitStatement(it, plain)
 		return nil
 	}
 	l, col := r.ps.pos(it.start)

@@ -9,7 +9,6 @@ import (
 	"os"
 	"reflect"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,12 +42,11 @@ type Session struct {
 
 	// cell state, guarded by cellMu: the values passed to the runtime by
 	// the last expression and a goroutine panic reported by the guard.
-	cellMu    sync.Mutex
-	running   bool
-	values    []any
-	goPanics  []string
-	defers    []func()
-	showsRich bool
+	cellMu   sync.Mutex
+	running  bool
+	values   []any
+	goPanics []string
+	defers   []func()
 
 	idx *index
 }
@@ -707,14 +705,4 @@ func (f *stderrFilter) take() []frame {
 	fr := f.frames
 	f.frames = nil
 	return fr
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
