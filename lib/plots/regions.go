@@ -85,13 +85,7 @@ func Regions(predict PredictFunc, opt *RegionsOptions) (*plot.Plot, error) {
 		}
 		return negRegion
 	})
-	p := plot.New()
-	p.Title.Text = o.Title
-	if p.Title.Text == "" {
-		p.Title.Text = "Decision regions"
-	}
-	p.X.Label.Text, p.Y.Label.Text = "x₁", "x₂"
-	p.Add(plotter.NewImage(img, w.xmin, w.ymin, w.xmax, w.ymax))
+	p := w.plot(img, o.Title, "Decision regions")
 	if len(o.Points) > 0 {
 		s, err := plotter.NewScatter(xys(o.Points))
 		if err != nil {

@@ -62,13 +62,7 @@ func Voronoi(ctx context.Context, prototypes [][]float64, m metric.Vector, opt *
 		return nil, err
 	}
 	img := w.paint(cells, func(c int) color.RGBA { return cellColour(c) })
-	p := plot.New()
-	p.Title.Text = o.Title
-	if p.Title.Text == "" {
-		p.Title.Text = fmt.Sprintf("Voronoi cells of %d prototypes", len(prototypes))
-	}
-	p.X.Label.Text, p.Y.Label.Text = "x₁", "x₂"
-	p.Add(plotter.NewImage(img, w.xmin, w.ymin, w.xmax, w.ymax))
+	p := w.plot(img, o.Title, fmt.Sprintf("Voronoi cells of %d prototypes", len(prototypes)))
 	if len(o.Points) > 0 {
 		s, err := plotter.NewScatter(xys(o.Points))
 		if err != nil {
@@ -150,6 +144,19 @@ func (w window) centres() [][]float64 {
 		}
 	}
 	return out
+}
+
+// plot returns a plot of img, the window painted by paint, with axes x₁
+// and x₂, titled title or, if that is empty, fallback.
+func (w window) plot(img image.Image, title, fallback string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	if p.Title.Text == "" {
+		p.Title.Text = fallback
+	}
+	p.X.Label.Text, p.Y.Label.Text = "x₁", "x₂"
+	p.Add(plotter.NewImage(img, w.xmin, w.ymin, w.xmax, w.ymax))
+	return p
 }
 
 // paint colours every pixel by its class and darkens pixels whose right or
