@@ -21,7 +21,9 @@
 //     chunk, so they may refer to each other in any order.
 //   - Imports are optional for the preloaded packages (see Preloaded): a
 //     package is imported the first time a cell writes name.Member, unless
-//     a cell gave the name to something else first. Repeating an import is
+//     a cell gave the name to something else first. So is any standard
+//     library package whose name no other standard package has (sync,
+//     bytes, regexp, json, ...). Repeating an import is
 //     a no-op; importing another package under a name already in use is an
 //     error that suggests another name.
 //   - x := e and var x = e on an existing variable assign it (so functions

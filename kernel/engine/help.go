@@ -41,6 +41,10 @@ Imports are optional for the preloaded packages:
 		fmt.Fprintf(&b, "  %-10s %s\n", p.Name, p.Path)
 	}
 	b.WriteString(`
+Any other standard library package whose name is unambiguous (sync, bytes,
+regexp, json, ...) is imported the first time a cell uses it; import the
+others yourself (import "crypto/rand" under another name than rand).
+
 Show rich output with display.HTML, display.Markdown, display.PNG,
 display.Display(v); pass display.Context() to long library calls so the
 interrupt button stops them.
@@ -70,6 +74,7 @@ func helpMarkdown() string {
 	for _, p := range preloads() {
 		fmt.Fprintf(&b, "| `%s` | `%s` |\n", p.Name, p.Path)
 	}
+	b.WriteString("\nAny other standard library package whose name is unambiguous (`sync`, `bytes`, `regexp`, `json`, ...) is imported the first time a cell uses it.\n")
 	b.WriteString("\n### Magics\n\n")
 	b.WriteString("- `%help` this text\n- `%time stmt` run a statement and print its wall time\n")
 	b.WriteString("- `%%time` (first line) time the whole cell\n- `%who` names defined, with types\n")

@@ -130,11 +130,12 @@ var displayMethods = map[string]bool{
 
 // plan is a rewritten cell.
 type plan struct {
-	notes  []string // warnings to print before the cell runs
-	src    string
-	items  []item
-	ps     *positioner
-	chunks []chunk
+	notes   []string // warnings to print before the cell runs
+	unknown []string // names used as pkg.X that nothing defines
+	src     string
+	items   []item
+	ps      *positioner
+	chunks  []chunk
 }
 
 // item is one top-level statement or declaration of a cell.
@@ -559,8 +560,14 @@ func (r *rewriter) autoImports() {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	local := r.localNames()
 	for _, n := range names {
 		path, ok := r.view.preload[n]
+		if !ok && !declared[n] && !r.view.defined(n) && !local[n] && !r.explicitImport(n) {
+			if _, imp := r.view.imported[n]; !imp {
+				r.out.unknown = append(r.out.unknown, n)
+			}
+		}
 		if !ok || declared[n] || r.view.defined(n) {
 			continue
 		}
@@ -588,6 +595,59 @@ func (r *rewriter) autoImports() {
 			r.imported[n] = p
 		}
 	}
+}
+
+// localNames returns every name the cell defines anywhere (parameters,
+// local variables, results, range variables), so that x.f on one of them is
+// not taken for a package.
+func (r *rewriter) localNames() map[string]bool {
+	out := map[string]bool{}
+	for i := range r.items {
+		it := &r.items[i]
+		var node ast.Node = it.stmt
+		if it.decl != nil {
+			node = it.decl
+		}
+		if node == nil {
+			continue
+		}
+		ast.Inspect(node, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.Field:
+				for _, nm := range x.Names {
+					out[nm.Name] = true
+				}
+			case *ast.ValueSpec:
+				for _, nm := range x.Names {
+					out[nm.Name] = true
+				}
+			case *ast.AssignStmt:
+				if x.Tok == token.DEFINE {
+					for _, l := range x.Lhs {
+						if id, ok := l.(*ast.Ident); ok {
+							out[id.Name] = true
+						}
+					}
+				}
+			case *ast.RangeStmt:
+				for _, e := range []ast.Expr{x.Key, x.Value} {
+					if id, ok := e.(*ast.Ident); ok {
+						out[id.Name] = true
+					}
+				}
+			case *ast.TypeSwitchStmt:
+				if as, ok := x.Assign.(*ast.AssignStmt); ok {
+					for _, l := range as.Lhs {
+						if id, ok := l.(*ast.Ident); ok {
+							out[id.Name] = true
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // explicitImport reports whether the cell imports some package as name.

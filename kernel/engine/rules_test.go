@@ -319,3 +319,28 @@ func TestRedefiningConstants(t *testing.T) {
 		t.Logf("the interpreter now rebinds constants (twiceK() = %s): the note can go", got)
 	}
 }
+
+func TestUnambiguousStdlibImportedOnUse(t *testing.T) {
+	s := newTest(t)
+	got := s.exec("var wg sync.WaitGroup\nvar mu sync.Mutex\ntotal := 0\nfor i := 1; i <= 4; i++ {\n\twg.Add(1)\n\tgo func(k int) {\n\t\tdefer wg.Done()\n\t\tmu.Lock()\n\t\ttotal += k\n\t\tmu.Unlock()\n\t}(i)\n}\nwg.Wait()\ntotal")
+	if got != "10" {
+		t.Fatalf("sync without import: %q", got)
+	}
+	if got := s.exec(`regexp.MustCompile("a+").FindString("baaad")`); got != "aaa" {
+		t.Fatalf("regexp without import: %q", got)
+	}
+	// A name several standard packages share is not guessed.
+	if e := s.fail(`template.New("x")`); !strings.Contains(e.Message, "template") {
+		t.Fatalf("ambiguous name: %+v", e)
+	}
+}
+
+func TestUnknownPackageMessage(t *testing.T) {
+	s := newTest(t)
+	for _, code := range []string{"var q foo.Bar", "foo.Bar()"} {
+		e := s.fail(code)
+		if !strings.Contains(e.Message, "undefined: foo") {
+			t.Errorf("%q: %+v", code, e)
+		}
+	}
+}

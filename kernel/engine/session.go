@@ -77,6 +77,29 @@ var stdPreload = []Preload{
 	{"os", "os"},
 }
 
+// stdAuto maps the names of the standard library packages that no other
+// standard package shares to their import paths.
+var stdAuto = sync.OnceValue(func() map[string]string {
+	count := map[string]int{}
+	path := map[string]string{}
+	for k := range stdlib.Symbols {
+		i := strings.LastIndex(k, "/")
+		if i < 0 || strings.Contains(k, "internal") || strings.Contains(k, "vendor") {
+			continue
+		}
+		n := k[i+1:]
+		count[n]++
+		path[n] = k[:i]
+	}
+	out := map[string]string{}
+	for n, c := range count {
+		if c == 1 {
+			out[n] = path[n]
+		}
+	}
+	return out
+})
+
 // Preloaded returns the packages cells may use without importing them.
 func Preloaded() []Preload { return preloads() }
 
@@ -155,6 +178,16 @@ func (s *Session) start() error {
 	for _, p := range preloads() {
 		pre[p.Name] = p.Path
 	}
+	// Beyond the preloaded packages, a standard library package is
+	// imported on first use when no other standard package has its name
+	// (sync, bytes, regexp, json, ...; not rand, template, scanner).
+	auto := map[string]string{}
+	for n, p := range stdAuto() {
+		auto[n] = p
+	}
+	for n, p := range pre {
+		auto[n] = p
+	}
 	syms := map[string]map[string]reflect.Value{}
 	all := []interp.Exports{stdlib.Symbols}
 	all = append(all, extra...)
@@ -174,7 +207,7 @@ func (s *Session) start() error {
 		methods: map[string]string{}, funcDefs: map[string]string{},
 		callers: map[string]map[string]bool{},
 		ints:    map[string]bool{},
-		preload: pre,
+		preload: auto,
 		voidFunc: func(path, name string) (bool, bool) {
 			v, ok := syms[path][name]
 			if !ok || v.Kind() != reflect.Func {
@@ -356,7 +389,14 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*Result
 			}
 		}
 		if err != nil {
-			return nil, s.compileError(err, c)
+			e := s.compileError(err, c)
+			if isCrash(e.Message) && len(p.unknown) > 0 {
+				// The interpreter fails badly on a type of an unknown
+				// package; say what is missing instead.
+				msg := fmt.Sprintf("undefined: %s (if it is a package, import it: import %q)", p.unknown[0], "path/to/"+p.unknown[0])
+				e = s.newError("CompileError", msg, e.Line, e.Col)
+			}
+			return nil, e
 		}
 		s.record(c)
 		_, err = s.in.ExecuteWithContext(ctx, prog)
@@ -600,6 +640,13 @@ func explain(msg string) string {
 		return msg + " (the interpreter implements Go 1.20 builtins: delete map keys in a loop, or assign a new map)"
 	}
 	return msg
+}
+
+// isCrash reports whether a compile message is an interpreter failure
+// rather than a diagnostic.
+func isCrash(msg string) bool {
+	return strings.Contains(msg, "runtime error:") || strings.Contains(msg, "CFG post-order panic") ||
+		strings.Contains(msg, "incomplete type") || strings.Contains(msg, "nil reflect type")
 }
 
 // runError converts an error of a running chunk c (nil for a script's
