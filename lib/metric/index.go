@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
 	"sync/atomic"
 
+	"github.com/goldp/goldp/lib/internal/parallel"
 	"github.com/goldp/goldp/lib/progress"
 )
 
@@ -78,8 +78,23 @@ func (s Stats) String() string {
 		s.Prototypes, s.BuildCalls, s.Queries, s.CallsPerQuery(), s.Prototypes)
 }
 
+// counters count an index's queries and distance calls.
 type counters struct {
 	queries, calls atomic.Int64
+}
+
+func (c *counters) add(queries, calls int64) {
+	c.queries.Add(queries)
+	c.calls.Add(calls)
+}
+
+func (c *counters) stats(prototypes int, build int64) Stats {
+	return Stats{Prototypes: prototypes, BuildCalls: build, Queries: c.queries.Load(), Calls: c.calls.Load()}
+}
+
+func (c *counters) reset() {
+	c.queries.Store(0)
+	c.calls.Store(0)
 }
 
 // VectorIndex answers exact nearest-prototype queries among points given as
@@ -152,16 +167,10 @@ func (ix *VectorIndex) Len() int { return len(ix.t.pts) }
 func (ix *VectorIndex) Brute() bool { return ix.t.brute }
 
 // Stats returns the counters of the index.
-func (ix *VectorIndex) Stats() Stats {
-	return Stats{Prototypes: len(ix.t.pts), BuildCalls: ix.build,
-		Queries: ix.counter.queries.Load(), Calls: ix.counter.calls.Load()}
-}
+func (ix *VectorIndex) Stats() Stats { return ix.counter.stats(len(ix.t.pts), ix.build) }
 
 // ResetStats sets the query counters to zero.
-func (ix *VectorIndex) ResetStats() {
-	ix.counter.queries.Store(0)
-	ix.counter.calls.Store(0)
-}
+func (ix *VectorIndex) ResetStats() { ix.counter.reset() }
 
 func (ix *VectorIndex) check(i int, q []float64) error {
 	if ix.dim >= 0 && len(q) != ix.dim {
@@ -178,8 +187,7 @@ func (ix *VectorIndex) Nearest(q []float64) (int, float64, error) {
 	}
 	var calls int64
 	j, d := ix.nearest(q, &calls)
-	ix.counter.queries.Add(1)
-	ix.counter.calls.Add(calls)
+	ix.counter.add(1, calls)
 	return j, d, nil
 }
 
@@ -246,7 +254,7 @@ func (ix *VectorIndex) Query(ctx context.Context, qs [][]float64, cells []int, d
 			return err
 		}
 	}
-	return parallel(ctx, len(qs), ix.opt.Workers, ix.opt.Progress, &ix.counter, func(i int, calls *int64) {
+	return runQueries(ctx, len(qs), ix.opt.Workers, ix.opt.Progress, &ix.counter, func(i int, calls *int64) {
 		j, d := ix.nearest(qs[i], calls)
 		cells[i] = j
 		if dists != nil {
@@ -294,24 +302,17 @@ func NewStringIndex(prototypes []string, m String, opt *IndexOptions) (*StringIn
 func (ix *StringIndex) Len() int { return len(ix.t.pts) }
 
 // Stats returns the counters of the index.
-func (ix *StringIndex) Stats() Stats {
-	return Stats{Prototypes: len(ix.t.pts), BuildCalls: ix.build,
-		Queries: ix.counter.queries.Load(), Calls: ix.counter.calls.Load()}
-}
+func (ix *StringIndex) Stats() Stats { return ix.counter.stats(len(ix.t.pts), ix.build) }
 
 // ResetStats sets the query counters to zero.
-func (ix *StringIndex) ResetStats() {
-	ix.counter.queries.Store(0)
-	ix.counter.calls.Store(0)
-}
+func (ix *StringIndex) ResetStats() { ix.counter.reset() }
 
 // Nearest returns the index of the prototype nearest to q (lowest index
 // among equidistant ones) and its distance.
 func (ix *StringIndex) Nearest(q string) (int, float64) {
 	var calls int64
 	j, d := ix.t.nearest(q, &calls)
-	ix.counter.queries.Add(1)
-	ix.counter.calls.Add(calls)
+	ix.counter.add(1, calls)
 	return j, d
 }
 
@@ -319,7 +320,7 @@ func (ix *StringIndex) Nearest(q string) (int, float64) {
 // computed in parallel; it stops early with ctx's error when ctx is cancelled.
 func (ix *StringIndex) Cells(ctx context.Context, qs []string) ([]int, error) {
 	cells := make([]int, len(qs))
-	err := parallel(ctx, len(qs), ix.opt.Workers, ix.opt.Progress, &ix.counter, func(i int, calls *int64) {
+	err := runQueries(ctx, len(qs), ix.opt.Workers, ix.opt.Progress, &ix.counter, func(i int, calls *int64) {
 		cells[i], _ = ix.t.nearest(qs[i], calls)
 	})
 	if err != nil {
@@ -328,40 +329,21 @@ func (ix *StringIndex) Cells(ctx context.Context, qs []string) ([]int, error) {
 	return cells, nil
 }
 
-// parallel runs f(i) for i in [0, n) on workers goroutines, in chunks,
-// checking ctx between chunks and reporting progress.
-func parallel(ctx context.Context, n, workers int, rep progress.Reporter, c *counters, f func(i int, calls *int64)) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
+// runQueries runs f(i) for i in [0, n) on workers goroutines, in chunks,
+// checking ctx between chunks, adding to the counters c and reporting
+// progress.
+func runQueries(ctx context.Context, n, workers int, rep progress.Reporter, c *counters, f func(i int, calls *int64)) error {
 	defer progress.Finish(rep)
 	const chunk = 256
-	var next, done atomic.Int64
-	var wg sync.WaitGroup
-	workers = max(1, min(workers, (n+chunk-1)/chunk))
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var calls, queries int64
-			defer func() {
-				c.calls.Add(calls)
-				c.queries.Add(queries)
-			}()
-			for ctx.Err() == nil {
-				lo := int(next.Add(chunk)) - chunk
-				if lo >= n {
-					return
-				}
-				hi := min(n, lo+chunk)
-				for i := lo; i < hi; i++ {
-					f(i, &calls)
-				}
-				queries += int64(hi - lo)
-				progress.Report(rep, done.Add(int64(hi-lo)), int64(n))
-			}
-		}()
-	}
-	wg.Wait()
-	return ctx.Err()
+	var done atomic.Int64
+	return parallel.For(ctx, (n+chunk-1)/chunk, workers, func(_ context.Context, k int) error {
+		lo, hi := k*chunk, min(n, (k+1)*chunk)
+		var calls int64
+		for i := lo; i < hi; i++ {
+			f(i, &calls)
+		}
+		c.add(int64(hi-lo), calls)
+		progress.Report(rep, done.Add(int64(hi-lo)), int64(n))
+		return nil
+	})
 }
