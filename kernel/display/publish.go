@@ -116,8 +116,9 @@ func publisher() Publisher {
 }
 
 // Context returns the context of the running cell. It is cancelled when the
-// user interrupts the cell, so long library calls made from a cell should
-// receive it:
+// user interrupts the cell and when the cell ends, so call it in the cell
+// that uses it rather than keeping it in a variable for later cells. Long
+// library calls made from a cell should receive it:
 //
 //	res, err := iwp.Run(display.Context(), cfg)
 func Context() context.Context {

@@ -1265,6 +1265,25 @@ func mergeMap[V any](dst, src map[string]V) map[string]V {
 	return dst
 }
 
+// multiAssign assigns the results of one multi-value expression rhs to the
+// existing variables names through typed temporaries: `t0, t1 := rhs;
+// a, b = t0, t1` (blank names stay blank).
+func multiAssign(directive string, names []string, rhs string) string {
+	tmps := make([]string, len(names))
+	var lhs, vals []string
+	for i, n := range names {
+		if n == "_" {
+			tmps[i] = "_"
+			continue
+		}
+		tmps[i] = fmt.Sprintf("_goldpT%d", i)
+		lhs = append(lhs, n)
+		vals = append(vals, tmps[i])
+	}
+	return directive + strings.Join(tmps, ", ") + " := " + rhs + "\n" +
+		strings.Join(lhs, ", ") + " = " + strings.Join(vals, ", ") + "\n"
+}
+
 // define plans `a, b := e`.
 func (r *rewriter) define(it *item, as *ast.AssignStmt) error {
 	var names []string
@@ -1295,9 +1314,16 @@ func (r *rewriter) define(it *item, as *ast.AssignStmt) error {
 	commaOK := len(as.Lhs) == 2 && len(as.Rhs) == 1 && isCommaOK(as.Rhs[0])
 	switch {
 	case fresh == 0 && existing > 0:
-		if commaOK {
+		switch {
+		case commaOK:
 			c.src = wrapOpen + r.zeroFirst(it, as, names) + assign + wrapClose
-		} else {
+		case len(as.Lhs) > 1 && len(as.Rhs) == 1:
+			// `a, b = f()` into existing variables of another type is not
+			// caught when compiled but panics in reflect when run; through
+			// temporaries the mismatch is a compile error, so the fresh
+			// declaration (the fallback) takes over as it should.
+			c.src, c.fallback = wrapOpen+multiAssign(r.ps.directive(it.start), names, rhs)+wrapClose, orig+"\n"
+		default:
 			c.src, c.fallback = assign, orig+"\n"
 		}
 	case commaOK:

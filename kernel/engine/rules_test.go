@@ -344,3 +344,45 @@ func TestUnknownPackageMessage(t *testing.T) {
 		}
 	}
 }
+
+func TestMultiValueRedefinition(t *testing.T) {
+	s := newTest(t)
+	s.exec("a, b := 1, 2\nfunc f() (int, int) { return 5, 6 }\nfunc sum() int { return a + b }")
+	// Same types: an assignment, so sum (defined earlier) sees the new values.
+	s.exec("a, b := f()")
+	if got := s.exec("sum()"); got != "11" {
+		t.Fatalf("multi-value redefinition with the same types: sum() = %q, want 11", got)
+	}
+	// Another type: a fresh declaration, not a reflect panic.
+	s.exec("est := 3.0")
+	s.exec("func two() (string, error) { return \"line\", nil }")
+	s.exec("est, _ := two()")
+	if got := s.exec("est"); got != "line" {
+		t.Fatalf("multi-value redefinition with a new type: est = %q, want line", got)
+	}
+}
+
+func TestValueWithNilErrorShowsRichForm(t *testing.T) {
+	s := newTest(t)
+	res, err := s.Execute(context.Background(), "func fig() (display.HTML, error) { return display.HTML(\"<b>x</b>\"), nil }\nfig()", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Value["text/html"] != "<b>x</b>" {
+		t.Fatalf("(HTML, nil) as last value: bundle %v, want text/html", res.Value)
+	}
+	if got, _ := res.Value["text/plain"].(string); !strings.HasSuffix(got, "\n<nil>") {
+		t.Fatalf("text/plain should still list every result: %q", got)
+	}
+}
+
+func TestCellContextEndsWithCell(t *testing.T) {
+	s := newTest(t)
+	s.exec("ctx := display.Context()")
+	if got := s.exec("ctx.Err()"); !strings.Contains(got, "context canceled") {
+		t.Fatalf("a context kept from an earlier cell: Err() = %q, want context canceled", got)
+	}
+	if got := s.exec("display.Context().Err()"); got != "" && got != "<nil>" {
+		t.Fatalf("the running cell's context: Err() = %q, want nil", got)
+	}
+}

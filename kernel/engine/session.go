@@ -316,6 +316,11 @@ func (s *Session) Execute(ctx context.Context, code string, pub display.Publishe
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	// The cell's context ends with the cell, in every runner, so a
+	// display.Context() kept from an earlier cell fails fast instead of
+	// behaving differently under the kernel, nb run and its -timeout.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	restore := display.SetPublisher(pub, ctx)
 	defer restore()
 	start := time.Now()
@@ -579,6 +584,16 @@ func (s *Session) liveTypes(p *plan) map[string]reflect.Type {
 // itself, several as a list in the text form. A single nil interface (a
 // call returning a nil error, like p.Save(...)) shows nothing.
 func renderValues(vals []any) display.Bundle {
+	// Go's (value, error) idiom: with a nil error last, the rich forms of
+	// the values before it are shown as if they stood alone, so
+	// `plots.Voronoi(...)` shows its figure; text/plain still lists every
+	// result.
+	if n := len(vals); n >= 2 && vals[n-1] == nil {
+		if rich := renderValues(vals[:n-1]); len(rich) > 1 {
+			rich["text/plain"] = plainValues(vals)
+			return rich
+		}
+	}
 	switch len(vals) {
 	case 0:
 		return nil
@@ -588,13 +603,17 @@ func renderValues(vals []any) display.Bundle {
 		}
 		return display.Render(vals[0])
 	}
+	return display.Bundle{"text/plain": plainValues(vals)}
+}
+
+// plainValues is the text form of several results, one per line.
+func plainValues(vals []any) string {
 	var parts []string
 	for _, v := range vals {
-		b := display.Render(v)
-		t, _ := b["text/plain"].(string)
+		t, _ := display.Render(v)["text/plain"].(string)
 		parts = append(parts, t)
 	}
-	return display.Bundle{"text/plain": strings.Join(parts, "\n")}
+	return strings.Join(parts, "\n")
 }
 
 // posRE matches an interpreter message with a position; the file name is
