@@ -17,8 +17,12 @@ Measures, for each kernel, in one run:
 Clients are raw pyzmq sockets signed with jupyter_client's Session, so the
 figures are not inflated by jupyter_client's channel threads.
 
+After the table, goldp is measured again from a Go client over zmq4
+(go run ./bench/kernel/goclient), which separates the kernel's own latency
+from this Python client's.
+
 Usage: /usr/bin/python3 bench/kernel/bench.py [--kernels goldp,python3]
-       [--cells 5000] [--json out.json]
+       [--cells 5000] [--json out.json] [--no-goclient]
 Requires the goldp kernelspec (scripts/setup.sh) and python3-ipykernel.
 """
 
@@ -320,6 +324,8 @@ def main():
     ap.add_argument("--kernels", default="goldp,python3")
     ap.add_argument("--cells", type=int, default=5000)
     ap.add_argument("--json", help="also write the figures to this file")
+    ap.add_argument("--no-goclient", action="store_true",
+                    help="do not also measure goldp from the Go client (bench/kernel/goclient)")
     args = ap.parse_args()
     names = args.kernels.split(",")
     results = {}
@@ -343,6 +349,15 @@ def main():
         row.append(target)
         print("".join(str(x).ljust(w) for x, w in zip(row, width)))
     print("(machine: %d CPUs, load average %.2f)" % (os.cpu_count(), os.getloadavg()[0]))
+    if "goldp" in names and not args.no_goclient:
+        # The same kernel measured from a Go client (bench/kernel/goclient):
+        # the difference from the table above is this Python client's share.
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        goldp = KernelSpecManager().get_kernel_spec("goldp").argv[0]
+        try:
+            subprocess.run(["go", "run", "./bench/kernel/goclient", "-goldp", goldp], cwd=root, check=True)
+        except (OSError, subprocess.CalledProcessError) as e:
+            print("(Go client not run: %s)" % e)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)

@@ -1,0 +1,439 @@
+// Command goclient measures a running "goldp kernel" process from a Go
+// client over zmq4, the way bench.py measures it from Python, so that the
+// kernel's own latency can be told apart from the Python client's.
+//
+// It starts the kernel binary itself (goldp kernel -f conn.json, with no
+// history file), then measures:
+//
+//	kernel_info rtt  kernel_info_request -> reply, median of 200
+//	trivial cell     execute_request "1+1" -> execute_reply, median, p95 of 200
+//	10k lines        a cell printing 10,000 lines: request -> idle (median of 3)
+//	                 and the number of stream messages (the text is checked)
+//	interrupt        interrupt_request of a busy loop -> execute_reply (median of 5)
+//	complete/inspect request -> reply (median of 50)
+//
+// Usage: go run ./bench/kernel/goclient [-goldp bin/goldp] [-json out.json]
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+
+	"github.com/goldp/goldp/kernel/jupyter"
+)
+
+func main() {
+	bin := flag.String("goldp", "bin/goldp", "the goldp `binary` to start as \"goldp kernel\"")
+	jsonOut := flag.String("json", "", "also write the figures to this `file`")
+	flag.Parse()
+	r, err := run(*bin)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "goclient:", err)
+		os.Exit(1)
+	}
+	keys := []string{"kernel_info rtt", "trivial median", "trivial p95", "10k lines", "10k messages",
+		"interrupt", "complete", "inspect"}
+	fmt.Println("goldp measured by the Go client (zmq4):")
+	for _, k := range keys {
+		fmt.Printf("  %-18s %s\n", k, format(k, r[k]))
+	}
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		fmt.Printf("  (load average %s)\n", strings.Fields(string(b))[0])
+	}
+	if *jsonOut != "" {
+		b, _ := json.MarshalIndent(r, "", " ")
+		if err := os.WriteFile(*jsonOut, b, 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "goclient:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+func format(key string, v float64) string {
+	switch {
+	case key == "10k messages":
+		return strconv.Itoa(int(v))
+	case v < 1e-3:
+		return fmt.Sprintf("%.0f us", v*1e6)
+	default:
+		return fmt.Sprintf("%.2f ms", v*1e3)
+	}
+}
+
+// freePorts returns n free loopback TCP ports.
+func freePorts(n int) ([]int, error) {
+	var ls []net.Listener
+	defer func() {
+		for _, l := range ls {
+			l.Close()
+		}
+	}()
+	var ports []int
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		ls = append(ls, l)
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	return ports, nil
+}
+
+type client struct {
+	codec   *jupyter.Codec
+	session string
+	shell   zmq4.Socket
+	control zmq4.Socket
+	iopub   zmq4.Socket
+	iopubC  chan *jupyter.Message
+	shellC  chan *jupyter.Message
+	ctrlC   chan *jupyter.Message
+}
+
+func run(bin string) (map[string]float64, error) {
+	ports, err := freePorts(5)
+	if err != nil {
+		return nil, err
+	}
+	key := jupyter.NewID()
+	ci := jupyter.ConnectionInfo{Transport: "tcp", IP: "127.0.0.1", ShellPort: ports[0], ControlPort: ports[1],
+		StdinPort: ports[2], IOPubPort: ports[3], HBPort: ports[4], Key: key, SignatureScheme: "hmac-sha256"}
+	dir, err := os.MkdirTemp("", "goclient-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	fn := filepath.Join(dir, "conn.json")
+	b, _ := json.Marshal(ci)
+	if err := os.WriteFile(fn, b, 0o600); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, "kernel", "-f", fn, "-history", "")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	var c *client
+	defer func() {
+		if c != nil {
+			c.send(c.control, "shutdown_request", map[string]any{"restart": false})
+		}
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(3 * time.Second):
+			cmd.Process.Kill()
+		}
+	}()
+
+	ctx := context.Background()
+	c = &client{codec: jupyter.NewCodec([]byte(key)), session: jupyter.NewID(),
+		iopubC: make(chan *jupyter.Message, 1<<16), shellC: make(chan *jupyter.Message, 64), ctrlC: make(chan *jupyter.Message, 64)}
+	ep := func(p int) string { return "tcp://127.0.0.1:" + strconv.Itoa(p) }
+	id := zmq4.WithID(zmq4.SocketIdentity(c.session))
+	c.shell = zmq4.NewDealer(ctx, id, zmq4.WithDialerRetry(5*time.Millisecond))
+	c.control = zmq4.NewDealer(ctx, id, zmq4.WithDialerRetry(5*time.Millisecond))
+	c.iopub = zmq4.NewSub(ctx, zmq4.WithDialerRetry(5*time.Millisecond))
+	defer c.shell.Close()
+	defer c.control.Close()
+	defer c.iopub.Close()
+	for _, d := range []struct {
+		s zmq4.Socket
+		p int
+	}{{c.shell, ports[0]}, {c.control, ports[1]}, {c.iopub, ports[3]}} {
+		var err error
+		for range 400 { // the kernel may not have bound yet
+			if err = d.s.Dial(ep(d.p)); err == nil {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("dial %s: %v", ep(d.p), err)
+		}
+	}
+	if err := c.iopub.SetOption(zmq4.OptionSubscribe, ""); err != nil {
+		return nil, err
+	}
+	go c.reader(c.shell, c.shellC)
+	go c.reader(c.control, c.ctrlC)
+	go c.reader(c.iopub, c.iopubC)
+
+	r := map[string]float64{}
+	// The first kernel_info may be sent before IOPub is subscribed; wait for
+	// IOPub to carry the status of a request.
+	for i := 0; ; i++ {
+		mid, err := c.send(c.shell, "kernel_info_request", map[string]any{})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := c.reply(c.shellC, mid, 30*time.Second); err != nil {
+			return nil, err
+		}
+		if _, err := c.untilIdle(mid, 200*time.Millisecond); err == nil {
+			break
+		} else if i == 50 {
+			return nil, fmt.Errorf("IOPub carries nothing: %v", err)
+		}
+	}
+	c.drain()
+
+	var lat []float64
+	for range 200 {
+		t := time.Now()
+		mid, err := c.send(c.shell, "kernel_info_request", map[string]any{})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := c.reply(c.shellC, mid, 30*time.Second); err != nil {
+			return nil, err
+		}
+		lat = append(lat, time.Since(t).Seconds())
+	}
+	r["kernel_info rtt"] = median(lat)
+	time.Sleep(50 * time.Millisecond)
+	c.drain()
+
+	for range 20 {
+		if _, _, err := c.execute("1+1", false); err != nil {
+			return nil, err
+		}
+	}
+	lat = lat[:0]
+	for range 200 {
+		_, d, err := c.execute("1+1", false)
+		if err != nil {
+			return nil, err
+		}
+		lat = append(lat, d.Seconds())
+	}
+	r["trivial median"] = median(lat)
+	r["trivial p95"] = pct(lat, 95)
+
+	lat = lat[:0]
+	count := 0
+	const lines = "for i := 0; i < 10000; i++ {\n\tfmt.Println(i)\n}"
+	var want strings.Builder
+	for i := range 10000 {
+		want.WriteString(strconv.Itoa(i))
+		want.WriteByte('\n')
+	}
+	for range 3 {
+		msgs, d, err := c.execute(lines, true)
+		if err != nil {
+			return nil, err
+		}
+		var text strings.Builder
+		n := 0
+		for _, m := range msgs {
+			if m.Header.MsgType == "stream" {
+				var sc struct{ Text string }
+				json.Unmarshal(m.Content, &sc)
+				text.WriteString(sc.Text)
+				n++
+			}
+		}
+		if text.String() != want.String() {
+			return nil, fmt.Errorf("10k lines: the output differs (%d bytes, want %d)", text.Len(), want.Len())
+		}
+		count = max(count, n)
+		lat = append(lat, d.Seconds())
+	}
+	r["10k lines"] = median(lat)
+	r["10k messages"] = float64(count)
+
+	lat = lat[:0]
+	for range 5 {
+		mid, err := c.send(c.shell, "execute_request", execContent("for {\n}"))
+		if err != nil {
+			return nil, err
+		}
+		time.Sleep(200 * time.Millisecond)
+		t := time.Now()
+		if _, err := c.send(c.control, "interrupt_request", map[string]any{}); err != nil {
+			return nil, err
+		}
+		if _, err := c.reply(c.shellC, mid, 10*time.Second); err != nil {
+			return nil, err
+		}
+		lat = append(lat, time.Since(t).Seconds())
+		if _, err := c.reply(c.ctrlC, "", 10*time.Second); err != nil {
+			return nil, err
+		}
+		if _, err := c.untilIdle(mid, 10*time.Second); err != nil {
+			return nil, err
+		}
+	}
+	r["interrupt"] = median(lat)
+
+	for _, k := range []struct {
+		kind    string
+		content map[string]any
+	}{
+		{"complete", map[string]any{"code": "fmt.Print", "cursor_pos": 9}},
+		{"inspect", map[string]any{"code": "strings.ToUpper", "cursor_pos": 10, "detail_level": 0}},
+	} {
+		lat = lat[:0]
+		for range 50 {
+			t := time.Now()
+			mid, err := c.send(c.shell, k.kind+"_request", k.content)
+			if err != nil {
+				return nil, err
+			}
+			rep, err := c.reply(c.shellC, mid, 30*time.Second)
+			if err != nil {
+				return nil, err
+			}
+			lat = append(lat, time.Since(t).Seconds())
+			if !strings.Contains(string(rep.Content), `"status":"ok"`) {
+				return nil, fmt.Errorf("%s: %s", k.kind, rep.Content)
+			}
+		}
+		r[k.kind] = median(lat)
+	}
+	return r, nil
+}
+
+func execContent(code string) map[string]any {
+	return map[string]any{"code": code, "silent": false, "store_history": true,
+		"user_expressions": map[string]any{}, "allow_stdin": false, "stop_on_error": false}
+}
+
+// execute runs code. Unless toIdle it measures request -> execute_reply and
+// then waits for idle; with toIdle it measures request -> idle. It returns
+// the IOPub messages of the request.
+func (c *client) execute(code string, toIdle bool) ([]*jupyter.Message, time.Duration, error) {
+	t := time.Now()
+	mid, err := c.send(c.shell, "execute_request", execContent(code))
+	if err != nil {
+		return nil, 0, err
+	}
+	var d time.Duration
+	if !toIdle {
+		if _, err := c.reply(c.shellC, mid, 30*time.Second); err != nil {
+			return nil, 0, err
+		}
+		d = time.Since(t)
+	}
+	msgs, err := c.untilIdle(mid, 30*time.Second)
+	if err != nil {
+		return nil, 0, err
+	}
+	if toIdle {
+		d = time.Since(t)
+		if _, err := c.reply(c.shellC, mid, 30*time.Second); err != nil {
+			return nil, 0, err
+		}
+	}
+	return msgs, d, nil
+}
+
+func (c *client) send(s zmq4.Socket, msgType string, content any) (string, error) {
+	cb, err := json.Marshal(content)
+	if err != nil {
+		return "", err
+	}
+	m := &jupyter.Message{Header: jupyter.NewHeader(msgType, c.session, "bench"), Content: cb}
+	frames, err := c.codec.Encode(m)
+	if err != nil {
+		return "", err
+	}
+	return m.Header.MsgID, s.Send(zmq4.NewMsgFrom(frames...))
+}
+
+func (c *client) reader(s zmq4.Socket, ch chan *jupyter.Message) {
+	for {
+		zm, err := s.Recv()
+		if err != nil {
+			close(ch)
+			return
+		}
+		m, err := c.codec.Decode(zm.Frames)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "goclient: bad message:", err)
+			continue
+		}
+		ch <- m
+	}
+}
+
+func parentID(m *jupyter.Message) string {
+	var h struct {
+		MsgID string `json:"msg_id"`
+	}
+	json.Unmarshal(m.ParentHeader, &h)
+	return h.MsgID
+}
+
+// reply waits for the message on ch whose parent is mid (any, if mid is "").
+func (c *client) reply(ch chan *jupyter.Message, mid string, timeout time.Duration) (*jupyter.Message, error) {
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	for {
+		select {
+		case m, ok := <-ch:
+			if !ok {
+				return nil, fmt.Errorf("socket closed")
+			}
+			if mid == "" || parentID(m) == mid {
+				return m, nil
+			}
+		case <-t.C:
+			return nil, fmt.Errorf("no reply to %s within %v", mid, timeout)
+		}
+	}
+}
+
+// untilIdle returns the IOPub messages of mid up to its idle status.
+func (c *client) untilIdle(mid string, timeout time.Duration) ([]*jupyter.Message, error) {
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	var msgs []*jupyter.Message
+	for {
+		select {
+		case m := <-c.iopubC:
+			if parentID(m) != mid {
+				continue
+			}
+			if m.Header.MsgType == "status" && strings.Contains(string(m.Content), `"idle"`) {
+				return msgs, nil
+			}
+			msgs = append(msgs, m)
+		case <-t.C:
+			return nil, fmt.Errorf("no idle for %s within %v", mid, timeout)
+		}
+	}
+}
+
+func (c *client) drain() {
+	for {
+		select {
+		case <-c.iopubC:
+		default:
+			return
+		}
+	}
+}
+
+func median(xs []float64) float64 { return pct(xs, 50) }
+
+func pct(xs []float64, p float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	i := int(p/100*float64(len(s)-1) + 0.5)
+	return s[min(i, len(s)-1)]
+}
