@@ -70,3 +70,20 @@ func BenchmarkInspect(b *testing.B) {
 		s.Inspect("F()", 1, 0)
 	}
 }
+
+// BenchmarkPrintLines measures a cell printing 10,000 lines with
+// fmt.Println, the interpreter's share of the kernel's 10k-lines figure.
+func BenchmarkPrintLines(b *testing.B) {
+	s, err := New(Options{Stdout: io.Discard, Stderr: io.Discard})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	const cell = "for i := 0; i < 10000; i++ {\n\tfmt.Println(i)\n}"
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := s.Execute(ctx, cell, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -35,6 +35,7 @@ type Session struct {
 	opts   Options
 	stdout io.Writer
 	stderr *stderrFilter
+	outBuf *outBuffer // buffers stdout while a cell runs, if it is a file
 
 	mu   sync.Mutex // serializes Execute and Reset
 	in   *interp.Interpreter
@@ -126,6 +127,10 @@ func New(opts Options) (*Session, error) {
 	if errw == nil {
 		errw = os.Stderr
 	}
+	if s.outBuf = newOutBuffer(s.stdout); s.outBuf != nil {
+		s.stdout = s.outBuf
+		errw = flushFirst{s.outBuf, errw}
+	}
 	s.stderr = &stderrFilter{w: errw}
 	if err := s.start(); err != nil {
 		return nil, err
@@ -149,6 +154,11 @@ func (s *Session) start() error {
 	})
 	if err := in.Use(stdlib.Symbols); err != nil {
 		return fmt.Errorf("engine: loading the standard library: %w", err)
+	}
+	if s.outBuf != nil {
+		if err := in.Use(s.outExports()); err != nil {
+			return fmt.Errorf("engine: loading the output buffer: %w", err)
+		}
 	}
 	extraMu.Lock()
 	extra := append([]interp.Exports(nil), extraSymbols...)
@@ -321,8 +331,13 @@ func (s *Session) Execute(ctx context.Context, code string, pub display.Publishe
 	// behaving differently under the kernel, nb run and its -timeout.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if pub != nil && s.outBuf != nil {
+		pub = flushingPublisher{s.outBuf, pub}
+	}
 	restore := display.SetPublisher(pub, ctx)
 	defer restore()
+	s.outBuf.begin()
+	defer s.outBuf.end()
 	start := time.Now()
 	res, err := s.execute(ctx, code)
 	if res != nil {

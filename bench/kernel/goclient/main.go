@@ -34,9 +34,13 @@ import (
 	"github.com/goldp/goldp/kernel/jupyter"
 )
 
+// trivialN is the number of trivial cells timed.
+var trivialN int
+
 func main() {
 	bin := flag.String("goldp", "bin/goldp", "the goldp `binary` to start as \"goldp kernel\"")
 	jsonOut := flag.String("json", "", "also write the figures to this `file`")
+	flag.IntVar(&trivialN, "trivial", 200, "run `n` trivial cells (more, to profile the kernel under load)")
 	flag.Parse()
 	r, err := run(*bin)
 	if err != nil {
@@ -214,7 +218,7 @@ func run(bin string) (map[string]float64, error) {
 		}
 	}
 	lat = lat[:0]
-	for range 200 {
+	for range trivialN {
 		_, d, err := c.execute("1+1", false)
 		if err != nil {
 			return nil, err

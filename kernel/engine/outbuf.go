@@ -1,0 +1,201 @@
+package engine
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"sync"
+	"time"
+
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+
+	"github.com/goldp/goldp/kernel/display"
+)
+
+// Output of fmt.Print* to a file (the kernel worker's stdout pipe, a
+// script's terminal) is buffered while a cell runs: one write(2) per line
+// made a cell printing 10,000 lines spend two thirds of its time in
+// system calls and in waking the reader of the pipe.
+//
+// The buffer is flushed when it holds outBufSize bytes, outBufDelay after
+// the first unflushed write, when the cell ends, before anything the cell
+// displays (or an input prompt), before writes to standard error through
+// the interpreter (fmt.Fprint* to os.Stderr, log, panics) and before
+// os.Exit. fmt.Fprint* to os.Stdout goes through the same buffer, so fmt's
+// output stays in order. Only writes that bypass fmt to the file itself
+// (os.Stdout.Write, compiled code) can overtake fmt output written less
+// than outBufDelay before them. Between cells nothing is buffered, so
+// output of goroutines a cell left running is written at once.
+const (
+	outBufSize  = 32 << 10
+	outBufDelay = 2 * time.Millisecond
+)
+
+// outBuffer is the buffered writer of fmt.Print* (see above).
+type outBuffer struct {
+	w io.Writer
+
+	mu     sync.Mutex
+	buf    []byte
+	active bool // a cell runs: buffer
+	armed  bool // the flush timer is set
+	timer  *time.Timer
+	err    error // of the last write to w, returned by the next Write
+}
+
+// newOutBuffer returns the buffer for w, or nil (no buffering) when w is
+// not a file.
+func newOutBuffer(w io.Writer) *outBuffer {
+	if _, ok := w.(*os.File); !ok {
+		return nil
+	}
+	b := &outBuffer{w: w}
+	b.timer = time.AfterFunc(time.Hour, func() { b.Flush() })
+	b.timer.Stop()
+	return b
+}
+
+// Write buffers p while a cell runs and writes it through otherwise.
+func (b *outBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if err := b.err; err != nil {
+		b.err = nil
+		return 0, err
+	}
+	if !b.active || len(b.buf)+len(p) > outBufSize {
+		b.flushLocked()
+		if !b.active || len(p) >= outBufSize {
+			return b.w.Write(p)
+		}
+	}
+	b.buf = append(b.buf, p...)
+	if !b.armed {
+		b.armed = true
+		b.timer.Reset(outBufDelay)
+	}
+	return len(p), nil
+}
+
+// Flush writes the buffered text.
+func (b *outBuffer) Flush() {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	b.flushLocked()
+	b.mu.Unlock()
+}
+
+func (b *outBuffer) flushLocked() {
+	if b.armed {
+		b.armed = false
+		b.timer.Stop()
+	}
+	if len(b.buf) == 0 {
+		return
+	}
+	if _, err := b.w.Write(b.buf); err != nil {
+		b.err = err
+	}
+	b.buf = b.buf[:0]
+	if cap(b.buf) > 2*outBufSize {
+		b.buf = nil
+	}
+}
+
+// begin starts buffering (a cell starts); end flushes and stops it.
+func (b *outBuffer) begin() {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	b.active = true
+	b.mu.Unlock()
+}
+
+func (b *outBuffer) end() {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	b.flushLocked()
+	b.active = false
+	b.mu.Unlock()
+}
+
+// flushFirst is a writer that flushes out before each write to w.
+type flushFirst struct {
+	out *outBuffer
+	w   io.Writer
+}
+
+func (f flushFirst) Write(p []byte) (int, error) {
+	f.out.Flush()
+	return f.w.Write(p)
+}
+
+// outExports returns the symbols that keep fmt output in order around the
+// buffer: os.Stdout as the cells see it (the original file), fmt.Fprint*
+// to it through the buffer and to os.Stderr after flushing it, and os.Exit
+// after flushing it.
+func (s *Session) outExports() interp.Exports {
+	out := s.outBuf
+	file := out.w.(*os.File)
+	route := func(w io.Writer) io.Writer {
+		switch w {
+		case io.Writer(file):
+			return out
+		case io.Writer(os.Stderr):
+			return flushFirst{out, w}
+		}
+		return w
+	}
+	fprint := reflect.ValueOf(func(w io.Writer, a ...any) (int, error) { return fmt.Fprint(route(w), a...) })
+	fprintf := reflect.ValueOf(func(w io.Writer, f string, a ...any) (int, error) { return fmt.Fprintf(route(w), f, a...) })
+	fprintln := reflect.ValueOf(func(w io.Writer, a ...any) (int, error) { return fmt.Fprintln(route(w), a...) })
+	// Interpreted values with String or Format methods reach these the way
+	// they reach fmt's own functions.
+	mt := map[reflect.Value][]reflect.Type{
+		fprint:   stdlib.MapTypes[reflect.ValueOf(fmt.Fprint)],
+		fprintf:  stdlib.MapTypes[reflect.ValueOf(fmt.Fprintf)],
+		fprintln: stdlib.MapTypes[reflect.ValueOf(fmt.Fprintln)],
+	}
+	exit := func(code int) {
+		out.Flush()
+		os.Exit(code)
+	}
+	return interp.Exports{
+		".": {"MapTypes": reflect.ValueOf(mt)},
+		"os/os": {
+			"Stdout": reflect.ValueOf(&file).Elem(),
+			"Exit":   reflect.ValueOf(exit),
+		},
+		// Use resets fmt's Print functions when given the key "fmt/fmt";
+		// any other key with the directory "fmt" adds to package fmt.
+		"fmt/fmt_": {"Fprint": fprint, "Fprintf": fprintf, "Fprintln": fprintln},
+	}
+}
+
+// flushingPublisher flushes fmt output before what a cell displays.
+type flushingPublisher struct {
+	out *outBuffer
+	pub display.Publisher
+}
+
+func (p flushingPublisher) Publish(data display.Bundle, metadata map[string]any, displayID string, update bool) {
+	p.out.Flush()
+	p.pub.Publish(data, metadata, displayID, update)
+}
+
+func (p flushingPublisher) ClearOutput(wait bool) {
+	p.out.Flush()
+	p.pub.ClearOutput(wait)
+}
+
+func (p flushingPublisher) Input(prompt string, password bool) (string, error) {
+	p.out.Flush()
+	return p.pub.Input(prompt, password)
+}

@@ -1,0 +1,144 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/goldp/goldp/kernel/display"
+)
+
+// pipeOut is a pipe standing in for the worker's stdout: the session
+// writes to w, and everything read from the pipe is kept.
+type pipeOut struct {
+	w    *os.File
+	mu   sync.Mutex
+	got  bytes.Buffer
+	done chan struct{}
+}
+
+func newPipeOut(t *testing.T) *pipeOut {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &pipeOut{w: w, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		buf := make([]byte, 4096)
+		for {
+			n, err := r.Read(buf)
+			p.mu.Lock()
+			p.got.Write(buf[:n])
+			p.mu.Unlock()
+			if err != nil {
+				r.Close()
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() { w.Close(); <-p.done })
+	return p
+}
+
+func (p *pipeOut) text() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.got.String()
+}
+
+// waitFor waits until the pipe has delivered want (or a generous deadline
+// passed, for a test that must fail rather than hang).
+func (p *pipeOut) waitFor(want string) string {
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(p.text(), want) && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	return p.text()
+}
+
+// pipePublisher writes a line for each display into the same pipe, so the
+// test sees displays and text in the order they reached the pipe.
+type pipePublisher struct{ w *os.File }
+
+func (p pipePublisher) Publish(b display.Bundle, _ map[string]any, _ string, _ bool) {
+	p.w.WriteString("[display]\n")
+}
+func (p pipePublisher) ClearOutput(bool) { p.w.WriteString("[clear]\n") }
+func (p pipePublisher) Input(string, bool) (string, error) {
+	p.w.WriteString("[input]\n")
+	return "typed", nil
+}
+
+func TestBufferedOutputOrder(t *testing.T) {
+	p := newPipeOut(t)
+	s, err := New(Options{Stdout: p.w, Stderr: p.w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cell := `log.SetFlags(0)
+fmt.Println("a")
+fmt.Fprintln(os.Stdout, "b")
+fmt.Printf("c%d\n", 1)
+display.Display(display.HTML("<b>x</b>"))
+fmt.Print("d\n")
+log.Print("e")
+fmt.Fprintf(os.Stdout, "%s\n", "f")
+display.Clear(false)
+fmt.Println("g")
+display.Input("? ")
+fmt.Println(strings.Repeat("h", 40000))
+fmt.Println("i")`
+	if _, err := s.Execute(context.Background(), cell, pipePublisher{p.w}); err != nil {
+		t.Fatal(err)
+	}
+	want := "a\nb\nc1\n[display]\nd\ne\nf\n[clear]\ng\n[input]\n" + strings.Repeat("h", 40000) + "\ni\n"
+	if got := p.waitFor(want); got != want {
+		t.Errorf("output order:\n got %.200q\nwant %.200q", got, want)
+	}
+	// Interpreted Stringers still print through the rerouted fmt.Fprint*.
+	if _, err := s.Execute(context.Background(), "type tee struct{}\nfunc (tee) String() string { return \"tee\" }\nfmt.Fprintln(os.Stdout, tee{})\nfmt.Fprintf(os.Stdout, \"%v\\n\", tee{})", nil); err != nil {
+		t.Fatal(err)
+	}
+	want += "tee\ntee\n"
+	if got := p.waitFor(want); got != want {
+		t.Errorf("Stringer through fmt.Fprint*: got %.200q", strings.TrimPrefix(got, want[:len(want)-8]))
+	}
+	// Between cells, goroutines' output is written at once.
+	if _, err := s.Execute(context.Background(), `go func() { time.Sleep(20 * time.Millisecond); fmt.Println("later") }()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.waitFor("later\n"); !strings.HasSuffix(got, "later\n") {
+		t.Errorf("goroutine output after the cell: %q", got)
+	}
+}
+
+func TestBufferedOutputWhileRunning(t *testing.T) {
+	p := newPipeOut(t)
+	s, err := New(Options{Stdout: p.w, Stderr: p.w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Execute(ctx, "fmt.Println(\"early\")\nfor {\n\ttime.Sleep(time.Millisecond)\n}", nil)
+		done <- err
+	}()
+	// The text must arrive while the cell still runs.
+	got := p.waitFor("early\n")
+	select {
+	case err := <-done:
+		t.Fatalf("the cell ended by itself: %v", err)
+	default:
+	}
+	cancel()
+	<-done
+	if got != "early\n" {
+		t.Errorf("output of a running cell: %q", got)
+	}
+}
