@@ -81,7 +81,15 @@ type Server struct {
 	Grace time.Duration
 
 	enc     *Encoder
+	dec     *Decoder
 	orderMu sync.Mutex // serialises marker writes with event sends
+
+	// Executes take turns: tickets is the last one handed out (by the one
+	// reading goroutine), served the last one finished.
+	tickets uint64
+	turnMu  sync.Mutex
+	turnC   *sync.Cond
+	served  uint64
 	seq     uint64
 	mark    []byte
 
@@ -111,28 +119,48 @@ func (s *Server) Serve(ctx context.Context) error {
 	if err := s.enc.Encode(&Msg{Kind: KindReady}); err != nil {
 		return err
 	}
-	dec := NewDecoder(s.Requests)
-	execs := make(chan *Msg, 16)
-	defer close(execs)
-	go func() {
-		for m := range execs {
-			s.execute(m)
-		}
-	}()
+	s.dec = NewDecoder(s.Requests)
+	s.turnC = sync.NewCond(&s.turnMu)
+	errc := make(chan error, 1)
+	go s.read(ctx, errc)
+	return <-errc
+}
+
+// read decodes requests until one is an execute, which it runs itself
+// after starting the next reader: the cell starts on the goroutine that
+// read it, without a hand-off to another goroutine. Executes run one at a
+// time in the order they were read. The end of Requests (or of ctx) is
+// sent on errc.
+func (s *Server) read(ctx context.Context, errc chan<- error) {
 	for {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			errc <- ctx.Err()
+			return
 		}
 		m := new(Msg)
-		if err := dec.Decode(m); err != nil {
+		if err := s.dec.Decode(m); err != nil {
 			if err == io.EOF {
-				return nil
+				err = nil
 			}
-			return err
+			errc <- err
+			return
 		}
 		switch m.Kind {
 		case KindExecute:
-			execs <- m
+			s.tickets++
+			turn := s.tickets
+			go s.read(ctx, errc)
+			s.turnMu.Lock()
+			for s.served+1 != turn {
+				s.turnC.Wait()
+			}
+			s.turnMu.Unlock()
+			s.execute(m)
+			s.turnMu.Lock()
+			s.served = turn
+			s.turnMu.Unlock()
+			s.turnC.Broadcast()
+			return
 		case KindInterrupt:
 			s.Interrupt()
 		case KindInputReply:
@@ -387,6 +415,12 @@ func Main(newSession func() (Session, error)) int {
 	grace, _ := time.ParseDuration(os.Getenv(EnvGrace))
 	os.Unsetenv(EnvNonce)
 	os.Unsetenv(EnvGrace)
+	// The request and event pipes are the worker's own (the supervisor
+	// closed its copies of these ends): non-blocking, they go through the
+	// network poller, which wakes a parked reader faster than a thread
+	// blocked in read(2) gets its P back.
+	syscall.SetNonblock(3, true)
+	syscall.SetNonblock(4, true)
 	req := os.NewFile(3, "requests")
 	ev := os.NewFile(4, "events")
 	if req == nil || ev == nil || nonce == "" {
