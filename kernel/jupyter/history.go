@@ -55,9 +55,20 @@ type history struct {
 	cur    []histEntry // this session, in order; Session is filled in lazily
 	closed bool        // writes is closed
 
-	writes chan histEntry
-	done   chan struct{}
+	// Entries not yet in the file: add arms a timer (histDelay) that
+	// kicks the writer, which appends them with one write. A timer rather
+	// than a channel send per cell keeps the writer from waking up while
+	// the kernel sends the execute_reply.
+	unsaved []histEntry
+	armed   bool
+	timer   *time.Timer
+	kick    chan struct{}
+	done    chan struct{}
 }
+
+// histDelay is how long a cell may wait before it is appended to the
+// history file.
+const histDelay = 20 * time.Millisecond
 
 func newHistory(path string, l *log.Logger) *history {
 	h := &history{path: path, log: l, ready: make(chan struct{}), done: make(chan struct{})}
@@ -67,7 +78,18 @@ func newHistory(path string, l *log.Logger) *history {
 		close(h.done)
 		return h
 	}
-	h.writes = make(chan histEntry, 256)
+	h.kick = make(chan struct{}, 1)
+	h.timer = time.AfterFunc(time.Hour, func() {
+		h.mu.Lock()
+		if !h.closed {
+			select {
+			case h.kick <- struct{}{}:
+			default:
+			}
+		}
+		h.mu.Unlock()
+	})
+	h.timer.Stop()
 	go h.writer()
 	return h
 }
@@ -117,29 +139,42 @@ func (h *history) writer() {
 
 	var f *os.File
 	var failed bool
-	for e := range h.writes {
-		if failed {
-			continue
+	save := func() {
+		h.mu.Lock()
+		es := h.unsaved
+		h.unsaved = nil
+		h.armed = false
+		h.mu.Unlock()
+		if failed || len(es) == 0 {
+			return
 		}
 		if f == nil {
 			if err := os.MkdirAll(filepath.Dir(h.path), 0o755); err != nil {
 				h.log.Printf("history: %v (history is kept in memory only)", err)
 				failed = true
-				continue
+				return
 			}
 			f, err = os.OpenFile(h.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 			if err != nil {
 				h.log.Printf("history: %v (history is kept in memory only)", err)
 				failed = true
-				continue
+				return
 			}
 		}
-		e.Session = h.session
-		b, _ := json.Marshal(e)
-		if _, err := f.Write(append(b, '\n')); err != nil {
+		var b []byte
+		for _, e := range es {
+			e.Session = h.session
+			j, _ := json.Marshal(e)
+			b = append(append(b, j...), '\n')
+		}
+		if _, err := f.Write(b); err != nil {
 			h.log.Printf("history: writing %s: %v", h.path, err)
 		}
 	}
+	for range h.kick {
+		save()
+	}
+	save()
 	if f != nil {
 		if err := f.Close(); err != nil {
 			h.log.Printf("history: closing %s: %v", h.path, err)
@@ -153,11 +188,11 @@ func (h *history) add(line int, input, output string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.cur = append(h.cur, e)
-	if h.writes != nil && !h.closed {
-		select {
-		case h.writes <- e:
-		default:
-			h.log.Printf("history: writer is behind; cell %d not saved to %s", line, h.path)
+	if h.kick != nil && !h.closed {
+		h.unsaved = append(h.unsaved, e)
+		if !h.armed {
+			h.armed = true
+			h.timer.Reset(histDelay)
 		}
 	}
 }
@@ -165,8 +200,9 @@ func (h *history) add(line int, input, output string) {
 // close flushes the file.
 func (h *history) close() {
 	h.mu.Lock()
-	if h.writes != nil && !h.closed {
-		close(h.writes)
+	if h.kick != nil && !h.closed {
+		h.timer.Stop()
+		close(h.kick)
 	}
 	h.closed = true
 	h.mu.Unlock()

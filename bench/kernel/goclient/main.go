@@ -2,8 +2,8 @@
 // client over zmq4, the way bench.py measures it from Python, so that the
 // kernel's own latency can be told apart from the Python client's.
 //
-// It starts the kernel binary itself (goldp kernel -f conn.json, with no
-// history file), then measures:
+// It starts the kernel binary itself (goldp kernel -f conn.json, with a
+// history file in a temporary directory), then measures:
 //
 //	kernel_info rtt  kernel_info_request -> reply, median of 200
 //	trivial cell     execute_request "1+1" -> execute_reply, median, p95 of 200
@@ -125,7 +125,8 @@ func run(bin string) (map[string]float64, error) {
 	if err := os.WriteFile(fn, b, 0o600); err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, "kernel", "-f", fn, "-history", "")
+	// A history file of its own, written as under Jupyter.
+	cmd := exec.Command(bin, "kernel", "-f", fn, "-history", filepath.Join(dir, "history.jsonl"))
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Start(); err != nil {
 		return nil, err
