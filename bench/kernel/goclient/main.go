@@ -34,13 +34,21 @@ import (
 	"github.com/goldp/goldp/kernel/jupyter"
 )
 
-// trivialN is the number of trivial cells timed.
-var trivialN int
+// trivialN is the number of trivial cells timed; kernelEnv is added to
+// the kernel's environment.
+var (
+	trivialN  int
+	kernelEnv []string
+)
 
 func main() {
 	bin := flag.String("goldp", "bin/goldp", "the goldp `binary` to start as \"goldp kernel\"")
 	jsonOut := flag.String("json", "", "also write the figures to this `file`")
 	flag.IntVar(&trivialN, "trivial", 200, "run `n` trivial cells (more, to profile the kernel under load)")
+	flag.Func("env", "add `NAME=value` to the kernel's environment (repeatable; e.g. GODEBUG, GOMAXPROCS)", func(s string) error {
+		kernelEnv = append(kernelEnv, s)
+		return nil
+	})
 	flag.Parse()
 	r, err := run(*bin)
 	if err != nil {
@@ -128,6 +136,7 @@ func run(bin string) (map[string]float64, error) {
 	// A history file of its own, written as under Jupyter.
 	cmd := exec.Command(bin, "kernel", "-f", fn, "-history", filepath.Join(dir, "history.jsonl"))
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	cmd.Env = append(os.Environ(), kernelEnv...)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
