@@ -79,6 +79,11 @@ type Msg struct {
 	// says on which streams the marker was written (MarkStdout|MarkStderr).
 	Seq   uint64 `json:"seq,omitempty"`
 	Marks uint8  `json:"marks,omitempty"`
+	// Drained says on which streams an execute reply wrote no marker
+	// because the worker found nothing unread in the pipe: everything
+	// written before the reply has already been read by the supervisor,
+	// which delivers the reply once it has processed what it read.
+	Drained uint8 `json:"drained,omitempty"`
 
 	Code       string `json:"code,omitempty"`
 	Cursor     int    `json:"cursor,omitempty"`

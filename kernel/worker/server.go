@@ -228,7 +228,7 @@ func (s *Server) execute(m *Msg) {
 		r.Status = "ok"
 		r.Data = val
 	}
-	s.sendOrdered(r)
+	s.sendReply(r)
 }
 
 // abandoned waits up to grace, after an interrupt, for the interpreter's
@@ -345,20 +345,34 @@ func (s *Server) answer(m *Msg) {
 
 // sendOrdered writes a sync marker on both captured streams and then sends
 // m, so the supervisor delivers m after all output written before it.
-func (s *Server) sendOrdered(m *Msg) error {
+func (s *Server) sendOrdered(m *Msg) error { return s.send(m, false) }
+
+// sendReply sends an execute reply like sendOrdered, except that a stream
+// whose pipe holds no unread bytes gets no marker (see Msg.Drained): the
+// supervisor has read all its text already. That saves two writes here and
+// two wake-ups of the supervisor's stream readers on most cells. Displays
+// do not take this path: the text a cell prints right after a display must
+// not overtake it, while after the reply only goroutines the cell left
+// running can print.
+func (s *Server) sendReply(m *Msg) error { return s.send(m, true) }
+
+func (s *Server) send(m *Msg, reply bool) error {
 	s.orderMu.Lock()
 	defer s.orderMu.Unlock()
 	s.seq++
 	m.Seq = s.seq
 	s.mark = appendMarker(s.mark[:0], s.Nonce, s.seq)
-	if s.Stdout != nil {
-		if _, err := s.Stdout.Write(s.mark); err == nil {
-			m.Marks |= MarkStdout
+	for i, w := range [2]io.Writer{s.Stdout, s.Stderr} {
+		if w == nil {
+			continue
 		}
-	}
-	if s.Stderr != nil {
-		if _, err := s.Stderr.Write(s.mark); err == nil {
-			m.Marks |= MarkStderr
+		bit := uint8(1) << i
+		if reply && pipeEmpty(w) {
+			m.Drained |= bit
+			continue
+		}
+		if _, err := w.Write(s.mark); err == nil {
+			m.Marks |= bit
 		}
 	}
 	return s.enc.Encode(m)

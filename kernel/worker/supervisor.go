@@ -128,6 +128,7 @@ type proc struct {
 	killed  string               // why we killed it, "" if we did not
 	exited  bool                 // reaped: pid may be reused
 
+	feedMu   [2]sync.Mutex // held while a stream reads and processes a chunk
 	syncMu   sync.Mutex
 	syncC    *sync.Cond
 	reached  [2]uint64 // last marker read on stdout, stderr
@@ -284,7 +285,9 @@ func (p *proc) run() {
 }
 
 // readStream reads fd 1 or 2 of the worker into its batching stream,
-// taking sync markers out.
+// taking sync markers out. Each read and the processing of what it
+// returned happen under feedMu[i], so that holding feedMu[i] means that
+// every byte read from the pipe so far is in the stream (see Msg.Drained).
 func (p *proc) readStream(i int, r *os.File, nonce string) {
 	defer r.Close()
 	st := p.streams[i]
@@ -297,24 +300,82 @@ func (p *proc) readStream(i int, r *os.File, nonce string) {
 		p.syncMu.Lock()
 		p.reached[i] = seq
 		p.syncC.Broadcast()
+		// The text after the marker is not read yet as far as a drained
+		// reply is concerned: it follows that event.
+		p.feedMu[i].Unlock()
 		for p.released < seq {
 			p.syncC.Wait()
 		}
 		p.syncMu.Unlock()
+		p.feedMu[i].Lock()
+	}
+	end := func() {
+		sc.end(st.write)
+		st.flush(true)
+		p.syncMu.Lock()
+		p.eof[i] = true
+		p.syncMu.Unlock()
+		p.syncC.Broadcast()
+	}
+	rc, err := r.SyscallConn()
+	if err != nil {
+		end()
+		return
 	}
 	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			sc.feed(buf[:n], st.write, mark)
-		}
-		if err != nil {
-			sc.end(st.write)
-			st.flush(true)
-			p.syncMu.Lock()
-			p.eof[i] = true
-			p.syncMu.Unlock()
-			p.syncC.Broadcast()
+		var n int
+		var rerr error
+		err := rc.Read(func(fd uintptr) bool {
+			p.feedMu[i].Lock()
+			defer p.feedMu[i].Unlock()
+			for {
+				n, rerr = syscall.Read(int(fd), buf)
+				if rerr != syscall.EINTR {
+					break
+				}
+			}
+			if rerr == syscall.EAGAIN {
+				return false // wait until readable
+			}
+			if n > 0 {
+				sc.feed(buf[:n], st.write, mark)
+			}
+			if rerr == nil && n == 0 {
+				rerr = io.EOF
+			}
+			if rerr != nil {
+				end()
+			}
+			return true
+		})
+		if err != nil || rerr != nil {
+			if err != nil && rerr == nil {
+				p.feedMu[i].Lock()
+				end()
+				p.feedMu[i].Unlock()
+			}
 			return
+		}
+	}
+}
+
+// drained makes sure the text read so far from the streams flagged in
+// drained is sent, and keeps those streams from processing more until
+// undrain: their pipes were empty when the worker sent the reply, so all
+// text written before it has been read.
+func (p *proc) drained(drained uint8) {
+	for i := range 2 {
+		if drained&(1<<i) != 0 {
+			p.feedMu[i].Lock()
+			p.streams[i].flush(false)
+		}
+	}
+}
+
+func (p *proc) undrain(drained uint8) {
+	for i := range 2 {
+		if drained&(1<<i) != 0 {
+			p.feedMu[i].Unlock()
 		}
 	}
 }
@@ -359,6 +420,9 @@ func (p *proc) readEvents(r *os.File, ready func()) {
 		}
 		if m.Seq > 0 {
 			p.waitMarks(m.Seq, m.Marks)
+		}
+		if m.Kind == KindReply && m.Drained != 0 {
+			p.drained(m.Drained)
 		}
 		switch m.Kind {
 		case KindReady:
@@ -407,6 +471,9 @@ func (p *proc) readEvents(r *os.File, ready func()) {
 			}()
 		default:
 			p.s.logf("worker %d: unknown event %q", p.n, m.Kind)
+		}
+		if m.Kind == KindReply && m.Drained != 0 {
+			p.undrain(m.Drained)
 		}
 		if m.Seq > 0 {
 			p.release(m.Seq)

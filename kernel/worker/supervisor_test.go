@@ -491,3 +491,28 @@ func TestSupervisorInterruptWhileStarting(t *testing.T) {
 		t.Errorf("cancelled context: %+v", rep)
 	}
 }
+
+// TestReplyAfterOutput checks that every cell's output, on both streams,
+// is delivered before its reply, whether the reply carried markers (text
+// still in the pipe) or not (the pipes already drained, Msg.Drained).
+func TestReplyAfterOutput(t *testing.T) {
+	s := newTestSupervisor(t, Options{})
+	for i := range 200 {
+		out := &recorder{}
+		code := fmt.Sprintf("print %d\neprint e%d\nraw r%d\n", i%7, i, i)
+		if rep := run(s, code, out); rep.Status != "ok" {
+			t.Fatalf("cell %d: %+v", i, rep)
+		}
+		var want strings.Builder
+		for j := range i % 7 {
+			fmt.Fprintln(&want, "line", j)
+		}
+		fmt.Fprintf(&want, "r%d", i)
+		if got, _ := out.text("stdout"); got != want.String() {
+			t.Fatalf("cell %d: stdout at the reply %q, want %q", i, got, want.String())
+		}
+		if got, _ := out.text("stderr"); got != fmt.Sprintf("e%d\n", i) {
+			t.Fatalf("cell %d: stderr at the reply %q", i, got)
+		}
+	}
+}
