@@ -199,3 +199,30 @@ func (p flushingPublisher) Input(prompt string, password bool) (string, error) {
 	p.out.Flush()
 	return p.pub.Input(prompt, password)
 }
+
+// flushingTextOutput is a flushingPublisher for a publisher that also
+// implements display.TextOutput (goldp run), which must stay visible
+// through the wrapper. The progress writer is passed on as it is (the
+// bar measures the terminal through it); the bar is on standard error,
+// whose order relative to standard output is not kept anyway.
+type flushingTextOutput struct {
+	flushingPublisher
+	text display.TextOutput
+}
+
+func (p flushingTextOutput) ProgressWriter() (io.Writer, bool) {
+	p.out.Flush()
+	return p.text.ProgressWriter()
+}
+
+// wrapPublisher returns pub wrapped to flush out first.
+func wrapPublisher(out *outBuffer, pub display.Publisher) display.Publisher {
+	if pub == nil || out == nil {
+		return pub
+	}
+	fp := flushingPublisher{out, pub}
+	if t, ok := pub.(display.TextOutput); ok {
+		return flushingTextOutput{fp, t}
+	}
+	return fp
+}

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -140,5 +141,26 @@ func TestBufferedOutputWhileRunning(t *testing.T) {
 	<-done
 	if got != "early\n" {
 		t.Errorf("output of a running cell: %q", got)
+	}
+}
+
+// textPublisher is a pipePublisher of a text runner (display.TextOutput).
+type textPublisher struct{ pipePublisher }
+
+func (p textPublisher) ProgressWriter() (io.Writer, bool) { return p.w, false }
+
+func TestBufferedOutputKeepsTextOutput(t *testing.T) {
+	p := newPipeOut(t)
+	s, err := New(Options{Stdout: p.w, Stderr: p.w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cell := "fmt.Println(\"before\")\np := display.NewProgress(\"work\", 2)\np.Add(2)\np.Done()"
+	if _, err := s.Execute(context.Background(), cell, textPublisher{pipePublisher{p.w}}); err != nil {
+		t.Fatal(err)
+	}
+	got := p.waitFor("work")
+	if !strings.HasPrefix(got, "before\n") || !strings.Contains(got, "work") || strings.Contains(got, "[display]") {
+		t.Errorf("progress of a text runner: %q", got)
 	}
 }

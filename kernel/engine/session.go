@@ -331,9 +331,7 @@ func (s *Session) Execute(ctx context.Context, code string, pub display.Publishe
 	// behaving differently under the kernel, nb run and its -timeout.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	if pub != nil && s.outBuf != nil {
-		pub = flushingPublisher{s.outBuf, pub}
-	}
+	pub = wrapPublisher(s.outBuf, pub)
 	restore := display.SetPublisher(pub, ctx)
 	defer restore()
 	s.outBuf.begin()
