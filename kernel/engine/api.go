@@ -60,7 +60,11 @@ import (
 // Options configures a Session.
 type Options struct {
 	// Stdout and Stderr receive what interpreted code prints with fmt.Print*
-	// and os.Stdout/os.Stderr. nil means os.Stdout and os.Stderr.
+	// and os.Stdout/os.Stderr. nil means os.Stdout and os.Stderr. When
+	// Stdout is a file, fmt's output to it is buffered while a cell runs
+	// and flushed when the cell ends, before displays, input prompts and
+	// standard error output, and at most 2 ms after it was printed (direct
+	// os.Stdout.Write calls are not buffered and may overtake it).
 	Stdout, Stderr io.Writer
 	// Stdin is what interpreted code reads from os.Stdin; nil means os.Stdin.
 	Stdin io.Reader

@@ -19,7 +19,11 @@
 // output and events reach the front end in the order the cell produced
 // them (between two events, stdout and stderr are not ordered relative to
 // each other, as in ipykernel). Markers carry a random per-worker nonce and
-// are removed from the text.
+// are removed from the text. An execute reply skips the marker on a stream
+// whose pipe the worker finds empty (FIONREAD): the supervisor has then
+// read everything written before the reply, and it delivers the reply once
+// what it read is sent (Msg.Drained). Most cells print nothing after their
+// last display, so their replies need no marker at all.
 //
 // Interrupt is a message on the request pipe that cancels the running
 // cell's context; the worker also treats SIGINT as an interrupt, and runs
