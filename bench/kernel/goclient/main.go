@@ -6,7 +6,8 @@
 // history file in a temporary directory), then measures:
 //
 //	kernel_info rtt  kernel_info_request -> reply, median of 200
-//	trivial cell     execute_request "1+1" -> execute_reply, median, p95 of 200
+//	trivial cell     execute_request "1+1" -> execute_reply, median, p95 of 200,
+//	                 and the CPU time the kernel and its worker spent per cell
 //	10k lines        a cell printing 10,000 lines: request -> idle (median of 3)
 //	                 and the number of stream messages (the text is checked)
 //	interrupt        interrupt_request of a busy loop -> execute_reply (median of 5)
@@ -55,7 +56,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "goclient:", err)
 		os.Exit(1)
 	}
-	keys := []string{"kernel_info rtt", "trivial median", "trivial p95", "10k lines", "10k messages",
+	keys := []string{"kernel_info rtt", "trivial median", "trivial p95", "trivial CPU", "10k lines", "10k messages",
 		"interrupt", "complete", "inspect"}
 	fmt.Println("goldp measured by the Go client (zmq4):")
 	for _, k := range keys {
@@ -77,6 +78,8 @@ func format(key string, v float64) string {
 	switch {
 	case key == "10k messages":
 		return strconv.Itoa(int(v))
+	case v < 1e-5:
+		return fmt.Sprintf("%.1f us", v*1e6)
 	case v < 1e-3:
 		return fmt.Sprintf("%.0f us", v*1e6)
 	default:
@@ -228,6 +231,7 @@ func run(bin string) (map[string]float64, error) {
 		}
 	}
 	lat = lat[:0]
+	cpu0 := cpuTime(cmd.Process.Pid)
 	for range trivialN {
 		_, d, err := c.execute("1+1", false)
 		if err != nil {
@@ -237,6 +241,7 @@ func run(bin string) (map[string]float64, error) {
 	}
 	r["trivial median"] = median(lat)
 	r["trivial p95"] = pct(lat, 95)
+	r["trivial CPU"] = (cpuTime(cmd.Process.Pid) - cpu0) / float64(trivialN)
 
 	lat = lat[:0]
 	count := 0
@@ -320,6 +325,41 @@ func run(bin string) (map[string]float64, error) {
 		r[k.kind] = median(lat)
 	}
 	return r, nil
+}
+
+// cpuTime returns the CPU time in seconds (user and system) used so far by
+// process pid and its children that are still running (the worker), read
+// from /proc; 0 where it cannot be read.
+func cpuTime(pid int) float64 {
+	total := 0.0
+	pids := []int{pid}
+	if tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid)); err == nil {
+		for _, t := range tasks {
+			b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
+			for _, f := range strings.Fields(string(b)) {
+				if n, err := strconv.Atoi(f); err == nil {
+					pids = append(pids, n)
+				}
+			}
+		}
+	}
+	for _, p := range pids {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+		if err != nil {
+			continue
+		}
+		// The fields after the command name, which is in parentheses:
+		// utime and stime are the 12th and 13th of them.
+		i := strings.LastIndexByte(string(b), ')')
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) < 13 {
+			continue
+		}
+		ut, _ := strconv.ParseFloat(f[11], 64)
+		st, _ := strconv.ParseFloat(f[12], 64)
+		total += (ut + st) / 100 // USER_HZ is 100 on Linux
+	}
+	return total
 }
 
 func execContent(code string) map[string]any {
