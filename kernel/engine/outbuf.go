@@ -143,12 +143,19 @@ func (f flushFirst) Write(p []byte) (int, error) {
 // after flushing it.
 func (s *Session) outExports() interp.Exports {
 	out := s.outBuf
-	file := out.w.(*os.File)
+	orig := out.w.(*os.File)
+	file := orig // the variable os.Stdout of the cells
+	// route compares files only: comparing arbitrary writers could panic
+	// on an uncomparable type. A cell that sets os.Stdout to another file
+	// writes to that one directly.
 	route := func(w io.Writer) io.Writer {
-		switch w {
-		case io.Writer(file):
+		f, ok := w.(*os.File)
+		switch {
+		case !ok || f == nil:
+			return w
+		case f == orig:
 			return out
-		case io.Writer(os.Stderr):
+		case f == os.Stderr:
 			return flushFirst{out, w}
 		}
 		return w

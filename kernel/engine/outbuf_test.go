@@ -109,6 +109,26 @@ fmt.Println("i")`
 	if got := p.waitFor(want); got != want {
 		t.Errorf("Stringer through fmt.Fprint*: got %.200q", strings.TrimPrefix(got, want[:len(want)-8]))
 	}
+	// Writers of any type still work, and os.Stdout may be replaced.
+	cell = `type vw struct{ b []byte }
+func (v vw) Write(p []byte) (int, error) { return len(p), nil }
+fmt.Fprintln(vw{}, "discarded")
+r, w, _ := os.Pipe()
+old := os.Stdout
+os.Stdout = w
+fmt.Fprintln(os.Stdout, "to the other pipe")
+w.Close()
+os.Stdout = old
+buf := make([]byte, 100)
+n, _ := r.Read(buf)
+fmt.Print(string(buf[:n]))`
+	if _, err := s.Execute(context.Background(), cell, nil); err != nil {
+		t.Fatal(err)
+	}
+	want += "to the other pipe\n"
+	if got := p.waitFor(want); got != want {
+		t.Errorf("other writers: got %.200q", strings.TrimPrefix(got, want[:len(want)-18]))
+	}
 	// Between cells, goroutines' output is written at once.
 	if _, err := s.Execute(context.Background(), `go func() { time.Sleep(20 * time.Millisecond); fmt.Println("later") }()`, nil); err != nil {
 		t.Fatal(err)
