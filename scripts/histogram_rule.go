@@ -15,30 +15,18 @@
 // law of per-individual release. Key numbers are printed on lines starting
 // with RESULT.
 
-// Flags, parsed by hand from os.Args (the script's own arguments).
-seeds, n, nTest, dataSeed := 20, 20000, 10000, 2019
-for i := 1; i < len(os.Args); i++ {
-	arg := os.Args[i]
-	if i+1 >= len(os.Args) {
-		panic(fmt.Sprintf("flag %s needs a value", arg))
-	}
-	v, err := strconv.Atoi(os.Args[i+1])
-	if err != nil || v <= 0 {
-		panic(fmt.Sprintf("flag %s: %q is not a positive integer", arg, os.Args[i+1]))
-	}
-	switch strings.TrimLeft(arg, "-") {
-	case "seeds":
-		seeds = v
-	case "n":
-		n = v
-	case "ntest":
-		nTest = v
-	case "seed":
-		dataSeed = v
-	default:
-		panic(fmt.Sprintf("unknown flag %s (flags: -seeds, -n, -ntest, -seed)", arg))
-	}
-	i++
+// Flags: the script's own arguments (os.Args[1:]).
+var seeds, n, nTest, dataSeed int
+flags := flag.NewFlagSet("histogram_rule.go", flag.ContinueOnError)
+flags.IntVar(&seeds, "seeds", 20, "independent privacy-noise draws per α")
+flags.IntVar(&n, "n", 20000, "training sample size")
+flags.IntVar(&nTest, "ntest", 10000, "test sample size")
+flags.IntVar(&dataSeed, "seed", 2019, "seed of the data")
+if err := flags.Parse(os.Args[1:]); err != nil {
+	panic(err)
+}
+if n <= 0 || nTest <= 0 {
+	panic(fmt.Sprintf("flags -n %d, -ntest %d: need positive sizes", n, nTest))
 }
 if seeds < 2 {
 	panic(fmt.Sprintf("flag -seeds: %d, need at least 2 for a standard deviation", seeds))

@@ -17,27 +17,17 @@
 
 import "image/color"
 
-// Flags, parsed by hand from os.Args (the script's own arguments).
-auditSamples := 1000000
-auditSeed := uint64(7)
-for i := 1; i < len(os.Args); i++ {
-	arg := os.Args[i]
-	if i+1 >= len(os.Args) {
-		panic(fmt.Sprintf("flag %s needs a value", arg))
-	}
-	v, err := strconv.Atoi(os.Args[i+1])
-	if err != nil || v <= 0 {
-		panic(fmt.Sprintf("flag %s: %q is not a positive integer", arg, os.Args[i+1]))
-	}
-	switch arg {
-	case "-samples", "--samples":
-		auditSamples = v
-	case "-seed", "--seed":
-		auditSeed = uint64(v)
-	default:
-		panic(fmt.Sprintf("unknown flag %s (flags: -samples N, -seed S)", arg))
-	}
-	i++
+// Flags: the script's own arguments (os.Args[1:]).
+var auditSamples int
+var auditSeed uint64
+flags := flag.NewFlagSet("mechanisms.go", flag.ContinueOnError)
+flags.IntVar(&auditSamples, "samples", 1000000, "outputs per input per audit vote")
+flags.Uint64Var(&auditSeed, "seed", 7, "seed of the audits")
+if err := flags.Parse(os.Args[1:]); err != nil {
+	panic(err)
+}
+if auditSamples <= 0 {
+	panic(fmt.Sprintf("flag -samples %d: need a positive number", auditSamples))
 }
 ctx := display.Context()
 

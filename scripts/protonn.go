@@ -15,28 +15,17 @@
 // script's context, so Ctrl-C stops them. Key numbers are printed on lines
 // starting with RESULT.
 
-// Flags, parsed by hand from os.Args (the script's own arguments).
-reps, n, nStr := 8, 20000, 8000
-for i := 1; i < len(os.Args); i++ {
-	arg := os.Args[i]
-	if i+1 >= len(os.Args) {
-		panic(fmt.Sprintf("flag %s needs a value", arg))
-	}
-	v, err := strconv.Atoi(os.Args[i+1])
-	if err != nil || v <= 0 {
-		panic(fmt.Sprintf("flag %s: %q is not a positive integer", arg, os.Args[i+1]))
-	}
-	switch strings.TrimLeft(arg, "-") {
-	case "reps":
-		reps = v
-	case "n":
-		n = v
-	case "nstr":
-		nStr = v
-	default:
-		panic(fmt.Sprintf("unknown flag %s (flags: -reps, -n, -nstr)", arg))
-	}
-	i++
+// Flags: the script's own arguments (os.Args[1:]).
+var reps, n, nStr int
+flags := flag.NewFlagSet("protonn.go", flag.ContinueOnError)
+flags.IntVar(&reps, "reps", 8, "repetitions (prototype draw and privacy noise) per (k, α)")
+flags.IntVar(&n, "n", 20000, "sample size of the 2-D problem")
+flags.IntVar(&nStr, "nstr", 8000, "sample size of the string problem")
+if err := flags.Parse(os.Args[1:]); err != nil {
+	panic(err)
+}
+if reps <= 0 || n <= 0 || nStr <= 0 {
+	panic(fmt.Sprintf("flags -reps %d, -n %d, -nstr %d: need positive values", reps, n, nStr))
 }
 ctx := display.Context()
 alphas := []float64{0.5, 2, 8}
