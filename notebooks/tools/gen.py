@@ -13,6 +13,7 @@ Run `notebooks/tools/build.sh` to generate and execute them all.
 """
 
 import glob
+import hashlib
 import os
 import sys
 
@@ -53,6 +54,10 @@ def build(src):
     name = os.path.splitext(os.path.basename(src))[0]
     with open(src, encoding="utf-8") as f:
         cells = parse(f.read(), src)
+    # Stable cell ids (name and position), so regenerating a notebook
+    # changes only what its source and outputs change.
+    for i, cell in enumerate(cells):
+        cell["id"] = hashlib.sha1(f"{name}:{i}".encode()).hexdigest()[:8]
     nb = new_notebook(cells=cells)
     nb.metadata["kernelspec"] = {"name": "goldp", "display_name": "Go (goldp)", "language": "go"}
     nb.metadata["language_info"] = {"name": "go", "file_extension": ".go", "mimetype": "text/x-go"}
