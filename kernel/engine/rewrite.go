@@ -148,6 +148,18 @@ type item struct {
 	base       int // offset in the parsed text where the item starts
 }
 
+// node returns the item's syntax tree: its declaration or its statement
+// (nil for neither).
+func (it *item) node() ast.Node {
+	if it.decl != nil {
+		return it.decl
+	}
+	if it.stmt != nil {
+		return it.stmt
+	}
+	return nil
+}
+
 // off converts a position in the item's parse to an offset in the cell.
 func (it *item) off(p token.Pos) int {
 	return it.file.Offset(p) - it.base + it.start
@@ -536,10 +548,7 @@ func (r *rewriter) autoImports() {
 	used := map[string]bool{}
 	for i := range r.items {
 		it := &r.items[i]
-		var node ast.Node = it.stmt
-		if it.decl != nil {
-			node = it.decl
-		}
+		node := it.node()
 		if node == nil {
 			continue
 		}
@@ -604,10 +613,7 @@ func (r *rewriter) localNames() map[string]bool {
 	out := map[string]bool{}
 	for i := range r.items {
 		it := &r.items[i]
-		var node ast.Node = it.stmt
-		if it.decl != nil {
-			node = it.decl
-		}
+		node := it.node()
 		if node == nil {
 			continue
 		}
@@ -728,10 +734,7 @@ func (r *rewriter) copyGuarded(b *strings.Builder, it *item, from, to int) {
 		after int // offset to resume the position directive at
 	}
 	var edits []edit
-	var node ast.Node = it.stmt
-	if it.decl != nil {
-		node = it.decl
-	}
+	node := it.node()
 	r.collectLocalInts(node)
 	defer func() { r.localInts = nil }()
 	ast.Inspect(node, func(n ast.Node) bool {
