@@ -275,37 +275,54 @@ func ProtoNNFromReports(reports [][]float64, g mech.Guarantee, opt *ProtoNNOptio
 // fitted on the other rows.
 func NewProtoNN(ctx context.Context, prototypes [][]float64, m metric.Vector, xs [][]float64, y []int, opt *ProtoNNOptions) (*ProtoNN, error) {
 	o := opt.get()
-	if prototypes == nil {
-		if len(xs) != len(y) {
-			return nil, fmt.Errorf("classify: NewProtoNN: %d points, %d labels", len(xs), len(y))
-		}
-		k := o.K
-		if k == 0 {
-			k = PublicProtoCount(len(xs), o.dim(xs), o.Gamma)
-		}
-		rng := rand.New(rand.NewPCG(o.Seed, 0x70726f746f))
-		var err error
-		if prototypes, xs, y, err = SplitPrototypes(rng, xs, y, k); err != nil {
-			return nil, err
-		}
-	}
-	ix, err := metric.NewVectorIndex(prototypes, m, o.Index)
-	if err != nil {
-		return nil, err
-	}
 	if len(xs) != len(y) {
 		return nil, fmt.Errorf("classify: NewProtoNN: %d points, %d labels", len(xs), len(y))
 	}
+	k := o.K
+	if prototypes == nil && k == 0 {
+		k = PublicProtoCount(len(xs), o.dim(xs), o.Gamma)
+	}
+	rng := rand.New(rand.NewPCG(o.Seed, 0x70726f746f))
+	c, err := voronoiCells(ctx, rng, prototypes, k, m, xs, y, o.Index)
+	if err != nil {
+		return nil, err
+	}
+	p, err := ProtoNNFromCells(c.cells, len(c.protos), c.y, opt)
+	if err != nil {
+		return nil, err
+	}
+	p.index, p.protos = c.index, c.protos
+	return p, nil
+}
+
+// cellAssignment is the Voronoi cell of every labelled point, with the
+// prototypes and index that define the cells.
+type cellAssignment struct {
+	protos [][]float64
+	index  *metric.VectorIndex
+	cells  []int
+	y      []int
+}
+
+// voronoiCells assigns every point of xs to its prototype's cell. With nil
+// prototypes, k rows of xs drawn with rng become the prototypes and only
+// the other rows (and their labels) are assigned.
+func voronoiCells(ctx context.Context, rng *rand.Rand, prototypes [][]float64, k int, m metric.Vector, xs [][]float64, y []int, idx *metric.IndexOptions) (cellAssignment, error) {
+	if prototypes == nil {
+		var err error
+		if prototypes, xs, y, err = SplitPrototypes(rng, xs, y, k); err != nil {
+			return cellAssignment{}, err
+		}
+	}
+	ix, err := metric.NewVectorIndex(prototypes, m, idx)
+	if err != nil {
+		return cellAssignment{}, err
+	}
 	cells, err := ix.Cells(ctx, xs)
 	if err != nil {
-		return nil, err
+		return cellAssignment{}, err
 	}
-	p, err := ProtoNNFromCells(cells, len(prototypes), y, opt)
-	if err != nil {
-		return nil, err
-	}
-	p.index, p.protos = ix, prototypes
-	return p, nil
+	return cellAssignment{protos: prototypes, index: ix, cells: cells, y: y}, nil
 }
 
 // NewPrivateProtoNN fits the private Proto-NN rule at privacy level α on
@@ -326,29 +343,19 @@ func NewPrivateProtoNN(ctx context.Context, rng *rand.Rand, prototypes [][]float
 	if err := checkAlpha(alpha); err != nil {
 		return nil, err
 	}
-	if prototypes == nil {
-		k := o.K
-		if k == 0 {
-			k = PrivateProtoCount(len(xs), alpha, o.dim(xs), o.Gamma)
-		}
-		var err error
-		if prototypes, xs, y, err = SplitPrototypes(rng, xs, y, k); err != nil {
-			return nil, err
-		}
+	k := o.K
+	if prototypes == nil && k == 0 {
+		k = PrivateProtoCount(len(xs), alpha, o.dim(xs), o.Gamma)
 	}
-	ix, err := metric.NewVectorIndex(prototypes, m, o.Index)
+	c, err := voronoiCells(ctx, rng, prototypes, k, m, xs, y, o.Index)
 	if err != nil {
 		return nil, err
 	}
-	cells, err := ix.Cells(ctx, xs)
+	p, err := PrivateProtoNNFromCells(ctx, rng, c.cells, len(c.protos), c.y, alpha, opt)
 	if err != nil {
 		return nil, err
 	}
-	p, err := PrivateProtoNNFromCells(ctx, rng, cells, len(prototypes), y, alpha, opt)
-	if err != nil {
-		return nil, err
-	}
-	p.index, p.protos = ix, prototypes
+	p.index, p.protos = c.index, c.protos
 	return p, nil
 }
 
