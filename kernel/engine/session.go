@@ -467,7 +467,9 @@ func (s *Session) compile(src string) (prog *interp.Program, err error) {
 			prog, err = nil, fmt.Errorf("%v", r)
 		}
 	}()
-	return s.in.Compile(src)
+	prog, err = s.in.Compile(src)
+	forget(s.in)
+	return prog, err
 }
 
 // record adds what a compiled chunk declares to the session's view.
