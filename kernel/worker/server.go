@@ -445,6 +445,7 @@ func Main(newSession func() (Session, error)) int {
 	// or replacing os.Stdout do not break ordering.
 	stdout, stderr := dupFile(1, "stdout"), dupFile(2, "stderr")
 	s := &Server{New: newSession, Requests: req, Events: ev, Stdout: stdout, Stderr: stderr, Nonce: nonce, Grace: grace}
+	tuneGC(gcHeadroom)
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
 	go func() {
