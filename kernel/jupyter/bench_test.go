@@ -8,8 +8,6 @@ import (
 	"sort"
 	"testing"
 	"time"
-
-	"github.com/go-zeromq/zmq4"
 )
 
 // BenchmarkRoundTrip measures execute_request → execute_reply for a
@@ -115,19 +113,13 @@ func BenchmarkDecode(b *testing.B) {
 	}
 }
 
-// nullSocket is a zmq4.Socket that discards what is sent.
+// nullSocket is a socket that discards what is sent.
 type nullSocket struct{ n int }
 
-func (s *nullSocket) Close() error                       { return nil }
-func (s *nullSocket) Send(zmq4.Msg) error                { s.n++; return nil }
-func (s *nullSocket) SendMulti(zmq4.Msg) error           { s.n++; return nil }
-func (s *nullSocket) Recv() (zmq4.Msg, error)            { return zmq4.Msg{}, io.EOF }
-func (s *nullSocket) Listen(string) error                { return nil }
-func (s *nullSocket) Dial(string) error                  { return nil }
-func (s *nullSocket) Type() zmq4.SocketType              { return zmq4.Router }
-func (s *nullSocket) Addr() net.Addr                     { return nil }
-func (s *nullSocket) GetOption(string) (any, error)      { return nil, nil }
-func (s *nullSocket) SetOption(name string, v any) error { return nil }
+func (s *nullSocket) Send([][]byte) error        { s.n++; return nil }
+func (s *nullSocket) SendAll(m [][][]byte) error { s.n += len(m); return nil }
+func (s *nullSocket) Addr() net.Addr             { return nil }
+func (s *nullSocket) Close() error               { return nil }
 
 // BenchmarkExecuteDispatch measures the kernel-side CPU cost of one
 // execute_request without the network: decode and verify, the four IOPub

@@ -144,16 +144,6 @@ func (ci *ConnectionInfo) Validate() error {
 	return nil
 }
 
-// bindEndpoint is endpoint with tcp served by the buffered transport
-// (see bufTCP); the wire protocol is unchanged.
-func (ci *ConnectionInfo) bindEndpoint(port int) string {
-	ep := ci.endpoint(port)
-	if ci.Transport == "tcp" && registerBufTCP() == nil {
-		return bufTCP + ep[len("tcp"):]
-	}
-	return ep
-}
-
 // endpoint returns the ZeroMQ endpoint of a port, following Jupyter's
 // convention for ipc: the socket file is "<ip>-<port>".
 func (ci *ConnectionInfo) endpoint(port int) string {

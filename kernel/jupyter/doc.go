@@ -35,21 +35,26 @@
 // Cursor positions are code points on the wire and byte offsets for the
 // Interpreter.
 //
-// # zmq4 notes
+// # Sockets
 //
-// Found while building this package with zmq4 v0.17.0:
+// zmq4 (v0.17.0) speaks ZMTP on every connection: zmq4.Open performs the
+// greeting and the NULL security handshake, zmq4.Conn reads frames and
+// answers PINGs. The socket level (accepting peers, routing replies by
+// identity, PUB subscriptions, writing) is this package's own, because
+// zmq4's sockets hand every message between goroutines: a reader goroutine
+// and a queue per connection, an errgroup goroutine and a timer for every
+// ROUTER send, a writer goroutine for PUB; each hand-off can cost a thread
+// wake-up, which on a loaded two-core machine is tens of microseconds.
+// Here a request is
+// decoded and routed on its connection's reader goroutine, and a message
+// is written by the goroutine that sends it, in one non-blocking write;
+// only what the socket buffer does not take is left to a flusher
+// goroutine, so a front end that stops reading IOPub never blocks the
+// kernel (beyond 64 MiB queued, its messages are dropped whole, as a
+// ZeroMQ high-water mark does). busy and execute_input are written
+// together. A reply to a client that has gone is dropped, as ZeroMQ does.
+// The heartbeat is a ROUTER echo, which serves REQ and DEALER pings alike.
 //
-//   - A ROUTER Send drops the multipart flag and writes every frame with two
-//     unbuffered writes, and every socket reads a frame with two unbuffered
-//     reads. Serve therefore binds tcp endpoints through its own transport
-//     ("goldp+tcp", same wire protocol) that buffers reads and coalesces the
-//     writes of one message into one syscall; this cut the loopback
-//     kernel_info round trip about threefold.
-//   - A ROUTER Send to an identity that is not connected is silently
-//     dropped, and Send blocks until some peer has connected (bounded here
-//     by a 10 s send timeout).
-//   - PUB sends are queued and written by a background goroutine; Serve
-//     lets the queue drain briefly before closing at shutdown.
-//   - The heartbeat uses a ROUTER echo rather than REP, which serves REQ and
-//     DEALER pings alike and keeps no per-request state.
+// ClientConn is the same machinery on the client side, for benchmarks and
+// tools that want to measure a kernel rather than their client.
 package jupyter

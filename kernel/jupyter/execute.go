@@ -95,11 +95,11 @@ func (s *server) execLoop() {
 
 // execute runs one execute_request with protocol 5.3 semantics.
 func (s *server) execute(m *Message) {
-	s.status(m, "busy")
 	defer s.status(m, "idle")
 
 	var c executeContent
 	if err := json.Unmarshal(m.Content, &c); err != nil {
+		s.status(m, "busy")
 		s.reply(s.shell, m, "execute_reply", withCount(errorContent("BadRequest",
 			"execute_request content: "+err.Error(), nil), s.executionCount))
 		return
@@ -121,8 +121,12 @@ func (s *server) execute(m *Message) {
 	}
 	n := s.executionCount
 	req.ExecutionCount = n
-	if !c.Silent {
-		s.publish(m, "execute_input", executeInputContent{c.Code, n})
+	// busy and execute_input go out in one write: one wake-up of the
+	// front end instead of two.
+	if c.Silent {
+		s.status(m, "busy")
+	} else {
+		s.publishAll(m, "status", statusBusy, "execute_input", executeInputContent{c.Code, n})
 	}
 
 	out := &cellOutput{s: s, req: m, allowStdin: req.AllowStdin}

@@ -207,16 +207,9 @@ func startKernelOn(t testing.TB, ci *ConnectionInfo, opts ...Option) *testKernel
 
 func (k *testKernel) connect() {
 	t := k.t
-	// The client uses the buffered transport too: like libzmq it then reads
-	// a burst of frames with one syscall, so benchmarks measure the kernel
-	// rather than zmq4's unbuffered client reads.
-	if err := registerBufTCP(); err != nil {
-		t.Fatal(err)
-	}
-	ep := func(port int) string { return fmt.Sprintf("%s://127.0.0.1:%d", bufTCP, port) }
-	if k.ci.Transport == "ipc" {
-		ep = k.ci.endpoint
-	}
+	// The client uses zmq4's own sockets: the kernel must serve them as it
+	// serves libzmq's (which the Python tests use) and ClientConn.
+	ep := k.ci.endpoint
 	id := zmq4.WithID(zmq4.SocketIdentity(k.sess))
 	k.shell = zmq4.NewDealer(context.Background(), id)
 	k.control = zmq4.NewDealer(context.Background(), id)

@@ -13,8 +13,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/go-zeromq/zmq4"
 )
 
 // DefaultHistoryFile returns the file execution history is kept in:
@@ -386,7 +384,7 @@ func globRegexp(p string) (*regexp.Regexp, error) {
 	return regexp.Compile(b.String())
 }
 
-func (s *server) historyRequest(sock zmq4.Socket, m *Message) {
+func (s *server) historyRequest(sock socket, m *Message) {
 	var c historyRequestContent
 	if err := json.Unmarshal(m.Content, &c); err != nil {
 		s.reply(sock, m, "history_reply", errorContent("BadRequest", "history_request content: "+err.Error(), nil))

@@ -126,13 +126,6 @@ func Serve(ctx context.Context, ci *ConnectionInfo, interp Interpreter, opts ...
 		defer signal.Stop(sigc)
 	}
 
-	var readers sync.WaitGroup
-	readers.Add(4)
-	go func() { defer readers.Done(); s.readLoop(s.shell, s.routeShell) }()
-	go func() { defer readers.Done(); s.readLoop(s.control, s.routeControl) }()
-	go func() { defer readers.Done(); s.readLoop(s.stdin, s.routeStdin) }()
-	go func() { defer readers.Done(); s.heartbeat() }()
-
 	var workers sync.WaitGroup
 	workers.Add(2)
 	go func() { defer workers.Done(); s.auxLoop() }()
@@ -164,11 +157,9 @@ wait:
 		s.log.Printf("the running execution did not return after shutdown; leaving it")
 	}
 	workers.Wait()
-	// IOPub sends are queued by zmq4; give the queue a moment to drain so
-	// the last status messages reach the front end.
-	time.Sleep(20 * time.Millisecond)
+	// Let the last status messages reach slow front ends.
+	s.drainIOPub()
 	s.closeSockets()
-	readers.Wait()
 	s.history.close()
 	if s.shutdownRequested.Load() {
 		return nil
@@ -177,35 +168,32 @@ wait:
 }
 
 // bind creates and binds the five sockets. Ports given as 0 are replaced
-// in s.ci by the ports bound.
+// in s.ci by the ports bound. Messages received are decoded and routed on
+// the reader goroutine of the connection they came from.
 func (s *server) bind() error {
-	sctx := context.Background() // sockets live until closeSockets
-	routerOpts := []zmq4.Option{zmq4.WithTimeout(10 * time.Second), zmq4.WithLogger(s.log)}
-	s.shell = zmq4.NewRouter(sctx, routerOpts...)
-	s.control = zmq4.NewRouter(sctx, routerOpts...)
-	s.stdin = zmq4.NewRouter(sctx, routerOpts...)
-	s.iopub = zmq4.NewPub(sctx, zmq4.WithLogger(s.log))
-	// Heartbeat: a ROUTER that echoes every message back to its sender. It
-	// serves REQ and DEALER pings alike and, unlike zmq4's REP, never
-	// wedges when a client disappears between ping and pong.
-	s.hb = zmq4.NewRouter(sctx, routerOpts...)
 	for _, b := range []struct {
-		name string
-		sock zmq4.Socket
-		port *int
+		name   string
+		typ    zmq4.SocketType
+		sock   *socket
+		port   *int
+		handle func(*zsocket, [][]byte)
 	}{
-		{"shell_port", s.shell, &s.ci.ShellPort},
-		{"control_port", s.control, &s.ci.ControlPort},
-		{"stdin_port", s.stdin, &s.ci.StdinPort},
-		{"iopub_port", s.iopub, &s.ci.IOPubPort},
-		{"hb_port", s.hb, &s.ci.HBPort},
+		{"shell", zmq4.Router, &s.shell, &s.ci.ShellPort, s.receiver(s.routeShell)},
+		{"control", zmq4.Router, &s.control, &s.ci.ControlPort, s.receiver(s.routeControl)},
+		{"stdin", zmq4.Router, &s.stdin, &s.ci.StdinPort, s.receiver(s.routeStdin)},
+		{"iopub", zmq4.Pub, &s.iopub, &s.ci.IOPubPort, nil},
+		// Heartbeat: a ROUTER that echoes every message back to its
+		// sender. It serves REQ and DEALER pings alike and keeps no
+		// per-request state.
+		{"hb", zmq4.Router, &s.hb, &s.ci.HBPort, s.echo},
 	} {
-		ep := s.ci.bindEndpoint(*b.port)
-		if err := b.sock.Listen(ep); err != nil {
-			return fmt.Errorf("jupyter: %s: %w", b.name, err)
+		z, err := listenZ(b.name, b.typ, s.ci.endpoint(*b.port), s.log, b.handle)
+		if err != nil {
+			return fmt.Errorf("jupyter: %s_port: %w", b.name, err)
 		}
+		*b.sock = z
 		if *b.port == 0 {
-			if a, ok := b.sock.Addr().(*net.TCPAddr); ok {
+			if a, ok := z.Addr().(*net.TCPAddr); ok {
 				*b.port = a.Port
 			}
 		}
@@ -214,10 +202,18 @@ func (s *server) bind() error {
 }
 
 func (s *server) closeSockets() {
-	for _, sock := range []zmq4.Socket{s.shell, s.control, s.stdin, s.iopub, s.hb} {
+	for _, sock := range []socket{s.shell, s.control, s.stdin, s.iopub, s.hb} {
 		if sock != nil {
 			sock.Close()
 		}
+	}
+}
+
+// drainIOPub gives messages queued for slow IOPub subscribers a moment to
+// be written before the sockets close.
+func (s *server) drainIOPub() {
+	if z, ok := s.iopub.(*zsocket); ok {
+		z.drain(100 * time.Millisecond)
 	}
 }
 
@@ -239,7 +235,7 @@ type server struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	shell, control, stdin, iopub, hb zmq4.Socket
+	shell, control, stdin, iopub, hb socket
 
 	queue *execQueue    // execute_requests, run by execLoop
 	aux   chan *Message // other shell requests, run by auxLoop
@@ -259,26 +255,18 @@ type server struct {
 	shutdownRequested atomic.Bool
 }
 
-// readLoop receives messages on sock until it is closed, decodes them and
-// hands them to route. Messages that fail to decode, in particular ones
-// with a bad signature, are logged and dropped.
-func (s *server) readLoop(sock zmq4.Socket, route func(*Message)) {
-	for {
-		zm, err := sock.Recv()
-		if err != nil {
-			if s.ctx.Err() != nil {
-				return
-			}
-			if errors.Is(err, context.Canceled) {
-				return
-			}
-			s.log.Printf("%s: receive: %v", sock.Type(), err)
-			continue
+// receiver returns the handler of a socket whose messages route
+// dispatches. Messages that fail to decode, in particular ones with a bad
+// signature, are logged and dropped.
+func (s *server) receiver(route func(*Message)) func(*zsocket, [][]byte) {
+	return func(z *zsocket, frames [][]byte) {
+		if s.ctx.Err() != nil {
+			return
 		}
-		m, err := s.codec.Decode(zm.Frames)
+		m, err := s.codec.Decode(frames)
 		if err != nil {
-			s.log.Printf("dropped a message on port %s: %v", sock.Addr(), err)
-			continue
+			s.log.Printf("dropped a message on the %s socket: %v", z.name, err)
+			return
 		}
 		route(m)
 	}
@@ -303,21 +291,13 @@ func (s *server) routeControl(m *Message) {
 	}
 }
 
-func (s *server) heartbeat() {
-	for {
-		zm, err := s.hb.Recv()
-		if err != nil {
-			if s.ctx.Err() != nil || errors.Is(err, context.Canceled) {
-				return
-			}
-			continue
-		}
-		if len(zm.Frames) < 2 {
-			continue
-		}
-		if err := s.hb.Send(zm); err != nil && s.ctx.Err() == nil {
-			s.log.Printf("heartbeat: %v", err)
-		}
+// echo answers a heartbeat ping with the same frames.
+func (s *server) echo(z *zsocket, frames [][]byte) {
+	if len(frames) < 2 {
+		return
+	}
+	if err := z.Send(frames); err != nil && !errors.Is(err, errNoPeer) && s.ctx.Err() == nil {
+		s.log.Printf("heartbeat: %v", err)
 	}
 }
 
@@ -345,7 +325,21 @@ func (s *server) controlLoop() {
 
 // send encodes and sends a message of type msgType with the given content
 // on sock, addressed and parented like the request req (req may be nil).
-func (s *server) send(sock zmq4.Socket, ids [][]byte, req *Message, msgType string, content any) {
+func (s *server) send(sock socket, ids [][]byte, req *Message, msgType string, content any) {
+	frames := s.encode(ids, req, msgType, content)
+	if frames == nil {
+		return
+	}
+	// A reply to a client that has gone is dropped, as ZeroMQ does.
+	if err := sock.Send(frames); err != nil && !errors.Is(err, errNoPeer) && s.ctx.Err() == nil {
+		s.log.Printf("sending %s: %v", msgType, err)
+	}
+}
+
+// encode returns the frames of a message of type msgType with the given
+// content, addressed to ids and parented like req (which may be nil), or
+// nil if it cannot be encoded (which is logged).
+func (s *server) encode(ids [][]byte, req *Message, msgType string, content any) [][]byte {
 	m := &Message{Identities: ids, RawHeader: s.appendHeader(make([]byte, 0, 224), msgType)}
 	if req != nil {
 		m.ParentHeader = req.RawHeader
@@ -363,15 +357,23 @@ func (s *server) send(sock zmq4.Socket, ids [][]byte, req *Message, msgType stri
 	frames, err := s.codec.Encode(m)
 	if err != nil {
 		s.log.Printf("encoding %s: %v", msgType, err)
-		return
+		return nil
 	}
-	if sock == s.iopub {
-		err = sock.SendMulti(zmq4.NewMsgFrom(frames...))
-	} else {
-		err = sock.Send(zmq4.NewMsgFrom(frames...))
+	return frames
+}
+
+// publishAll broadcasts several messages with parent req on IOPub, written
+// together: type and content alternate in kv.
+func (s *server) publishAll(req *Message, kv ...any) {
+	msgs := make([][][]byte, 0, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		t := kv[i].(string)
+		if f := s.encode([][]byte{[]byte(t)}, req, t, kv[i+1]); f != nil {
+			msgs = append(msgs, f)
+		}
 	}
-	if err != nil && s.ctx.Err() == nil {
-		s.log.Printf("sending %s: %v", msgType, err)
+	if err := s.iopub.SendAll(msgs); err != nil && s.ctx.Err() == nil {
+		s.log.Printf("publishing: %v", err)
 	}
 }
 
@@ -396,7 +398,7 @@ func (s *server) appendHeader(dst []byte, msgType string) []byte {
 }
 
 // reply answers req on sock.
-func (s *server) reply(sock zmq4.Socket, req *Message, msgType string, content any) {
+func (s *server) reply(sock socket, req *Message, msgType string, content any) {
 	s.send(sock, req.Identities, req, msgType, content)
 }
 
@@ -427,7 +429,7 @@ func (s *server) status(req *Message, state string) {
 }
 
 // handle answers one non-execute request, between busy and idle.
-func (s *server) handle(sock zmq4.Socket, m *Message) {
+func (s *server) handle(sock socket, m *Message) {
 	s.status(m, "busy")
 	defer s.status(m, "idle")
 	defer func() {
@@ -528,7 +530,7 @@ func (s *server) kernelInfo() map[string]any {
 	}
 }
 
-func (s *server) complete(sock zmq4.Socket, m *Message) {
+func (s *server) complete(sock socket, m *Message) {
 	var c struct {
 		Code      string `json:"code"`
 		CursorPos *int   `json:"cursor_pos"`
@@ -559,7 +561,7 @@ func (s *server) complete(sock zmq4.Socket, m *Message) {
 	})
 }
 
-func (s *server) inspect(sock zmq4.Socket, m *Message) {
+func (s *server) inspect(sock socket, m *Message) {
 	var c struct {
 		Code        string `json:"code"`
 		CursorPos   *int   `json:"cursor_pos"`
@@ -584,7 +586,7 @@ func (s *server) inspect(sock zmq4.Socket, m *Message) {
 	s.reply(sock, m, "inspect_reply", map[string]any{"status": "ok", "found": r.Found, "data": data, "metadata": md})
 }
 
-func (s *server) isComplete(sock zmq4.Socket, m *Message) {
+func (s *server) isComplete(sock socket, m *Message) {
 	var c struct {
 		Code string `json:"code"`
 	}

@@ -1,5 +1,6 @@
 // Command goclient measures a running "goldp kernel" process from a Go
-// client over zmq4, the way bench.py measures it from Python, so that the
+// client (jupyter.ClientConn: zmq4 ZMTP, no goroutine between the measuring
+// code and the socket), the way bench.py measures it from Python, so that the
 // kernel's own latency can be told apart from the Python client's.
 //
 // It starts the kernel binary itself (goldp kernel -f conn.json, with a
@@ -58,7 +59,7 @@ func main() {
 	}
 	keys := []string{"kernel_info rtt", "trivial median", "trivial p95", "trivial CPU", "10k lines", "10k messages",
 		"interrupt", "complete", "inspect"}
-	fmt.Println("goldp measured by the Go client (zmq4):")
+	fmt.Println("goldp measured by the Go client (jupyter.ClientConn):")
 	for _, k := range keys {
 		fmt.Printf("  %-18s %s\n", k, format(k, r[k]))
 	}
@@ -110,12 +111,10 @@ func freePorts(n int) ([]int, error) {
 type client struct {
 	codec   *jupyter.Codec
 	session string
-	shell   zmq4.Socket
-	control zmq4.Socket
-	iopub   zmq4.Socket
+	shell   *jupyter.ClientConn // read synchronously by the measuring goroutine
+	control *jupyter.ClientConn
+	iopub   *jupyter.ClientConn // read by its own goroutine into iopubC
 	iopubC  chan *jupyter.Message
-	shellC  chan *jupyter.Message
-	ctrlC   chan *jupyter.Message
 }
 
 func run(bin string) (map[string]float64, error) {
@@ -157,37 +156,28 @@ func run(bin string) (map[string]float64, error) {
 		}
 	}()
 
-	ctx := context.Background()
-	c = &client{codec: jupyter.NewCodec([]byte(key)), session: jupyter.NewID(),
-		iopubC: make(chan *jupyter.Message, 1<<16), shellC: make(chan *jupyter.Message, 64), ctrlC: make(chan *jupyter.Message, 64)}
+	// The client's sockets are jupyter.ClientConns: requests are written
+	// and replies read on this goroutine, with no goroutine or queue in
+	// between, so the figures are the kernel's rather than the client's.
+	c = &client{codec: jupyter.NewCodec([]byte(key)), session: jupyter.NewID(), iopubC: make(chan *jupyter.Message, 1<<16)}
 	ep := func(p int) string { return "tcp://127.0.0.1:" + strconv.Itoa(p) }
-	id := zmq4.WithID(zmq4.SocketIdentity(c.session))
-	c.shell = zmq4.NewDealer(ctx, id, zmq4.WithDialerRetry(5*time.Millisecond))
-	c.control = zmq4.NewDealer(ctx, id, zmq4.WithDialerRetry(5*time.Millisecond))
-	c.iopub = zmq4.NewSub(ctx, zmq4.WithDialerRetry(5*time.Millisecond))
-	defer c.shell.Close()
-	defer c.control.Close()
-	defer c.iopub.Close()
-	for _, d := range []struct {
-		s zmq4.Socket
-		p int
-	}{{c.shell, ports[0]}, {c.control, ports[1]}, {c.iopub, ports[3]}} {
-		var err error
-		for range 400 { // the kernel may not have bound yet
-			if err = d.s.Dial(ep(d.p)); err == nil {
-				break
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("dial %s: %v", ep(d.p), err)
-		}
-	}
-	if err := c.iopub.SetOption(zmq4.OptionSubscribe, ""); err != nil {
+	dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Second) // the kernel may not have bound yet
+	defer dcancel()
+	if c.shell, err = jupyter.DialSocket(dctx, ep(ports[0]), zmq4.Dealer, c.session); err != nil {
 		return nil, err
 	}
-	go c.reader(c.shell, c.shellC)
-	go c.reader(c.control, c.ctrlC)
+	defer c.shell.Close()
+	if c.control, err = jupyter.DialSocket(dctx, ep(ports[1]), zmq4.Dealer, c.session); err != nil {
+		return nil, err
+	}
+	defer c.control.Close()
+	if c.iopub, err = jupyter.DialSocket(dctx, ep(ports[3]), zmq4.Sub, ""); err != nil {
+		return nil, err
+	}
+	defer c.iopub.Close()
+	if err := c.iopub.Subscribe(""); err != nil {
+		return nil, err
+	}
 	go c.reader(c.iopub, c.iopubC)
 
 	r := map[string]float64{}
@@ -198,7 +188,7 @@ func run(bin string) (map[string]float64, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := c.reply(c.shellC, mid, 30*time.Second); err != nil {
+		if _, err := c.reply(c.shell, mid, 30*time.Second); err != nil {
 			return nil, err
 		}
 		if _, err := c.untilIdle(mid, 200*time.Millisecond); err == nil {
@@ -216,7 +206,7 @@ func run(bin string) (map[string]float64, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := c.reply(c.shellC, mid, 30*time.Second); err != nil {
+		if _, err := c.reply(c.shell, mid, 30*time.Second); err != nil {
 			return nil, err
 		}
 		lat = append(lat, time.Since(t).Seconds())
@@ -286,11 +276,11 @@ func run(bin string) (map[string]float64, error) {
 		if _, err := c.send(c.control, "interrupt_request", map[string]any{}); err != nil {
 			return nil, err
 		}
-		if _, err := c.reply(c.shellC, mid, 10*time.Second); err != nil {
+		if _, err := c.reply(c.shell, mid, 10*time.Second); err != nil {
 			return nil, err
 		}
 		lat = append(lat, time.Since(t).Seconds())
-		if _, err := c.reply(c.ctrlC, "", 10*time.Second); err != nil {
+		if _, err := c.reply(c.control, "", 10*time.Second); err != nil {
 			return nil, err
 		}
 		if _, err := c.untilIdle(mid, 10*time.Second); err != nil {
@@ -313,7 +303,7 @@ func run(bin string) (map[string]float64, error) {
 			if err != nil {
 				return nil, err
 			}
-			rep, err := c.reply(c.shellC, mid, 30*time.Second)
+			rep, err := c.reply(c.shell, mid, 30*time.Second)
 			if err != nil {
 				return nil, err
 			}
@@ -378,7 +368,7 @@ func (c *client) execute(code string, toIdle bool) ([]*jupyter.Message, time.Dur
 	}
 	var d time.Duration
 	if !toIdle {
-		if _, err := c.reply(c.shellC, mid, 30*time.Second); err != nil {
+		if _, err := c.reply(c.shell, mid, 30*time.Second); err != nil {
 			return nil, 0, err
 		}
 		d = time.Since(t)
@@ -389,14 +379,14 @@ func (c *client) execute(code string, toIdle bool) ([]*jupyter.Message, time.Dur
 	}
 	if toIdle {
 		d = time.Since(t)
-		if _, err := c.reply(c.shellC, mid, 30*time.Second); err != nil {
+		if _, err := c.reply(c.shell, mid, 30*time.Second); err != nil {
 			return nil, 0, err
 		}
 	}
 	return msgs, d, nil
 }
 
-func (c *client) send(s zmq4.Socket, msgType string, content any) (string, error) {
+func (c *client) send(s *jupyter.ClientConn, msgType string, content any) (string, error) {
 	cb, err := json.Marshal(content)
 	if err != nil {
 		return "", err
@@ -406,17 +396,17 @@ func (c *client) send(s zmq4.Socket, msgType string, content any) (string, error
 	if err != nil {
 		return "", err
 	}
-	return m.Header.MsgID, s.Send(zmq4.NewMsgFrom(frames...))
+	return m.Header.MsgID, s.Send(frames)
 }
 
-func (c *client) reader(s zmq4.Socket, ch chan *jupyter.Message) {
+// reader decodes the messages of s onto ch until s fails.
+func (c *client) reader(s *jupyter.ClientConn, ch chan *jupyter.Message) {
 	for {
-		zm, err := s.Recv()
+		frames, err := s.Recv(time.Time{})
 		if err != nil {
-			close(ch)
 			return
 		}
-		m, err := c.codec.Decode(zm.Frames)
+		m, err := c.codec.Decode(frames)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "goclient: bad message:", err)
 			continue
@@ -433,21 +423,20 @@ func parentID(m *jupyter.Message) string {
 	return h.MsgID
 }
 
-// reply waits for the message on ch whose parent is mid (any, if mid is "").
-func (c *client) reply(ch chan *jupyter.Message, mid string, timeout time.Duration) (*jupyter.Message, error) {
-	t := time.NewTimer(timeout)
-	defer t.Stop()
+// reply reads s until the message whose parent is mid (any, if mid is "").
+func (c *client) reply(s *jupyter.ClientConn, mid string, timeout time.Duration) (*jupyter.Message, error) {
+	deadline := time.Now().Add(timeout)
 	for {
-		select {
-		case m, ok := <-ch:
-			if !ok {
-				return nil, fmt.Errorf("socket closed")
-			}
-			if mid == "" || parentID(m) == mid {
-				return m, nil
-			}
-		case <-t.C:
-			return nil, fmt.Errorf("no reply to %s within %v", mid, timeout)
+		frames, err := s.Recv(deadline)
+		if err != nil {
+			return nil, fmt.Errorf("no reply to %s within %v: %v", mid, timeout, err)
+		}
+		m, err := c.codec.Decode(frames)
+		if err != nil {
+			return nil, err
+		}
+		if mid == "" || parentID(m) == mid {
+			return m, nil
 		}
 	}
 }
