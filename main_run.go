@@ -26,7 +26,7 @@ func init() { register("run", cmdRun) }
 // stops the script with exit status 130.
 func cmdRun(args []string) int {
 	fs := flag.NewFlagSet("goldp run", flag.ContinueOnError)
-	out := fs.String("o", "", "save displayed images and plots in `DIR` (default ./goldp-out/<script name>)")
+	out := fs.String("o", "", "save displayed images and plots in `DIR` as NNN.png/.svg, replacing those of an earlier run (default ./goldp-out/<script name>)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: goldp run [-o DIR] file.go [args]
 

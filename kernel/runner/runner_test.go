@@ -129,6 +129,34 @@ func TestScript(t *testing.T) {
 	}
 }
 
+// A run replaces the images of an earlier run: the ones it does not save
+// again are removed, other files stay.
+func TestScriptRemovesOldImages(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	os.MkdirAll(dir, 0o755)
+	for _, f := range []string{"001.png", "002.png", "003.svg", "notes.txt", "01.png"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errOut bytes.Buffer
+	s := &Script{Path: writeScript(t, "plot\n"), OutDir: dir, Stdout: &out, Stderr: &errOut, NewSession: newFake}
+	if err := s.Run(context.Background()); err != nil {
+		t.Fatalf("Run: %v (stderr %s)", err, errOut.String())
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if got := strings.Join(names, " "); got != "001.png 01.png notes.txt" {
+		t.Errorf("output directory holds %s", got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "001.png")); string(b) == "old" {
+		t.Error("001.png was not rewritten")
+	}
+}
+
 func TestScriptError(t *testing.T) {
 	path := writeScript(t, "print a\nfail 2 5 index out of range\n")
 	var out, errOut bytes.Buffer

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -23,7 +25,10 @@ type Script struct {
 	// os.Args = [Path, Args...].
 	Args []string
 	// OutDir receives displayed images and plots, one file each; "" means
-	// DefaultOutDir(Path). It is created at the first image.
+	// DefaultOutDir(Path). It is created at the first image. The images an
+	// earlier run saved there (NNN.png, NNN.svg) are removed when the run
+	// starts, so that it holds this run's images only; other files are
+	// left alone.
 	OutDir string
 	// Stdout receives text output, text of displays, saved file paths and
 	// the last value. Stderr receives errors and progress bars. Stdin is
@@ -88,6 +93,10 @@ func (s *Script) Run(ctx context.Context) error {
 	if out == "" {
 		out = DefaultOutDir(s.Path)
 	}
+	if err := removeOldImages(out); err != nil {
+		fmt.Fprintf(stderr, "goldp run: %v\n", err)
+		return err
+	}
 	pub := &scriptPublisher{out: stdout, errOut: stderr, in: bufio.NewReader(stdin), dir: out, terminal: s.Terminal}
 	sess, err := s.NewSession(Options{
 		Stdout:   stdout,
@@ -121,6 +130,29 @@ func (s *Script) Run(ctx context.Context) error {
 		pub.Publish(value, nil, "", false)
 	}
 	return pub.err
+}
+
+// savedImage matches the names scriptPublisher gives the images it saves.
+var savedImage = regexp.MustCompile(`^[0-9]{3,}\.(png|svg)$`)
+
+// removeOldImages removes from dir the images an earlier run saved; a
+// missing dir is no error.
+func removeOldImages(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("reading the output directory: %w", err)
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() && savedImage.MatchString(e.Name()) {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+				return fmt.Errorf("removing an earlier run's image: %w", err)
+			}
+		}
+	}
+	return nil
 }
 
 // scriptPublisher shows displays of a script as text and files.
