@@ -93,6 +93,10 @@ type Server struct {
 	seq     uint64
 	mark    []byte
 
+	// handOff, while an execute holds the reading goroutine, starts
+	// another reader (see read).
+	handOff atomic.Pointer[func()]
+
 	mu      sync.Mutex
 	cancel  context.CancelFunc // of the running execute
 	inputs  map[uint64]chan *Msg
@@ -126,11 +130,14 @@ func (s *Server) Serve(ctx context.Context) error {
 	return <-errc
 }
 
-// read decodes requests until one is an execute, which it runs itself
-// after starting the next reader: the cell starts on the goroutine that
-// read it, without a hand-off to another goroutine. Executes run one at a
-// time in the order they were read. The end of Requests (or of ctx) is
-// sent on errc.
+// read decodes requests, runs the executes among them itself, and sends
+// the end of Requests (or of ctx) on errc. Executes run one at a time in
+// the order they were read. While an execute runs, requests must still be
+// read (an interrupt, an input reply, a completion): if it is still
+// running after readerDelay, another goroutine takes over the reading and
+// this one ends with its execute. Most cells end sooner, and the goroutine
+// that read them goes on reading: no goroutine is started or woken, and
+// none grows a new stack to the interpreter's depth, on those cells.
 func (s *Server) read(ctx context.Context, errc chan<- error) {
 	for {
 		if ctx.Err() != nil {
@@ -149,7 +156,18 @@ func (s *Server) read(ctx context.Context, errc chan<- error) {
 		case KindExecute:
 			s.tickets++
 			turn := s.tickets
-			go s.read(ctx, errc)
+			// handed is set by whichever comes first: handOff (after
+			// readerDelay, or when the cell asks for input), which starts
+			// the next reader, or the end of the execute, after which this
+			// goroutine reads on.
+			var handed atomic.Bool
+			handOff := func() {
+				if handed.CompareAndSwap(false, true) {
+					go s.read(ctx, errc)
+				}
+			}
+			s.handOff.Store(&handOff)
+			t := time.AfterFunc(readerDelay, handOff)
 			s.turnMu.Lock()
 			for s.served+1 != turn {
 				s.turnC.Wait()
@@ -160,7 +178,11 @@ func (s *Server) read(ctx context.Context, errc chan<- error) {
 			s.served = turn
 			s.turnMu.Unlock()
 			s.turnC.Broadcast()
-			return
+			s.handOff.CompareAndSwap(&handOff, nil)
+			t.Stop()
+			if !handed.CompareAndSwap(false, true) {
+				return
+			}
 		case KindInterrupt:
 			s.Interrupt()
 		case KindInputReply:
@@ -187,6 +209,11 @@ func (s *Server) read(ctx context.Context, errc chan<- error) {
 		}
 	}
 }
+
+// readerDelay is how long an execute may run before another goroutine
+// reads the requests that come meanwhile (see read); interrupts also come
+// as SIGINT, which does not wait for it.
+const readerDelay = time.Millisecond
 
 // Interrupt cancels the running execute, if any.
 func (s *Server) Interrupt() {
@@ -397,6 +424,10 @@ func (p *publisher) ClearOutput(wait bool) {
 func (p *publisher) Input(prompt string, password bool) (string, error) {
 	if !p.allowStdin {
 		return "", display.ErrNoInput
+	}
+	// The reply must be read while this cell waits for it.
+	if h := p.s.handOff.Load(); h != nil {
+		(*h)()
 	}
 	id := p.s.inputID.Add(1)
 	ch := make(chan *Msg, 1)
