@@ -163,6 +163,7 @@ func (s *Server) read(ctx context.Context, errc chan<- error) {
 			var handed atomic.Bool
 			handOff := func() {
 				if handed.CompareAndSwap(false, true) {
+					wakeMonitor()
 					go s.read(ctx, errc)
 				}
 			}
@@ -475,7 +476,7 @@ func Main(newSession func() (Session, error)) int {
 	// Markers go to private duplicates of fd 1 and 2 so that cells closing
 	// or replacing os.Stdout do not break ordering.
 	stdout, stderr := dupFile(1, "stdout"), dupFile(2, "stderr")
-	s := &Server{New: newSession, Requests: req, Events: ev, Stdout: stdout, Stderr: stderr, Nonce: nonce, Grace: grace}
+	s := &Server{New: newSession, Requests: newRawPipe(req), Events: newRawPipe(ev), Stdout: stdout, Stderr: stderr, Nonce: nonce, Grace: grace}
 	tuneGC(gcHeadroom)
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
