@@ -263,3 +263,77 @@ func TestNilErrorShowsNothing(t *testing.T) {
 		t.Fatalf("non-nil error value = %q", got)
 	}
 }
+
+// TestQuickStatements checks which statements the engine runs without the
+// interpreter's cancellable evaluation goroutine, and that they behave
+// as the others: values, assignments, panics with their position.
+func TestQuickStatements(t *testing.T) {
+	view := func() *sessionView {
+		return &sessionView{
+			vars: map[string]bool{"x": true, "m": true, "s": true, "ch": true, "len2": true}, consts: map[string]bool{},
+			funcs: map[string]int{"f": 1}, types: map[string]string{}, imported: map[string]string{"fmt": "fmt"},
+			preload: map[string]string{},
+		}
+	}
+	for _, c := range []struct {
+		code  string
+		quick bool
+	}{
+		{"1+1", true},
+		{"x", true},
+		{"x = x + 1", true},
+		{"x++", true},
+		{`m["k"]`, true},
+		{"s[1:2]", true},
+		{"len(s) + cap(s)", true},
+		{"float64(x) / 2", true},
+		{"y := x * 2", true},
+		{"f()", false},
+		{"x = f()", false},
+		{"fmt.Sprint(x)", false},
+		{"<-ch", false},
+		{"x = <-ch", false},
+		{"func() int { return 1 }", false},
+		{"for {\n}", false},
+		{"if x > 0 {\n\tx = 1\n}", false},
+		{"make([]int, x)", false},
+	} {
+		p, err := rewrite(c.code, 1, 1, view())
+		if err != nil {
+			t.Fatalf("rewrite(%q): %v", c.code, err)
+		}
+		for _, ch := range p.chunks {
+			if ch.quick != c.quick {
+				t.Errorf("%q: chunk quick = %v, want %v\n%s", c.code, ch.quick, c.quick, ch.src)
+			}
+		}
+	}
+	// A name that shadows a builtin is a call of unknown length.
+	v := view()
+	v.funcs["len"] = 1
+	p, err := rewrite("len(s)", 1, 1, v)
+	if err != nil || len(p.chunks) != 1 || p.chunks[0].quick {
+		t.Errorf("len(s) with len a cell function: %+v, %v", p, err)
+	}
+
+	s := newTest(t)
+	s.exec(`m := map[string]int{"a": 1}` + "\nx := 2\nzero := 0")
+	for _, c := range []struct{ code, want string }{
+		{`m["a"]`, "1"}, {`m["b"]`, "0"}, {"x++\nx", "3"}, {"x = x * 10\nfloat64(x) / 4", "7.5"},
+	} {
+		if got := s.exec(c.code); got != c.want {
+			t.Errorf("%q = %q, want %q", c.code, got, c.want)
+		}
+	}
+	e := s.fail("x\n[]int{}[x]")
+	if e.Name != "Panic" || e.Line != 2 || !strings.Contains(e.Message, "index out of range") {
+		t.Errorf("quick index panic: %+v", e)
+	}
+	e = s.fail("x / zero")
+	if e.Name != "Panic" || e.Line != 1 || !strings.Contains(e.Message, "divide by zero") {
+		t.Errorf("quick division panic: %+v", e)
+	}
+	if got := s.exec("x"); got != "30" {
+		t.Errorf("after the panics, x = %q", got)
+	}
+}
