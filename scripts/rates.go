@@ -6,7 +6,7 @@
 // theory predicts (Berrett–Butucea minimax rate, spec §4.4; private Proto-NN,
 // spec §5.3).
 //
-// Run:  bin/goldp run scripts/rates.go
+// Run:  bin/goldp run scripts/rates.go   (the figure goes to goldp-out/rates/)
 //
 // The problem: X uniform on [0,1], η(x) = x (κ = 1: Lipschitz, β = 1,
 // margin γ = 1). The heavy loop is classify.RateStudy (compiled, parallel
@@ -20,7 +20,6 @@ import (
 	"github.com/goldp/goldp/lib/classify"
 	"github.com/goldp/goldp/lib/plots"
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
 )
 
 ctx := context.Background()
@@ -60,14 +59,13 @@ for _, method := range []string{"bb", "protonn"} {
 		plots.Band{Name: fmt.Sprintf("%s theory (slope %.2f)", method, res.Theory), X: x, Mean: theory, Dashed: true})
 }
 
+// The figure: inline in a notebook, saved by goldp run in
+// goldp-out/rates/.
 fig, err := plots.Bands("Excess risk of private classifiers, η(x) = x", "nα²", "excess risk", curves...)
-if err == nil {
-	fig.X.Scale, fig.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	fig.X.Tick.Marker, fig.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
-	err = fig.Save(6*vg.Inch, 4*vg.Inch, "rates.png")
-}
 if err != nil {
 	fmt.Println("figure:", err)
 } else {
-	fmt.Println("figure written to rates.png")
+	fig.X.Scale, fig.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	fig.X.Tick.Marker, fig.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	display.Display(fig)
 }

@@ -4,7 +4,8 @@
 // prototypes under a metric defined right here, and the decision regions of
 // the two private classifiers on a problem with a rough Bayes boundary.
 //
-// Run:  bin/goldp run scripts/rates_regions.go   (writes three PNG files)
+// Run:  bin/goldp run scripts/rates_regions.go   (three figures, saved in
+// goldp-out/rates_regions/)
 
 import (
 	"context"
@@ -15,7 +16,6 @@ import (
 	"github.com/goldp/goldp/lib/classify"
 	"github.com/goldp/goldp/lib/metric"
 	"github.com/goldp/goldp/lib/plots"
-	"gonum.org/v1/plot/vg"
 )
 
 ctx := context.Background()
@@ -42,12 +42,12 @@ fmt.Println("index:", pn.Index().Stats())
 
 cells, _ := plots.Voronoi(ctx, pn.Prototypes(), metric.VectorFunc(l3),
 	&plots.VoronoiOptions{XMax: 1, YMax: 1, Title: fmt.Sprintf("Voronoi cells of %d prototypes, ℓ3 metric", pn.K())})
-cells.Save(5*vg.Inch, 5*vg.Inch, "protonn_cells.png")
+display.Display(cells)
 
 predict := func(q [][]float64) ([]int, error) { return pn.Predict(ctx, q) }
 regions, _ := plots.Regions(predict, &plots.RegionsOptions{XMax: 1, YMax: 1, Points: xs[:400], Labels: y01[:400],
 	Title: fmt.Sprintf("private Proto-NN, α = %g, k = %d", alpha, pn.K())})
-regions.Save(5*vg.Inch, 5*vg.Inch, "protonn_regions.png")
+display.Display(regions)
 
 bb, err := classify.NewBB(ctx, rng, xs, y01, alpha, nil)
 if err != nil {
@@ -56,7 +56,7 @@ if err != nil {
 fmt.Println(bb)
 bbRegions, _ := plots.Regions(bb.Predict, &plots.RegionsOptions{XMax: 1, YMax: 1, Points: xs[:400], Labels: y01[:400],
 	Title: fmt.Sprintf("Berrett–Butucea rule, α = %g, h = %.3f", alpha, bb.Bandwidth())})
-bbRegions.Save(5*vg.Inch, 5*vg.Inch, "bb_regions.png")
+display.Display(bbRegions)
 
 test, ty, _ := problem.Sample(rng, 20000)
 eta := problem.EtaAll(test)
@@ -69,4 +69,3 @@ for _, c := range []struct {
 	risk, se, _ := classify.ExcessRisk(p, eta)
 	fmt.Printf("%-18s accuracy %.3f (Bayes %.3f), excess risk %.4f ± %.4f\n", c.name, acc, 1-problem.BayesRisk(), risk, se)
 }
-fmt.Println("figures written: protonn_cells.png protonn_regions.png bb_regions.png")
