@@ -23,8 +23,14 @@ func cmdWorker(args []string) int {
 	})
 }
 
-// workerSession adapts *engine.Session to worker.Session.
+// workerSession adapts *engine.Session to worker.Session. It is a
+// worker.SlowSession: the engine calls the publisher's Slow method before
+// running anything but a quick statement.
 type workerSession struct{ s *engine.Session }
+
+var _ worker.SlowSession = workerSession{}
+
+func (workerSession) AnnouncesSlow() {}
 
 func (e workerSession) Execute(ctx context.Context, code string, pub display.Publisher) (display.Bundle, error) {
 	res, err := e.s.Execute(ctx, code, pub)

@@ -41,6 +41,10 @@ type Session struct {
 	in   *interp.Interpreter
 	view sessionView
 
+	// slow is the Slow method of the running cell's publisher, if it has
+	// one (see Execute); guarded by mu.
+	slow func()
+
 	// cell state, guarded by cellMu: the values passed to the runtime by
 	// the last expression and a goroutine panic reported by the guard.
 	cellMu   sync.Mutex
@@ -319,10 +323,17 @@ func (s *Session) fileName() string {
 // Execute runs a cell (or a script's source). The result holds the
 // rendered last value; a failure is returned as *Error. ctx interrupts the
 // cell: interpreted code stops at once, compiled calls when they honour
-// display.Context(). pub receives what the cell displays.
+// display.Context(). pub receives what the cell displays. If pub has a
+// method Slow(), Execute calls it before running code that may take long
+// or block (anything but a quick statement, see chunk.quick): the kernel's
+// worker reads interrupts and other requests from then on.
 func (s *Session) Execute(ctx context.Context, code string, pub display.Publisher) (*Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.slow = nil
+	if sl, ok := pub.(interface{ Slow() }); ok {
+		s.slow = sl.Slow
+	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -422,6 +433,9 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*Result
 		if c.quick && prog == progSrc {
 			_, err = s.executeQuick(prog)
 		} else {
+			if s.slow != nil {
+				s.slow()
+			}
 			_, err = s.in.ExecuteWithContext(ctx, prog)
 		}
 		if err != nil {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/goldp/goldp/kernel/display"
 )
 
 // syncBuf is a bytes.Buffer safe for the goroutines of a cell.
@@ -335,5 +337,38 @@ func TestQuickStatements(t *testing.T) {
 	}
 	if got := s.exec("x"); got != "30" {
 		t.Errorf("after the panics, x = %q", got)
+	}
+}
+
+// slowPublisher counts the calls of its Slow method.
+type slowPublisher struct {
+	display.Publisher
+	slow int
+}
+
+func (p *slowPublisher) Slow() { p.slow++ }
+
+// TestExecuteSlow checks that Execute tells a publisher with a Slow method
+// when a cell is about to run more than quick statements, and only then.
+func TestExecuteSlow(t *testing.T) {
+	s := newTest(t)
+	s.exec("x := 1\nf := func() int { return x }")
+	for _, c := range []struct {
+		code string
+		slow bool
+	}{
+		{"1+1", false},
+		{"x = x + 1\nx", false},
+		{"f()", true},
+		{"x++\nfmt.Sprint(x)", true},
+		{"for i := 0; i < 3; i++ {\n\tx += i\n}", true},
+	} {
+		p := &slowPublisher{}
+		if _, err := s.Execute(context.Background(), c.code, p); err != nil {
+			t.Fatalf("%q: %v", c.code, err)
+		}
+		if got := p.slow > 0; got != c.slow {
+			t.Errorf("%q: Slow called %d times, want slow %v", c.code, p.slow, c.slow)
+		}
 	}
 }

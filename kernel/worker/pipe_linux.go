@@ -14,8 +14,9 @@ import (
 // idle, and the monitor then polls every 20 us for as long as the process
 // is busy. On a trivial cell that was several wake-ups and about a tenth
 // of the worker's CPU time. A cell that runs longer wakes the monitor
-// through its own system calls, and handOff does so when the cell passes
-// readerDelay (see wakeMonitor).
+// through its own system calls, and the worker does so when it hands the
+// reading of requests on, before the cell runs code that may take long
+// (see wakeMonitor and Server.read).
 
 // pipeEmpty reports whether w is a pipe (or other file) with no unread
 // bytes in it, that is, whether the reader has already read everything

@@ -36,6 +36,26 @@ type Session interface {
 	Reset() error
 }
 
+// A SlowSession is a Session whose Execute says, by calling the Slow
+// method of the publisher it is given (see Slower), when the cell is about
+// to run code that may take long or block. Until then the worker reads no
+// other request: most cells end before, and their goroutine reads the
+// next request itself, with no goroutine started or woken. A Session that
+// is not a SlowSession gets another reader at the start of every execute.
+type SlowSession interface {
+	Session
+	// AnnouncesSlow marks the Session; it is never called.
+	AnnouncesSlow()
+}
+
+// Slower is implemented by the publisher the worker passes to Execute.
+type Slower interface {
+	// Slow says that the cell is about to run code that may take long or
+	// block: from then on, interrupts, input replies and completions are
+	// read while it runs. Calls after the first do nothing.
+	Slow()
+}
+
 // CellError is a failed cell as Jupyter shows it.
 type CellError struct {
 	Name      string   // e.g. "CompileError", "Panic", "Interrupted"
@@ -93,8 +113,8 @@ type Server struct {
 	seq     uint64
 	mark    []byte
 
-	// handOff, while an execute holds the reading goroutine, starts
-	// another reader (see read).
+	// handOff, while an execute of a SlowSession holds the reading
+	// goroutine, starts another reader (see read).
 	handOff atomic.Pointer[func()]
 
 	mu      sync.Mutex
@@ -133,11 +153,13 @@ func (s *Server) Serve(ctx context.Context) error {
 // read decodes requests, runs the executes among them itself, and sends
 // the end of Requests (or of ctx) on errc. Executes run one at a time in
 // the order they were read. While an execute runs, requests must still be
-// read (an interrupt, an input reply, a completion): if it is still
-// running after readerDelay, another goroutine takes over the reading and
-// this one ends with its execute. Most cells end sooner, and the goroutine
-// that read them goes on reading: no goroutine is started or woken, and
-// none grows a new stack to the interpreter's depth, on those cells.
+// read (an interrupt, an input reply, a completion): another goroutine
+// takes over the reading at the start of the execute, or, with a
+// SlowSession, once the cell says it is about to run code that may take
+// long or block, or asks for input; this one then ends with its execute.
+// Most cells never say so, and the goroutine that read them goes on
+// reading: no goroutine is started or woken, and none grows a new stack
+// to the interpreter's depth, on those cells.
 func (s *Server) read(ctx context.Context, errc chan<- error) {
 	for {
 		if ctx.Err() != nil {
@@ -156,10 +178,9 @@ func (s *Server) read(ctx context.Context, errc chan<- error) {
 		case KindExecute:
 			s.tickets++
 			turn := s.tickets
-			// handed is set by whichever comes first: handOff (after
-			// readerDelay, or when the cell asks for input), which starts
-			// the next reader, or the end of the execute, after which this
-			// goroutine reads on.
+			// handed is set by whichever comes first: handOff, which
+			// starts the next reader, or the end of the execute, after
+			// which this goroutine reads on.
 			var handed atomic.Bool
 			handOff := func() {
 				if handed.CompareAndSwap(false, true) {
@@ -167,8 +188,11 @@ func (s *Server) read(ctx context.Context, errc chan<- error) {
 					go s.read(ctx, errc)
 				}
 			}
-			s.handOff.Store(&handOff)
-			t := time.AfterFunc(readerDelay, handOff)
+			if _, ok := s.Session.(SlowSession); ok {
+				s.handOff.Store(&handOff)
+			} else {
+				handOff()
+			}
 			s.turnMu.Lock()
 			for s.served+1 != turn {
 				s.turnC.Wait()
@@ -180,7 +204,6 @@ func (s *Server) read(ctx context.Context, errc chan<- error) {
 			s.turnMu.Unlock()
 			s.turnC.Broadcast()
 			s.handOff.CompareAndSwap(&handOff, nil)
-			t.Stop()
 			if !handed.CompareAndSwap(false, true) {
 				return
 			}
@@ -210,11 +233,6 @@ func (s *Server) read(ctx context.Context, errc chan<- error) {
 		}
 	}
 }
-
-// readerDelay is how long an execute may run before another goroutine
-// reads the requests that come meanwhile (see read); interrupts also come
-// as SIGINT, which does not wait for it.
-const readerDelay = time.Millisecond
 
 // Interrupt cancels the running execute, if any.
 func (s *Server) Interrupt() {
@@ -418,6 +436,14 @@ func (p *publisher) Publish(data display.Bundle, metadata map[string]any, displa
 	p.s.sendOrdered(&Msg{Kind: KindDisplay, Data: data, Metadata: metadata, DisplayID: displayID, Update: update})
 }
 
+// Slow implements Slower: it hands the reading of requests on (see
+// Server.read).
+func (p *publisher) Slow() {
+	if h := p.s.handOff.Load(); h != nil {
+		(*h)()
+	}
+}
+
 func (p *publisher) ClearOutput(wait bool) {
 	p.s.sendOrdered(&Msg{Kind: KindClear, Wait: wait})
 }
@@ -427,9 +453,7 @@ func (p *publisher) Input(prompt string, password bool) (string, error) {
 		return "", display.ErrNoInput
 	}
 	// The reply must be read while this cell waits for it.
-	if h := p.s.handOff.Load(); h != nil {
-		(*h)()
-	}
+	p.Slow()
 	id := p.s.inputID.Add(1)
 	ch := make(chan *Msg, 1)
 	p.s.mu.Lock()

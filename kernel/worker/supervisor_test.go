@@ -23,9 +23,15 @@ func TestMain(m *testing.M) {
 	if os.Getenv("GOLDP_TEST_WORKER") == "fail" {
 		os.Exit(Main(func() (Session, error) { return nil, errors.New("no interpreter today") }))
 	}
-	if os.Getenv("GOLDP_TEST_WORKER") != "" {
+	if mode := os.Getenv("GOLDP_TEST_WORKER"); mode != "" {
 		evalCreators = append(evalCreators, "created by github.com/goldp/goldp/kernel/worker.startAbandoned")
-		os.Exit(Main(func() (Session, error) { return &fakeSession{vars: map[string]string{}}, nil }))
+		os.Exit(Main(func() (Session, error) {
+			f := &fakeSession{vars: map[string]string{}}
+			if mode == "slow" {
+				return slowSession{f}, nil
+			}
+			return f, nil
+		}))
 	}
 	os.Exit(m.Run())
 }
@@ -110,6 +116,39 @@ func (f *fakeSession) Execute(ctx context.Context, code string, pub display.Publ
 		}
 	}
 	return val, nil
+}
+
+// slowSession is fakeSession as a SlowSession: like the engine, it says
+// when a cell is about to block, and the worker reads other requests only
+// from then on.
+type slowSession struct{ *fakeSession }
+
+func (slowSession) AnnouncesSlow() {}
+
+func (s slowSession) Execute(ctx context.Context, code string, pub display.Publisher) (display.Bundle, error) {
+	for _, line := range strings.Split(code, "\n") {
+		switch cmd, _, _ := strings.Cut(line, " "); cmd {
+		case "wait", "hang", "spin", "block", "gopanic":
+			pub.(Slower).Slow()
+		}
+	}
+	return s.fakeSession.Execute(ctx, code, pub)
+}
+
+// slowWorkerCommand starts the test binary as a worker serving
+// slowSession.
+func slowWorkerCommand() *exec.Cmd {
+	c := testWorkerCommand()
+	c.Env = append(c.Env, "GOLDP_TEST_WORKER=slow")
+	return c
+}
+
+// bothSessions runs f as two subtests: with a worker serving a Session
+// (another goroutine reads requests from the start of each cell) and one
+// serving a SlowSession (from when the cell says it may block).
+func bothSessions(t *testing.T, f func(t *testing.T, cmd func() *exec.Cmd)) {
+	t.Run("Session", func(t *testing.T) { f(t, testWorkerCommand) })
+	t.Run("SlowSession", func(t *testing.T) { f(t, slowWorkerCommand) })
 }
 
 // startAbandoned starts a goroutine that never ends, standing for yaegi's
@@ -276,8 +315,10 @@ func TestSupervisorManyLines(t *testing.T) {
 	t.Logf("10,000 lines in %d stream messages", n)
 }
 
-func TestSupervisorInterrupt(t *testing.T) {
-	s := newTestSupervisor(t, Options{InterruptGrace: 500 * time.Millisecond})
+func TestSupervisorInterrupt(t *testing.T) { bothSessions(t, testSupervisorInterrupt) }
+
+func testSupervisorInterrupt(t *testing.T, cmd func() *exec.Cmd) {
+	s := newTestSupervisor(t, Options{Command: cmd, InterruptGrace: 500 * time.Millisecond})
 	out := &recorder{}
 	run(s, "set x 7", out)
 	go func() { time.Sleep(100 * time.Millisecond); s.Interrupt() }()
@@ -323,8 +364,10 @@ func TestSupervisorInterrupt(t *testing.T) {
 	}
 }
 
-func TestSupervisorCrash(t *testing.T) {
-	s := newTestSupervisor(t, Options{})
+func TestSupervisorCrash(t *testing.T) { bothSessions(t, testSupervisorCrash) }
+
+func testSupervisorCrash(t *testing.T, cmd func() *exec.Cmd) {
+	s := newTestSupervisor(t, Options{Command: cmd})
 	out := &recorder{}
 	rep := run(s, "gopanic", out)
 	if rep.Status != "error" || rep.EName != "WorkerDied" {
@@ -345,8 +388,10 @@ func TestSupervisorCrash(t *testing.T) {
 	}
 }
 
-func TestSupervisorInputAndQueries(t *testing.T) {
-	s := newTestSupervisor(t, Options{})
+func TestSupervisorInputAndQueries(t *testing.T) { bothSessions(t, testSupervisorInputAndQueries) }
+
+func testSupervisorInputAndQueries(t *testing.T, cmd func() *exec.Cmd) {
+	s := newTestSupervisor(t, Options{Command: cmd})
 	out := &recorder{input: "Ada"}
 	if rep := run(s, "input name? ", out); rep.Status != "ok" {
 		t.Fatalf("input cell: %+v", rep)
