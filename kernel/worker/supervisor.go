@@ -230,7 +230,9 @@ func (p *proc) run() {
 	}
 	p.mu.Lock()
 	p.cmd, p.reqW, p.pid = cmd, reqW, cmd.Process.Pid
-	p.enc = NewEncoder(reqW)
+	// The pipes' own reads and writes use raw system calls, which do not
+	// wake the runtime's monitor thread (see newRawPipe).
+	p.enc = NewEncoder(newRawPipe(reqW))
 	killed := p.killed
 	p.mu.Unlock()
 	if killed != "" {
@@ -408,7 +410,7 @@ func (p *proc) release(seq uint64) {
 func (p *proc) readEvents(r *os.File, ready func()) {
 	defer r.Close()
 	defer p.release(math.MaxUint64) // no more events: streams run free
-	dec := NewDecoder(r)
+	dec := NewDecoder(newRawPipe(r))
 	for {
 		m := new(Msg)
 		if err := dec.Decode(m); err != nil {
