@@ -124,8 +124,9 @@ type Server struct {
 }
 
 // Serve reads requests until Requests ends (the supervisor went away) or
-// ctx is cancelled. Executes run one at a time on their own goroutine;
-// other requests are answered concurrently with a running execute.
+// ctx is cancelled. Executes run one at a time on the goroutine that read
+// them; other requests are answered concurrently with a running execute
+// (with a SlowSession, once the cell said it may take long; see read).
 func (s *Server) Serve(ctx context.Context) error {
 	s.enc = NewEncoder(s.Events)
 	s.inputs = make(map[uint64]chan *Msg)
