@@ -397,14 +397,20 @@ type zpeer struct {
 var errQueueFull = errors.New("peer's queue is full; message dropped")
 
 func newPeer(c net.Conn) *zpeer {
-	p := &zpeer{conn: c, r: bufio.NewReaderSize(c, 64<<10), limit: maxQueued}
+	p := &zpeer{conn: c, limit: maxQueued}
 	if sc, ok := c.(syscall.Conn); ok {
 		if raw, err := sc.SyscallConn(); err == nil {
 			p.raw = raw
 		}
 	}
+	p.r = bufio.NewReaderSize(rawReader{p}, 64<<10)
 	return p
 }
+
+// rawReader reads p's connection with p.tryRead.
+type rawReader struct{ p *zpeer }
+
+func (r rawReader) Read(b []byte) (int, error) { return r.p.tryRead(b) }
 
 // Read implements net.Conn for zmq4.
 func (p *zpeer) Read(b []byte) (int, error) { return p.r.Read(b) }
@@ -452,39 +458,6 @@ func (p *zpeer) write(b []byte) error {
 		go p.flush()
 	}
 	return nil
-}
-
-// tryWrite writes as much of b as the socket takes without blocking.
-func (p *zpeer) tryWrite(b []byte) (int, error) {
-	if p.raw == nil {
-		return p.conn.Write(b)
-	}
-	n := 0
-	var werr error
-	err := p.raw.Write(func(fd uintptr) bool {
-		for n < len(b) {
-			k, e := syscall.Write(int(fd), b[n:])
-			if k > 0 {
-				n += k
-			}
-			switch {
-			case e == syscall.EINTR:
-				continue
-			case e == syscall.EAGAIN:
-				return true // the flusher waits for room
-			case e != nil:
-				werr = e
-				return true
-			case k == 0:
-				return true
-			}
-		}
-		return true
-	})
-	if err == nil {
-		err = werr
-	}
-	return n, err
 }
 
 // flush writes the queued bytes, blocking as long as the peer needs, until
