@@ -121,16 +121,24 @@ func (s *server) execute(m *Message) {
 	}
 	n := s.executionCount
 	req.ExecutionCount = n
-	// busy and execute_input go out in one write: one wake-up of the
-	// front end instead of two.
-	if c.Silent {
-		s.status(m, "busy")
-	} else {
-		s.publishAll(m, "status", statusBusy, "execute_input", executeInputContent{c.Code, n})
-	}
+	// busy and execute_input go out in one write (one wake-up of the
+	// front end instead of two), on a goroutine of their own: with the
+	// kernel's single P it runs once the interpreter has handed the cell
+	// on and waits for it, so the write overlaps the cell instead of
+	// delaying its start. Outputs, the result and the reply wait for it.
+	started := make(chan struct{})
+	go func() {
+		defer close(started)
+		if c.Silent {
+			s.status(m, "busy")
+		} else {
+			s.publishAll(m, "status", statusBusy, "execute_input", executeInputContent{c.Code, n})
+		}
+	}()
 
-	out := &cellOutput{s: s, req: m, allowStdin: req.AllowStdin}
+	out := &cellOutput{s: s, req: m, allowStdin: req.AllowStdin, started: started}
 	r := s.run(req, out)
+	<-started
 
 	if store {
 		var output string
@@ -236,10 +244,12 @@ type cellOutput struct {
 	s          *server
 	req        *Message
 	allowStdin bool
+	started    chan struct{} // closed once busy and execute_input are sent
 }
 
 // Stream implements Output.
 func (o *cellOutput) Stream(name, text string) {
+	<-o.started
 	o.s.publish(o.req, "stream", streamContent{name, text})
 }
 
@@ -258,11 +268,13 @@ func (o *cellOutput) Display(data, metadata, transient map[string]any, update bo
 	if update {
 		t = "update_display_data"
 	}
+	<-o.started
 	o.s.publish(o.req, t, map[string]any{"data": data, "metadata": metadata, "transient": transient})
 }
 
 // ClearOutput implements Output.
 func (o *cellOutput) ClearOutput(wait bool) {
+	<-o.started
 	o.s.publish(o.req, "clear_output", map[string]bool{"wait": wait})
 }
 
@@ -272,6 +284,7 @@ func (o *cellOutput) Input(prompt string, password bool) (string, error) {
 	if !o.allowStdin {
 		return "", ErrStdinNotAllowed
 	}
+	<-o.started
 	return o.s.input(o.req, prompt, password)
 }
 
