@@ -137,6 +137,12 @@ func (s *zsocket) accept() {
 func (s *zsocket) serve(p *zpeer) {
 	defer s.wg.Done()
 	defer p.close()
+	defer func() {
+		// A malformed stream must cost its connection, not the kernel.
+		if r := recover(); r != nil {
+			s.log.Printf("%s: connection from %s: %v", s.name, p.conn.RemoteAddr(), r)
+		}
+	}()
 	p.conn.SetDeadline(time.Now().Add(handshakeTimeout))
 	zc, err := zmq4.Open(p, null.Security(), s.typ, nil, true, nil)
 	if err != nil {
@@ -157,6 +163,9 @@ func (s *zsocket) serve(p *zpeer) {
 	for {
 		msg, err := zc.RecvMsg()
 		if err != nil {
+			if errors.Is(err, errFrameTooLarge) {
+				s.log.Printf("%s: dropped the connection from %s: %v", s.name, p.conn.RemoteAddr(), err)
+			}
 			return
 		}
 		if msg.Type == zmq4.CmdMsg || len(msg.Frames) == 0 {
@@ -382,6 +391,7 @@ type zpeer struct {
 	conn   net.Conn
 	raw    syscall.RawConn // nil if conn has no file descriptor
 	r      *bufio.Reader
+	guard  frameGuard     // checks what zmq4 reads
 	id     string         // ROUTER: routing identity
 	topics map[string]int // PUB: subscribed prefixes (guarded by the socket's mu)
 
@@ -412,8 +422,74 @@ type rawReader struct{ p *zpeer }
 
 func (r rawReader) Read(b []byte) (int, error) { return r.p.tryRead(b) }
 
-// Read implements net.Conn for zmq4.
-func (p *zpeer) Read(b []byte) (int, error) { return p.r.Read(b) }
+// Read implements net.Conn for zmq4. It follows the frames read and
+// fails on one larger than maxFrame, which zmq4 would allocate whole.
+func (p *zpeer) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	if gerr := p.guard.check(b[:n]); gerr != nil {
+		p.close()
+		return 0, gerr
+	}
+	return n, err
+}
+
+// maxFrame is the largest frame a peer may send (1 GiB): a Jupyter
+// message is far smaller, and zmq4 allocates a frame's body whole before
+// reading it.
+const maxFrame = 1 << 30
+
+// errFrameTooLarge is the error of a connection that sent a frame larger
+// than maxFrame.
+var errFrameTooLarge = fmt.Errorf("frame larger than %d bytes", maxFrame)
+
+// frameGuard follows the ZMTP stream of a connection (the 64-byte
+// greeting, then frames: a flags byte, a 1- or 8-byte size, the body) and
+// rejects frames larger than maxFrame.
+type frameGuard struct {
+	greeting int     // greeting bytes still to come, once started
+	started  bool    // greeting counted
+	hdr      [9]byte // the frame header being read
+	nh       int     // its bytes read so far
+	body     uint64  // body bytes still to come
+}
+
+func (g *frameGuard) check(b []byte) error {
+	if !g.started {
+		g.started, g.greeting = true, 64
+	}
+	for len(b) > 0 {
+		switch {
+		case g.greeting > 0:
+			k := min(g.greeting, len(b))
+			g.greeting -= k
+			b = b[k:]
+		case g.body > 0:
+			k := min(uint64(len(b)), g.body)
+			g.body -= k
+			b = b[k:]
+		default:
+			g.hdr[g.nh] = b[0]
+			g.nh++
+			b = b[1:]
+			need := 2
+			if g.hdr[0]&0x02 != 0 { // LONG
+				need = 9
+			}
+			if g.nh < need {
+				continue
+			}
+			size := uint64(g.hdr[1])
+			if need == 9 {
+				size = binary.BigEndian.Uint64(g.hdr[1:9])
+			}
+			if size > maxFrame {
+				return fmt.Errorf("%w: %d bytes", errFrameTooLarge, size)
+			}
+			g.body, g.nh = size, 0
+		}
+	}
+	return nil
+}
 
 // Write implements net.Conn for zmq4.
 func (p *zpeer) Write(b []byte) (int, error) {

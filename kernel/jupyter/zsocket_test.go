@@ -353,3 +353,54 @@ func TestAppendFrames(t *testing.T) {
 		t.Errorf("appendFrames = %v", got[:13])
 	}
 }
+
+// A peer announcing a frame larger than maxFrame loses its connection
+// before anything is allocated for it; the socket goes on serving.
+func TestOversizedFrameDropsConnection(t *testing.T) {
+	rec := newReceived()
+	_, ep, logs := listenTest(t, zmq4.Router, rec.handle)
+	c := dialTest(t, ep, zmq4.Dealer, "big")
+	// A LONG frame header announcing 2^40 bytes, then a few of them.
+	hdr := append([]byte{0x02}, binary.BigEndian.AppendUint64(nil, 1<<40)...)
+	if err := c.p.write(append(hdr, "xxxx"...)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Recv(time.Now().Add(10 * time.Second)); err == nil {
+		t.Fatal("the connection survived an oversized frame")
+	}
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(logs.String(), "frame larger"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("log: %q", logs.String())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	d := dialTest(t, ep, zmq4.Dealer, "ok")
+	d.Send(frames("still serving"))
+	if g := joined(rec.wait(t)); g != "ok|still serving" {
+		t.Errorf("got %q", g)
+	}
+}
+
+// frameGuard follows frames split anywhere across reads.
+func TestFrameGuardSplitReads(t *testing.T) {
+	stream := make([]byte, 64) // greeting
+	stream = appendFrames(stream, frames("a", strings.Repeat("b", 300), ""))
+	for split := 1; split < len(stream); split++ {
+		var g frameGuard
+		if err := g.check(stream[:split]); err != nil {
+			t.Fatalf("split %d: %v", split, err)
+		}
+		if err := g.check(stream[split:]); err != nil {
+			t.Fatalf("split %d: %v", split, err)
+		}
+		if g.body != 0 || g.nh != 0 || g.greeting != 0 {
+			t.Fatalf("split %d: guard not at a frame boundary: %+v", split, g)
+		}
+	}
+	var g frameGuard
+	bad := append(make([]byte, 64), 0x02)
+	bad = binary.BigEndian.AppendUint64(bad, maxFrame+1)
+	if err := g.check(bad); err == nil {
+		t.Fatal("a frame over the limit passed")
+	}
+}
