@@ -404,3 +404,42 @@ func TestFrameGuardSplitReads(t *testing.T) {
 		t.Fatal("a frame over the limit passed")
 	}
 }
+
+// A client that reconnects with the same identity gets the replies: the
+// newest connection of an identity takes over its routing.
+func TestRouterReconnectSameIdentity(t *testing.T) {
+	rec := newReceived()
+	z, ep, _ := listenTest(t, zmq4.Router, rec.handle)
+	old := dialTest(t, ep, zmq4.Dealer, "front-end")
+	old.Send(frames("hello"))
+	rec.wait(t)
+	old.Close()
+	// Wait until the socket has seen the old connection go.
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		z.mu.Lock()
+		n := len(z.peers)
+		z.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the closed connection is still registered")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err := z.Send(frames("front-end", "lost")); err != errNoPeer {
+		t.Errorf("Send with no connection: %v, want errNoPeer", err)
+	}
+	a := dialTest(t, ep, zmq4.Dealer, "front-end")
+	a.Send(frames("again"))
+	rec.wait(t)
+	b := dialTest(t, ep, zmq4.Dealer, "front-end") // a second one, newer
+	b.Send(frames("and again"))
+	rec.wait(t)
+	if err := z.Send(frames("front-end", "to the newest")); err != nil {
+		t.Fatal(err)
+	}
+	if g := joined(recvTest(t, b)); g != "to the newest" {
+		t.Errorf("newest connection got %q", g)
+	}
+}
