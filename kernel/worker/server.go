@@ -119,7 +119,7 @@ type Server struct {
 
 	mu      sync.Mutex
 	cancel  context.CancelFunc // of the running execute
-	inputs  map[uint64]chan *Msg
+	inputs  waiters            // input requests awaiting the front end's answer
 	inputID atomic.Uint64
 }
 
@@ -129,7 +129,6 @@ type Server struct {
 // (with a SlowSession, once the cell said it may take long; see read).
 func (s *Server) Serve(ctx context.Context) error {
 	s.enc = NewEncoder(s.Events)
-	s.inputs = make(map[uint64]chan *Msg)
 	if s.Session == nil {
 		if s.New == nil {
 			return errors.New("worker: Server has neither Session nor New")
@@ -211,13 +210,7 @@ func (s *Server) read(ctx context.Context, errc chan<- error) {
 		case KindInterrupt:
 			s.Interrupt()
 		case KindInputReply:
-			s.mu.Lock()
-			ch := s.inputs[m.ID]
-			delete(s.inputs, m.ID)
-			s.mu.Unlock()
-			if ch != nil {
-				ch <- m
-			}
+			s.inputs.deliver(m)
 		case KindComplete, KindInspect, KindIsComplete:
 			go s.answer(m)
 		case KindReset:
@@ -456,10 +449,7 @@ func (p *publisher) Input(prompt string, password bool) (string, error) {
 	// The reply must be read while this cell waits for it.
 	p.Slow()
 	id := p.s.inputID.Add(1)
-	ch := make(chan *Msg, 1)
-	p.s.mu.Lock()
-	p.s.inputs[id] = ch
-	p.s.mu.Unlock()
+	ch := p.s.inputs.add(id)
 	if err := p.s.sendOrdered(&Msg{Kind: KindInput, ID: id, Prompt: prompt, Password: password}); err != nil {
 		return "", err
 	}
@@ -470,9 +460,7 @@ func (p *publisher) Input(prompt string, password bool) (string, error) {
 		}
 		return r.Text, nil
 	case <-p.ctx.Done():
-		p.s.mu.Lock()
-		delete(p.s.inputs, id)
-		p.s.mu.Unlock()
+		p.s.inputs.remove(id)
 		return "", p.ctx.Err()
 	}
 }

@@ -122,11 +122,11 @@ type proc struct {
 	why   string        // exit reason, set before dead closes
 	drain chan struct{} // closed when stdout and stderr reached EOF
 
-	mu      sync.Mutex           // guards the fields below and cmd, enc, reqW, pid
-	err     error                // why it could not start; set before ready closes
-	pending map[uint64]chan *Msg // replies awaited, by request ID
-	killed  string               // why we killed it, "" if we did not
-	exited  bool                 // reaped: pid may be reused
+	mu      sync.Mutex // guards the fields below and cmd, enc, reqW, pid
+	err     error      // why it could not start; set before ready closes
+	pending waiters    // replies awaited, by request ID
+	killed  string     // why we killed it, "" if we did not
+	exited  bool       // reaped: pid may be reused
 
 	feedMu   [2]sync.Mutex // held while a stream reads and processes a chunk
 	syncMu   sync.Mutex
@@ -140,7 +140,7 @@ type proc struct {
 // start launches a worker; s.mu is held.
 func (s *Supervisor) start() *proc {
 	p := &proc{s: s, n: s.procs.Add(1), ready: make(chan struct{}), dead: make(chan struct{}),
-		drain: make(chan struct{}), pending: make(map[uint64]chan *Msg)}
+		drain: make(chan struct{})}
 	p.syncC = sync.NewCond(&p.syncMu)
 	cfg := batching{Quiet: s.opts.Quiet, MinInterval: s.opts.MinInterval, MaxDelay: s.opts.MaxDelay, MaxBatch: s.opts.MaxBatch}
 	p.streams[0] = newStream("stdout", cfg, s.stream)
@@ -435,13 +435,7 @@ func (p *proc) readEvents(r *os.File, ready func()) {
 			}
 			ready()
 		case KindReply:
-			p.mu.Lock()
-			ch := p.pending[m.ID]
-			delete(p.pending, m.ID)
-			p.mu.Unlock()
-			if ch != nil {
-				ch <- m
-			}
+			p.pending.deliver(m)
 		case KindDisplay:
 			if out := p.s.output(); out != nil {
 				var transient map[string]any
@@ -495,14 +489,9 @@ func (p *proc) send(m *Msg) error {
 
 // call sends a request and returns the channel its reply arrives on.
 func (p *proc) call(m *Msg) (chan *Msg, error) {
-	ch := make(chan *Msg, 1)
-	p.mu.Lock()
-	p.pending[m.ID] = ch
-	p.mu.Unlock()
+	ch := p.pending.add(m.ID)
 	if err := p.send(m); err != nil {
-		p.mu.Lock()
-		delete(p.pending, m.ID)
-		p.mu.Unlock()
+		p.pending.remove(m.ID)
 		return nil, err
 	}
 	return ch, nil
