@@ -6,6 +6,8 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"github.com/goldp/goldp/kernel/internal/rawio"
 )
 
 // The worker's own pipe I/O uses raw system calls (syscall.RawSyscall)
@@ -63,61 +65,19 @@ func newRawPipe(f *os.File) io.ReadWriter {
 }
 
 func (p *rawPipe) Read(b []byte) (int, error) {
-	if len(b) == 0 {
-		return 0, nil
+	n, err := rawio.Read(p.rc, b)
+	if errno, ok := err.(syscall.Errno); ok {
+		err = &os.PathError{Op: "read", Path: p.f.Name(), Err: errno}
 	}
-	var n int
-	var errno syscall.Errno
-	err := p.rc.Read(func(fd uintptr) bool {
-		for {
-			r, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
-			switch e {
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
-				return false
-			}
-			n, errno = int(r), e
-			return true
-		}
-	})
-	switch {
-	case err != nil:
-		return 0, err
-	case errno != 0:
-		return 0, &os.PathError{Op: "read", Path: p.f.Name(), Err: errno}
-	case n == 0:
-		return 0, io.EOF
-	}
-	return n, nil
+	return n, err
 }
 
 func (p *rawPipe) Write(b []byte) (int, error) {
-	var n int
-	var errno syscall.Errno
-	err := p.rc.Write(func(fd uintptr) bool {
-		for n < len(b) {
-			r, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&b[n])), uintptr(len(b)-n))
-			switch e {
-			case 0:
-				n += int(r)
-			case syscall.EINTR:
-			case syscall.EAGAIN:
-				return false
-			default:
-				errno = e
-				return true
-			}
-		}
-		return true
-	})
-	switch {
-	case err != nil:
-		return n, err
-	case errno != 0:
-		return n, &os.PathError{Op: "write", Path: p.f.Name(), Err: errno}
+	n, err := rawio.Write(p.rc, b, true)
+	if errno, ok := err.(syscall.Errno); ok {
+		err = &os.PathError{Op: "write", Path: p.f.Name(), Err: errno}
 	}
-	return n, nil
+	return n, err
 }
 
 // wakeMonitor enters a system call the ordinary way, which wakes the
