@@ -126,6 +126,9 @@ func (s *zsocket) accept() {
 			return
 		}
 		p.limit = s.limit
+		p.logf = func(format string, args ...any) {
+			s.log.Printf("%s: peer %s: "+format, append([]any{s.name, c.RemoteAddr()}, args...)...)
+		}
 		s.wg.Add(1)
 		s.mu.Unlock()
 		go s.serve(p)
@@ -269,37 +272,73 @@ var errNoPeer = errors.New("no such peer")
 
 // Send implements socket.
 func (s *zsocket) Send(frames [][]byte) error {
-	if len(frames) < 2 {
-		return errors.New("zsocket: a message needs an envelope and a body")
+	if s.typ != zmq4.Router {
+		return s.publish([][][]byte{frames})
 	}
-	bp := framePool.Get().(*[]byte)
-	defer func() {
-		if cap(*bp) <= 1<<20 {
-			framePool.Put(bp)
+	if len(frames) < 2 {
+		return errNoBody
+	}
+	s.mu.Lock()
+	p := s.byID[string(frames[0])]
+	s.mu.Unlock()
+	if p == nil {
+		return errNoPeer
+	}
+	bp := getBuf()
+	defer putBuf(bp)
+	*bp = appendFrames((*bp)[:0], frames[1:])
+	return p.write(*bp)
+}
+
+// SendAll implements socket.
+func (s *zsocket) SendAll(msgs [][][]byte) error {
+	if s.typ != zmq4.Router {
+		return s.publish(msgs)
+	}
+	for _, m := range msgs {
+		if err := s.Send(m); err != nil {
+			return err
 		}
-	}()
-	switch s.typ {
-	case zmq4.Router:
-		*bp = appendFrames((*bp)[:0], frames[1:])
-		s.mu.Lock()
-		p := s.byID[string(frames[0])]
-		s.mu.Unlock()
-		if p == nil {
-			return errNoPeer
+	}
+	return nil
+}
+
+// errNoBody is returned for a message of fewer than two frames.
+var errNoBody = errors.New("zsocket: a message needs an envelope and a body")
+
+// publish writes msgs to every PUB peer, each in one write of the messages
+// it subscribed to. A peer that fails or lags is the peer's problem (see
+// zpeer.write), never the sender's.
+func (s *zsocket) publish(msgs [][][]byte) error {
+	for _, m := range msgs {
+		if len(m) < 2 {
+			return errNoBody
 		}
-		return p.write(*bp)
-	default: // PUB
-		*bp = appendFrames((*bp)[:0], frames)
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		for _, p := range s.peers {
-			if p.subscribed(frames[0]) {
-				if err := p.write(*bp); err != nil && !errors.Is(err, errQueueFull) {
-					s.log.Printf("%s: dropped a subscriber: %v", s.name, err)
-				}
+	}
+	bp := getBuf()
+	defer putBuf(bp)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.peers {
+		b := (*bp)[:0]
+		for _, m := range msgs {
+			if p.subscribed(m[0]) {
+				b = appendFrames(b, m)
 			}
 		}
-		return nil
+		*bp = b
+		if len(b) > 0 {
+			p.write(b)
+		}
+	}
+	return nil
+}
+
+func getBuf() *[]byte { return framePool.Get().(*[]byte) }
+
+func putBuf(bp *[]byte) {
+	if cap(*bp) <= 1<<20 { // do not keep a large message's buffer
+		framePool.Put(bp)
 	}
 }
 
@@ -321,47 +360,6 @@ func (s *zsocket) drain(d time.Duration) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-}
-
-// SendAll implements socket.
-func (s *zsocket) SendAll(msgs [][][]byte) error {
-	if s.typ == zmq4.Router || len(msgs) == 1 {
-		for _, m := range msgs {
-			if err := s.Send(m); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	for _, m := range msgs {
-		if len(m) < 2 {
-			return errors.New("zsocket: a message needs an envelope and a body")
-		}
-	}
-	bp := framePool.Get().(*[]byte)
-	defer func() {
-		if cap(*bp) <= 1<<20 {
-			framePool.Put(bp)
-		}
-	}()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, p := range s.peers {
-		b := (*bp)[:0]
-		for _, m := range msgs {
-			if p.subscribed(m[0]) {
-				b = appendFrames(b, m)
-			}
-		}
-		*bp = b
-		if len(b) == 0 {
-			continue
-		}
-		if err := p.write(b); err != nil && !errors.Is(err, errQueueFull) {
-			s.log.Printf("%s: dropped a subscriber: %v", s.name, err)
-		}
-	}
-	return nil
 }
 
 // Close implements socket: it stops accepting, closes every connection and
@@ -395,7 +393,8 @@ type zpeer struct {
 	id     string         // ROUTER: routing identity
 	topics map[string]int // PUB: subscribed prefixes (guarded by the socket's mu)
 
-	limit    int // bytes out may hold; more are dropped
+	limit    int                  // bytes out may hold; more are dropped
+	logf     func(string, ...any) // logs a failure or drops (nil: silent)
 	mu       sync.Mutex
 	out      []byte // bytes waiting for the flusher
 	flushing bool   // a flusher goroutine owns the connection's writes
@@ -517,6 +516,9 @@ func (p *zpeer) write(b []byte) error {
 	}
 	if p.flushing {
 		if len(p.out)+len(b) > p.limit {
+			if p.dropped == 0 && p.logf != nil {
+				p.logf("it does not read; dropping messages to it (%d bytes queued)", len(p.out))
+			}
 			p.dropped++
 			return errQueueFull
 		}
@@ -543,6 +545,10 @@ func (p *zpeer) flush() {
 	for {
 		p.mu.Lock()
 		if p.err != nil || len(p.out) == 0 {
+			if p.err == nil && p.dropped > 0 && p.logf != nil {
+				p.logf("it reads again; %d messages to it were dropped", p.dropped)
+			}
+			p.dropped = 0
 			p.flushing = false
 			if cap(p.out) > 1<<20 {
 				p.out = nil // do not keep a large queue's buffer
@@ -566,6 +572,9 @@ func (p *zpeer) fail(err error) {
 	if p.err == nil {
 		p.err = err
 		p.conn.Close()
+		if !errors.Is(err, net.ErrClosed) && p.logf != nil {
+			p.logf("connection lost: %v", err)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"log"
 	"net"
@@ -268,7 +269,7 @@ func TestPubSlowSubscriberDoesNotBlock(t *testing.T) {
 // Beyond its limit, messages to a subscriber that does not read are
 // dropped whole; the stream stays well formed.
 func TestPubDropsWholeMessagesOverLimit(t *testing.T) {
-	z, ep, _ := listenTest(t, zmq4.Pub, nil)
+	z, ep, logs := listenTest(t, zmq4.Pub, nil)
 	z.mu.Lock()
 	z.limit = 1 << 20
 	z.mu.Unlock()
@@ -281,25 +282,56 @@ func TestPubDropsWholeMessagesOverLimit(t *testing.T) {
 		binary.BigEndian.PutUint32(body, uint32(i))
 		z.Send([][]byte{[]byte("t"), body})
 	}
-	z.Send(frames("t", "end"))
-	last, count := -1, 0
-	for {
-		f := recvTest(t, slow)
-		if string(f[1]) == "end" {
-			break
-		}
-		i := int(binary.BigEndian.Uint32(f[1]))
-		if i <= last || len(f[1]) != size {
-			t.Fatalf("message %d after %d (%d bytes)", i, last, len(f[1]))
-		}
-		last = i
-		count++
+	// Read in the background; once the queue has drained, an end marker
+	// is sure to be queued.
+	type result struct {
+		count int
+		err   error
 	}
+	done := make(chan result, 1)
+	go func() {
+		last, count := -1, 0
+		for {
+			f, err := slow.Recv(time.Now().Add(10 * time.Second))
+			if err != nil {
+				done <- result{count, err}
+				return
+			}
+			if string(f[1]) == "end" {
+				done <- result{count, nil}
+				return
+			}
+			i := int(binary.BigEndian.Uint32(f[1]))
+			if i <= last || len(f[1]) != size {
+				done <- result{count, fmt.Errorf("message %d after %d (%d bytes)", i, last, len(f[1]))}
+				return
+			}
+			last = i
+			count++
+		}
+	}()
+	z.drain(10 * time.Second)
+	z.Send(frames("t", "end"))
+	r := <-done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	count := r.count
 	if count == n {
 		t.Fatalf("all %d messages arrived; the limit dropped none", n)
 	}
 	if count == 0 {
 		t.Fatal("no message arrived")
+	}
+	// The drops are logged once, and so is the recovery.
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(logs.String(), "reads again"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("log: %q", logs.String())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if l := logs.String(); strings.Count(l, "dropping messages") != 1 || !strings.Contains(l, fmt.Sprintf("%d messages to it were dropped", n-count)) {
+		t.Errorf("log: %q", l)
 	}
 }
 
