@@ -143,13 +143,13 @@ func (s *zsocket) serve(p *zpeer) {
 	defer func() {
 		// A malformed stream must cost its connection, not the kernel.
 		if r := recover(); r != nil {
-			s.log.Printf("%s: connection from %s: %v", s.name, p.conn.RemoteAddr(), r)
+			p.logf("%v", r)
 		}
 	}()
 	p.conn.SetDeadline(time.Now().Add(handshakeTimeout))
 	zc, err := zmq4.Open(p, null.Security(), s.typ, nil, true, nil)
 	if err != nil {
-		s.log.Printf("%s: ZMTP handshake with %s: %v", s.name, p.conn.RemoteAddr(), err)
+		p.logf("ZMTP handshake: %v", err)
 		return
 	}
 	p.conn.SetDeadline(time.Time{})
@@ -167,7 +167,7 @@ func (s *zsocket) serve(p *zpeer) {
 		msg, err := zc.RecvMsg()
 		if err != nil {
 			if errors.Is(err, errFrameTooLarge) {
-				s.log.Printf("%s: dropped the connection from %s: %v", s.name, p.conn.RemoteAddr(), err)
+				p.logf("%v; connection dropped", err)
 			}
 			return
 		}
