@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command mech times the one-shot feature/label release of lib/mech:
 // n records × d features in [-1, 1]^d get analytic-Gaussian noise
 // (ε_X = 1, δ = 1e-5) and their ±1 labels randomized response (ε_Y = 1).

@@ -1,3 +1,5 @@
+//go:build unix
+
 package runner
 
 import (
@@ -45,7 +47,7 @@ func (c *fdCapture) startLocked() error {
 			c.stopLocked()
 			return err
 		}
-		if err := unix.Dup3(int(pw.Fd()), fd, 0); err != nil {
+		if err := dupTo(int(pw.Fd()), fd); err != nil {
 			unix.Close(saved)
 			r.Close()
 			pw.Close()
@@ -74,7 +76,7 @@ func (c *fdCapture) stop() {
 func (c *fdCapture) stopLocked() {
 	for i := range c.saved {
 		if c.saved[i] >= 0 {
-			unix.Dup3(c.saved[i], i+1, 0)
+			dupTo(c.saved[i], i+1)
 			unix.Close(c.saved[i])
 			c.saved[i] = -1
 		}
