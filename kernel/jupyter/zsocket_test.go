@@ -76,6 +76,28 @@ func recvTest(t *testing.T, c *ClientConn) [][]byte {
 	return f
 }
 
+// waitLog waits until the socket's log mentions substr.
+func waitLog(t *testing.T, logs *syncBuffer, substr string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(logs.String(), substr); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the log does not mention %q: %q", substr, logs.String())
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// stillServing checks that a ROUTER socket at ep accepts a new client and
+// hands its message to rec.
+func stillServing(t *testing.T, ep string, rec *received) {
+	t.Helper()
+	c := dialTest(t, ep, zmq4.Dealer, "ok")
+	c.Send(frames("still serving"))
+	if g := joined(rec.wait(t)); g != "ok|still serving" {
+		t.Errorf("got %q", g)
+	}
+}
+
 func frames(s ...string) [][]byte {
 	f := make([][]byte, len(s))
 	for i, x := range s {
@@ -324,12 +346,7 @@ func TestPubDropsWholeMessagesOverLimit(t *testing.T) {
 		t.Fatal("no message arrived")
 	}
 	// The drops are logged once, and so is the recovery.
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(logs.String(), "reads again"); {
-		if time.Now().After(deadline) {
-			t.Fatalf("log: %q", logs.String())
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitLog(t, logs, "reads again")
 	if l := logs.String(); strings.Count(l, "dropping messages") != 1 || !strings.Contains(l, fmt.Sprintf("%d messages to it were dropped", n-count)) {
 		t.Errorf("log: %q", l)
 	}
@@ -348,17 +365,8 @@ func TestBadHandshakeIsDropped(t *testing.T) {
 	raw.SetReadDeadline(time.Now().Add(10 * time.Second))
 	io.Copy(io.Discard, raw) // returns when the socket closes the connection
 	raw.Close()
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(logs.String(), "handshake"); {
-		if time.Now().After(deadline) {
-			t.Fatalf("log: %q", logs.String())
-		}
-		time.Sleep(time.Millisecond)
-	}
-	c := dialTest(t, ep, zmq4.Dealer, "ok")
-	c.Send(frames("still serving"))
-	if g := joined(rec.wait(t)); g != "ok|still serving" {
-		t.Errorf("got %q", g)
-	}
+	waitLog(t, logs, "handshake")
+	stillServing(t, ep, rec)
 }
 
 // Close ends every connection: clients see the end of their stream.
@@ -400,17 +408,8 @@ func TestOversizedFrameDropsConnection(t *testing.T) {
 	if _, err := c.Recv(time.Now().Add(10 * time.Second)); err == nil {
 		t.Fatal("the connection survived an oversized frame")
 	}
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(logs.String(), "frame larger"); {
-		if time.Now().After(deadline) {
-			t.Fatalf("log: %q", logs.String())
-		}
-		time.Sleep(time.Millisecond)
-	}
-	d := dialTest(t, ep, zmq4.Dealer, "ok")
-	d.Send(frames("still serving"))
-	if g := joined(rec.wait(t)); g != "ok|still serving" {
-		t.Errorf("got %q", g)
-	}
+	waitLog(t, logs, "frame larger")
+	stillServing(t, ep, rec)
 }
 
 // frameGuard follows frames split anywhere across reads.
