@@ -76,6 +76,15 @@ func recvTest(t *testing.T, c *ClientConn) [][]byte {
 	return f
 }
 
+// expect receives the next message on c and checks it is want (frames
+// joined by "|"); name says which client c is.
+func expect(t *testing.T, c *ClientConn, name, want string) {
+	t.Helper()
+	if g := joined(recvTest(t, c)); g != want {
+		t.Errorf("%s got %q, want %q", name, g, want)
+	}
+}
+
 // waitLog waits until the socket's log mentions substr.
 func waitLog(t *testing.T, logs *syncBuffer, substr string) {
 	t.Helper()
@@ -139,12 +148,8 @@ func TestRouterRoutesByIdentity(t *testing.T) {
 	if err := z.Send(frames("alice", "to a", "second frame")); err != nil {
 		t.Fatal(err)
 	}
-	if g := joined(recvTest(t, a)); g != "to a|second frame" {
-		t.Errorf("alice got %q", g)
-	}
-	if g := joined(recvTest(t, b)); g != "to b" {
-		t.Errorf("b got %q", g)
-	}
+	expect(t, a, "alice", "to a|second frame")
+	expect(t, b, "b", "to b")
 	if err := z.Send(frames("nobody", "x")); err != errNoPeer {
 		t.Errorf("Send to an unknown identity: %v, want errNoPeer", err)
 	}
@@ -179,15 +184,9 @@ func TestPubSubscriptions(t *testing.T) {
 
 	z.Send(frames("stream", "1"))
 	z.Send(frames("status", "2"))
-	if g := joined(recvTest(t, all)); g != "stream|1" {
-		t.Errorf("all got %q", g)
-	}
-	if g := joined(recvTest(t, all)); g != "status|2" {
-		t.Errorf("all got %q", g)
-	}
-	if g := joined(recvTest(t, st)); g != "status|2" {
-		t.Errorf("stat got %q", g)
-	}
+	expect(t, all, "all", "stream|1")
+	expect(t, all, "all", "status|2")
+	expect(t, st, "stat", "status|2")
 
 	// Cancel, then a marker message the cancelled peer must not see first.
 	if err := st.Send([][]byte{append([]byte{0}, "stat"...)}); err != nil {
@@ -196,56 +195,49 @@ func TestPubSubscriptions(t *testing.T) {
 	if err := st.Subscribe("mark"); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		z.mu.Lock()
-		var n int
+	waitState(t, z, "the cancellation to arrive", func() bool {
 		for _, p := range z.peers {
 			if p.topics["mark"] > 0 {
-				n = len(p.topics)
+				return len(p.topics) == 1
 			}
 		}
+		return false
+	})
+	z.SendAll([][][]byte{frames("status", "3"), frames("mark", "4")})
+	expect(t, st, "after cancelling, stat", "mark|4")
+	expect(t, all, "all", "status|3")
+	expect(t, all, "all", "mark|4")
+}
+
+// waitState waits until cond, called with z.mu held, is true.
+func waitState(t *testing.T, z *zsocket, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		z.mu.Lock()
+		ok := cond()
 		z.mu.Unlock()
-		if n == 1 {
-			break
+		if ok {
+			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the cancellation did not arrive")
+			t.Fatalf("gave up waiting for %s", what)
 		}
 		time.Sleep(time.Millisecond)
 	}
-	z.SendAll([][][]byte{frames("status", "3"), frames("mark", "4")})
-	if g := joined(recvTest(t, st)); g != "mark|4" {
-		t.Errorf("after cancelling, stat got %q", g)
-	}
-	if g := joined(recvTest(t, all)); g != "status|3" {
-		t.Errorf("all got %q", g)
-	}
-	if g := joined(recvTest(t, all)); g != "mark|4" {
-		t.Errorf("all got %q", g)
-	}
 }
 
+// waitSubscribers waits until n peers of z have subscribed to something.
 func waitSubscribers(t *testing.T, z *zsocket, n int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		z.mu.Lock()
+	waitState(t, z, fmt.Sprintf("%d subscribers", n), func() bool {
 		k := 0
 		for _, p := range z.peers {
 			if len(p.topics) > 0 {
 				k++
 			}
 		}
-		z.mu.Unlock()
-		if k >= n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d subscribers", k, n)
-		}
-		time.Sleep(time.Millisecond)
-	}
+		return k >= n
+	})
 }
 
 // A subscriber that does not read never blocks the publisher: what its
@@ -445,19 +437,7 @@ func TestRouterReconnectSameIdentity(t *testing.T) {
 	old.Send(frames("hello"))
 	rec.wait(t)
 	old.Close()
-	// Wait until the socket has seen the old connection go.
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		z.mu.Lock()
-		n := len(z.peers)
-		z.mu.Unlock()
-		if n == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the closed connection is still registered")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitState(t, z, "the closed connection to be forgotten", func() bool { return len(z.peers) == 0 })
 	if err := z.Send(frames("front-end", "lost")); err != errNoPeer {
 		t.Errorf("Send with no connection: %v, want errNoPeer", err)
 	}
@@ -470,7 +450,5 @@ func TestRouterReconnectSameIdentity(t *testing.T) {
 	if err := z.Send(frames("front-end", "to the newest")); err != nil {
 		t.Fatal(err)
 	}
-	if g := joined(recvTest(t, b)); g != "to the newest" {
-		t.Errorf("newest connection got %q", g)
-	}
+	expect(t, b, "newest connection", "to the newest")
 }
