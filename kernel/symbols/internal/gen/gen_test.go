@@ -6,6 +6,21 @@ import (
 	"testing"
 )
 
+// docWant is a member's expected kind, signature and doc.
+type docWant struct{ name, kind, sig, doc string }
+
+// checkDocs compares the members of got named in want; prefix qualifies
+// the names in messages (e.g. "Shape.").
+func checkDocs(t *testing.T, prefix string, got map[string]memberDoc, want []docWant) {
+	t.Helper()
+	for _, w := range want {
+		m := got[w.name]
+		if m.Kind != w.kind || m.Signature != w.sig || m.Doc != w.doc {
+			t.Errorf("%s%s = {%q, %q, %q}, want {%q, %q, %q}", prefix, w.name, m.Kind, m.Signature, m.Doc, w.kind, w.sig, w.doc)
+		}
+	}
+}
+
 func TestPackageDoc(t *testing.T) {
 	d, err := packageDoc(listed{ImportPath: "example.com/p", Dir: "testdata/p", GoFiles: []string{"p.go"}})
 	if err != nil {
@@ -26,7 +41,7 @@ func TestPackageDoc(t *testing.T) {
 	if want := "A B Blue Both Color Drawer Green Long MaxSize NewColor Painter Red Shape"; strings.Join(names, " ") != want {
 		t.Errorf("members %v, want %s (sorted; generics, constraints and unexported names left out)", names, want)
 	}
-	tests := []struct{ name, kind, sig, doc string }{
+	checkDocs(t, "", got, []docWant{
 		{"Red", "const", "const Red Color = iota", "Colors of a thing.\n\nRed is the first.\n"},
 		{"Green", "const", "const Green Color", "Colors of a thing.\n\nthe second\n"},
 		{"Blue", "const", "const Blue Color", "Colors of a thing.\n"},
@@ -35,13 +50,7 @@ func TestPackageDoc(t *testing.T) {
 		{"NewColor", "func", "func NewColor() Color", "NewColor returns Red; go/doc files it under Color.\n"},
 		{"Color", "type", "type Color int", "Color is a color.\n"},
 		{"Drawer", "type", "type Drawer interface {\n\tio.Writer\n\t// Draw draws s.\n\tDraw(s Shape) error\n\t// contains filtered or unexported methods\n}", "Drawer draws.\n"},
-	}
-	for _, tt := range tests {
-		m := got[tt.name]
-		if m.Kind != tt.kind || m.Signature != tt.sig || m.Doc != tt.doc {
-			t.Errorf("%s = {%q, %q, %q}, want {%q, %q, %q}", tt.name, m.Kind, m.Signature, m.Doc, tt.kind, tt.sig, tt.doc)
-		}
-	}
+	})
 	if s := got["Long"].Signature; !strings.HasSuffix(s, " ...") || len(s) > maxValueLen+30 {
 		t.Errorf("Long signature %q not cut", s)
 	}
@@ -55,19 +64,14 @@ func TestPackageDoc(t *testing.T) {
 	if want := "Area Color H Name Scale String W"; strings.Join(shapeNames, " ") != want {
 		t.Errorf("Shape members %v, want %s", shapeNames, want)
 	}
-	for _, tt := range []struct{ name, kind, sig, doc string }{
+	checkDocs(t, "Shape.", shape, []docWant{
 		{"Name", "field", "Name string", "Name names the shape.\n"},
 		{"W", "field", "W float64", "size\n"},
 		{"Color", "field", "*Color", ""},
 		{"Scale", "method", "func (s *Shape) Scale(f float64)", "Scale scales s.\n"},
 		{"String", "method", "func (c Shape) String() string // promoted from Color", "String names the color.\n"},
 		{"Area", "method", "func (Shape) Area() float64 // promoted from inner", "Area is promoted from an unexported embedded type.\n"},
-	} {
-		m := shape[tt.name]
-		if m.Kind != tt.kind || m.Signature != tt.sig || m.Doc != tt.doc {
-			t.Errorf("Shape.%s = {%q, %q, %q}, want {%q, %q, %q}", tt.name, m.Kind, m.Signature, m.Doc, tt.kind, tt.sig, tt.doc)
-		}
-	}
+	})
 	dr := got["Drawer"].Methods
 	if len(dr) != 1 || dr[0].Signature != "func (Drawer) Draw(s Shape) error" || dr[0].Doc != "Draw draws s.\n" {
 		t.Errorf("Drawer methods = %+v", dr)
@@ -154,18 +158,13 @@ func TestPromote(t *testing.T) {
 	if want := "Area Color Depth H Inner Name Reader Scale Shape String W"; strings.Join(names, " ") != want {
 		t.Errorf("Thing members %v, want %s", names, want)
 	}
-	for _, tt := range []struct{ name, kind, sig, doc string }{
+	checkDocs(t, "Thing.", thing, []docWant{
 		{"Name", "field", "Name int", "Name shadows Shape.Name.\n"},
 		{"W", "field", "W float64 // promoted from pp.Shape", "size\n"},
 		{"Scale", "method", "func (s *Shape) Scale(f float64) // promoted from pp.Shape", "Scale scales s.\n"},
 		{"Area", "method", "func (Shape) Area() float64 // promoted from pp.Shape", "Area is promoted from an unexported embedded type.\n"},
 		{"Depth", "field", "Depth float64 // promoted from *Inner", "Depth is a field of Inner.\n"},
-	} {
-		m := thing[tt.name]
-		if m.Kind != tt.kind || m.Signature != tt.sig || m.Doc != tt.doc {
-			t.Errorf("Thing.%s = {%q, %q, %q}, want {%q, %q, %q}", tt.name, m.Kind, m.Signature, m.Doc, tt.kind, tt.sig, tt.doc)
-		}
-	}
+	})
 	if loop := members(docs[1], "Loop"); len(loop) != 2 {
 		t.Errorf("Loop members %v, want Loop and Val", loop)
 	}
