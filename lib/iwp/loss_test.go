@@ -54,6 +54,22 @@ var (
 	c11x     = []float64{0.5, -1.0}
 )
 
+// mcIWP averages l's IWP loss and gradient at theta over n releases of
+// the record (c11x, y = 1) with feature noise sigma and label budget eps.
+func mcIWP(l Loss, theta []float64, n int, seed uint64, sigma, eps float64) (mean, se float64, gm, gse []float64) {
+	return mcRelease(n, seed, c11x, 1, sigma, eps,
+		func(xt []float64, yt float64) float64 { return l.IWPLoss(theta, xt, yt, sigma, eps) },
+		func(xt []float64, yt float64, g []float64) { l.IWPGrad(theta, xt, yt, sigma, eps, g) })
+}
+
+// mcNaive averages l's naive loss at theta over n releases of (c11x, 1)
+// with σ = 1, ε = 1: the biased estimate the IWP loss corrects.
+func mcNaive(l Loss, theta []float64, n int, seed uint64) (mean, se float64) {
+	mean, se, _, _ = mcRelease(n, seed, c11x, 1, 1, 1,
+		func(xt []float64, yt float64) float64 { return l.NaiveLoss(theta, xt, yt) }, nil)
+	return mean, se
+}
+
 // C11: IWP exponential loss is unbiased for the loss and the gradient;
 // the naive loss is biased.
 func TestC11Exponential(t *testing.T) {
@@ -62,9 +78,7 @@ func TestC11Exponential(t *testing.T) {
 		t.Fatalf("true loss %v, want 0.70468809", v)
 	}
 	n := 1000000
-	mean, se, gm, gse := mcRelease(n, 11, c11x, 1, 1, 1,
-		func(xt []float64, yt float64) float64 { return l.IWPLoss(c11theta, xt, yt, 1, 1) },
-		func(xt []float64, yt float64, g []float64) { l.IWPGrad(c11theta, xt, yt, 1, 1, g) })
+	mean, se, gm, gse := mcIWP(l, c11theta, n, 11, 1, 1)
 	if !near(mean, 0.70468809, 4*se) {
 		t.Errorf("E IWP loss = %v ± %v, want 0.70468809", mean, se)
 	}
@@ -82,8 +96,7 @@ func TestC11Exponential(t *testing.T) {
 			t.Errorf("Var IWP grad[%d] = %v, want %v", j, v, wantV[j])
 		}
 	}
-	nm, nse, _, _ := mcRelease(n, 12, c11x, 1, 1, 1,
-		func(xt []float64, yt float64) float64 { return l.NaiveLoss(c11theta, xt, yt) }, nil)
+	nm, nse := mcNaive(l, c11theta, n, 12)
 	if !near(nm, 0.95704349, 4*nse) {
 		t.Errorf("E naive loss = %v ± %v, want 0.95704349", nm, nse)
 	}
@@ -120,9 +133,7 @@ func TestC12Quadratic(t *testing.T) {
 		t.Fatalf("true loss %v, want 0.4225", v)
 	}
 	n := 1000000
-	mean, se, gm, gse := mcRelease(n, 21, c11x, 1, 1, 1,
-		func(xt []float64, yt float64) float64 { return l.IWPLoss(c11theta, xt, yt, 1, 1) },
-		func(xt []float64, yt float64, g []float64) { l.IWPGrad(c11theta, xt, yt, 1, 1, g) })
+	mean, se, gm, gse := mcIWP(l, c11theta, n, 21, 1, 1)
 	if !near(mean, 0.4225, 4*se) {
 		t.Errorf("E IWP loss = %v ± %v, want 0.4225", mean, se)
 	}
@@ -136,8 +147,7 @@ func TestC12Quadratic(t *testing.T) {
 			t.Errorf("E IWP grad[%d] = %v ± %v, want %v", j, gm[j], gse[j], tg[j])
 		}
 	}
-	nm, nse, _, _ := mcRelease(n, 22, c11x, 1, 1, 1,
-		func(xt []float64, yt float64) float64 { return l.NaiveLoss(c11theta, xt, yt) }, nil)
+	nm, nse := mcNaive(l, c11theta, n, 22)
 	if !near(nm, 0.92901799, 4*nse) {
 		t.Errorf("E naive loss = %v ± %v, want 0.92901799", nm, nse)
 	}
@@ -275,9 +285,7 @@ func TestLogisticIWPNearlyUnbiased(t *testing.T) {
 	theta := []float64{0.3, -0.2}
 	sigma, eps := 1.0, 1.0 // s = σ‖θ‖ ≈ 0.36
 	n := 1000000
-	mean, se, gm, gse := mcRelease(n, 31, c11x, 1, sigma, eps,
-		func(xt []float64, yt float64) float64 { return l.IWPLoss(theta, xt, yt, sigma, eps) },
-		func(xt []float64, yt float64, g []float64) { l.IWPGrad(theta, xt, yt, sigma, eps, g) })
+	mean, se, gm, gse := mcIWP(l, theta, n, 31, sigma, eps)
 	want := l.NaiveLoss(theta, c11x, 1)
 	if !near(mean, want, 4*se+1e-6) {
 		t.Errorf("E IWP logistic loss = %v ± %v, want %v", mean, se, want)
