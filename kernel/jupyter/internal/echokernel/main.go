@@ -1,7 +1,9 @@
 // Command echokernel is a minimal Jupyter kernel built on package jupyter
 // with a toy interpreter, used to test the transport against real Jupyter
 // clients (jupyter_client, jupyter_kernel_test) independently of the Go
-// engine, and to measure the transport's start-up time and round trip.
+// engine, and to measure the transport's start-up time (BenchmarkColdStart;
+// the round trip is BenchmarkRoundTrip, and a whole goldp kernel against
+// ipykernel is bench/kernel/bench.py).
 //
 // Usage:
 //
