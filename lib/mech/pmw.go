@@ -138,6 +138,45 @@ func NewPMW(counts []int, epsilon, delta, beta float64, k int) (*PMW, error) {
 	return p, nil
 }
 
+// PMWFromNoise returns the notes' algorithm with constants chosen by the
+// caller (noise scale σ, learning rate η, threshold T; the failure bound
+// stays n·√(ln N)) and the guarantee that holds for any constants: every
+// round's decision and output are post-processing of one release
+// ⟨f_t, x⟩ + Lap(σ), which is ε₀-DP with ε₀ = 1/(nσ), so k rounds are
+// charged by the better of basic composition (k·ε₀, 0) and advanced
+// composition (ComposeAdvanced with slack δ). This is the baseline's cost:
+// the notes' (much smaller) charge needs their constants and NewPMW. Beta
+// is set to k·e^{−T/(4σ)}, the chance that some |A_t| exceeds T/4, so that
+// Alpha = 1.25·T keeps its meaning.
+func PMWFromNoise(counts []int, sigma, eta, threshold float64, k int, delta float64) (*PMW, error) {
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"sigma", sigma}, {"eta", eta}, {"threshold", threshold}} {
+		if err := checkPos("PMW", c.name, c.v); err != nil {
+			return nil, err
+		}
+	}
+	if !(delta > 0 && delta < 1) {
+		return nil, fmt.Errorf("mech: PMW delta = %v, want δ in (0, 1)", delta)
+	}
+	if k < 1 {
+		return nil, fmt.Errorf("mech: PMW k = %d, want k ≥ 1 queries", k)
+	}
+	x, n, err := histogram("PMW", counts)
+	if err != nil {
+		return nil, err
+	}
+	p := newPMW(x, n, k, sigma, eta, threshold, float64(n)*math.Sqrt(math.Log(float64(len(counts)))))
+	eps0 := upEps(1 / (float64(n) * sigma))
+	p.g = Guarantee{Epsilon: upEps(eps0 * float64(k))}
+	if adv, err := ComposeAdvanced(Pure(eps0), k, delta); err == nil && adv.Epsilon < p.g.Epsilon {
+		p.g = adv
+	}
+	p.beta = math.Min(1, float64(k)*math.Exp(-threshold/(4*sigma)))
+	return p, nil
+}
+
 // newPMW builds the mechanism from explicit constants (tests use it to
 // check the algorithm's steps; its guarantee is left zero).
 func newPMW(x []float64, n int64, k int, sigma, eta, T, maxUpdates float64) *PMW {

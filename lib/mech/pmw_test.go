@@ -376,3 +376,30 @@ func TestGridBoxAndDrillDown(t *testing.T) {
 		t.Fatalf("run: %v, %d errors, %d rounds", err, len(run.Errors), p.Rounds())
 	}
 }
+
+func TestPMWFromNoiseGuarantee(t *testing.T) {
+	counts := []int{500, 300, 200}
+	const k, delta = 1000, 1e-6
+	l, _ := NewLaplaceQueries(counts, 1, delta, k)
+	p, err := PMWFromNoise(counts, l.Scale(), 0.1, 0.05, k, delta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Same per-round noise as the baseline, same composed guarantee (up to
+	// the one-ulp rounding up of ε₀).
+	g := p.Guarantee()
+	if math.Abs(g.Epsilon-l.Guarantee().Epsilon) > 1e-9 || g.Delta != l.Guarantee().Delta {
+		t.Errorf("PMWFromNoise at the baseline's scale: %v, baseline %v", g, l.Guarantee())
+	}
+	if want := float64(k) * math.Exp(-0.05/(4*l.Scale())); math.Abs(p.Beta()-math.Min(1, want)) > 1e-12 {
+		t.Errorf("beta %v, want %v", p.Beta(), want)
+	}
+	// Few rounds: basic composition is the smaller charge.
+	q, _ := PMWFromNoise(counts, 0.01, 0.1, 0.05, 2, delta)
+	if g := q.Guarantee(); g.Delta != 0 || math.Abs(g.Epsilon-2/(1000*0.01)) > 1e-9 {
+		t.Errorf("two rounds: %v, want (0.2, 0)", g)
+	}
+	if _, err := PMWFromNoise(counts, 0, 0.1, 0.05, 2, delta); err == nil || !strings.Contains(err.Error(), "sigma") {
+		t.Errorf("sigma 0: %v", err)
+	}
+}
