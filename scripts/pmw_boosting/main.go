@@ -132,7 +132,7 @@ func mean(v []float64) float64 {
 }
 
 func main() {
-	adult := flag.String("adult", "", "UCI Adult adult.data file; \"none\" for the synthetic data (default: look in the usual places, else synthetic data)")
+	adult := flag.String("adult", os.Getenv("GOLDP_ADULT"), "UCI Adult adult.data file; \"none\" for the synthetic data (default $GOLDP_ADULT; empty: look in the usual places, else synthetic data)")
 	reps := flag.Int("reps", 5, "repetitions per k")
 	eps := flag.Float64("eps", 0.1, "privacy budget ε of each interaction")
 	flag.Parse()
