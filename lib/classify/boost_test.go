@@ -255,3 +255,16 @@ func TestBoostingMarginsGrow(t *testing.T) {
 		prevMin, prevQ, prevD = mm, q, d[0]
 	}
 }
+
+// BenchmarkAdaBoost measures 100 rounds of AdaBoost with stumps on 1,000
+// examples of the Ball problem in 3 dimensions, with 20,000 test examples.
+func BenchmarkAdaBoost(b *testing.B) {
+	xs, y, _ := Ball(rand.New(rand.NewPCG(1, 1)), 1000, 3)
+	tx, ty, _ := Ball(rand.New(rand.NewPCG(1, 2)), 20000, 3)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := AdaBoost(context.Background(), xs, y, BoostOptions{Rounds: 100, TestX: tx, TestY: ty}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

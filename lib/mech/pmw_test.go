@@ -403,3 +403,41 @@ func TestPMWFromNoiseGuarantee(t *testing.T) {
 		t.Errorf("sigma 0: %v", err)
 	}
 }
+
+// BenchmarkPMWAnswer measures one round of PMW (lazy or update) on a
+// universe of N = 2560 with drill-down box queries; the update rounds come
+// from PMWFromNoise with a small threshold.
+func BenchmarkPMWAnswer(b *testing.B) {
+	g := Grid{Dims: []int{8, 16, 5, 2, 2}}
+	counts := make([]int, g.Size())
+	rng := rand.New(rand.NewPCG(1, 1))
+	for range 50000 {
+		counts[rng.IntN(len(counts)/3)]++
+	}
+	for _, c := range []struct {
+		name string
+		make func(k int) (*PMW, error)
+	}{
+		{"notes", func(k int) (*PMW, error) { return NewPMW(counts, 1, 1e-6, 0.05, k) }},
+		{"fromNoise", func(k int) (*PMW, error) { return PMWFromNoise(counts, 0.01, 0.2, 0.04, k, 1e-6) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			p, err := c.make(b.N)
+			if err != nil {
+				b.Fatal(err)
+			}
+			an, _ := NewDrillDown(g, 0.02)
+			qs := make([]CountingQuery, 1024)
+			for i := range qs {
+				qs[i], _ = an.Next(rng, []float64{rng.Float64() * 0.04})
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := p.Answer(rng, qs[i%len(qs)]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(p.Updates())/float64(b.N), "updates/op")
+		})
+	}
+}
