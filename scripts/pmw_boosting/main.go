@@ -35,6 +35,17 @@ import (
 // 40, 41–49, ≥ 50), sex and the income label: N = 2,560.
 var grid = mech.Grid{Dims: []int{8, 16, 5, 2, 2}}
 
+func ageBin(age float64) int {
+	b := int(age-17) / 10
+	if b < 0 {
+		return 0
+	}
+	if b > 7 {
+		return 7
+	}
+	return b
+}
+
 func hoursBin(h float64) int {
 	switch {
 	case h < 35:
@@ -70,7 +81,7 @@ func adultCandidates() []string {
 func histogram(adult string) ([]int, string, error) {
 	counts := make([]int, grid.Size())
 	add := func(age, edu, hours, sex, label float64) error {
-		i, err := grid.Index([]int{min(7, max(0, int(age-17)/10)), int(edu) - 1, hoursBin(hours), int(sex) - 1, int(label)})
+		i, err := grid.Index([]int{ageBin(age), int(edu) - 1, hoursBin(hours), int(sex) - 1, int(label)})
 		if err != nil {
 			return err
 		}
