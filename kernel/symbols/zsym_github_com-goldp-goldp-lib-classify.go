@@ -4,6 +4,8 @@ package symbols
 
 import (
 	"github.com/goldp/goldp/lib/classify"
+	"go/constant"
+	"go/token"
 	"reflect"
 )
 
@@ -11,10 +13,16 @@ func init() {
 	Symbols["github.com/goldp/goldp/lib/classify/classify"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Accuracy":                reflect.ValueOf(classify.Accuracy),
+		"AdaBoost":                reflect.ValueOf(classify.AdaBoost),
 		"BBBandwidth":             reflect.ValueOf(classify.BBBandwidth),
 		"BBFromReports":           reflect.ValueOf(classify.BBFromReports),
+		"Ball":                    reflect.ValueOf(classify.Ball),
+		"BestStump":               reflect.ValueOf(classify.BestStump),
+		"BreimanBound":            reflect.ValueOf(classify.BreimanBound),
 		"ExcessRisk":              reflect.ValueOf(classify.ExcessRisk),
 		"FitLogLog":               reflect.ValueOf(classify.FitLogLog),
+		"MarginDistribution":      reflect.ValueOf(classify.MarginDistribution),
+		"MinMargin":               reflect.ValueOf(classify.MinMargin),
 		"NewBB":                   reflect.ValueOf(classify.NewBB),
 		"NewPrivateProtoNN":       reflect.ValueOf(classify.NewPrivateProtoNN),
 		"NewProtoNN":              reflect.ValueOf(classify.NewProtoNN),
@@ -28,13 +36,21 @@ func init() {
 		"RateStudy":               reflect.ValueOf(classify.RateStudy),
 		"SampleGamma":             reflect.ValueOf(classify.SampleGamma),
 		"SampleLaplaceSum":        reflect.ValueOf(classify.SampleLaplaceSum),
+		"SchapireBound":           reflect.ValueOf(classify.SchapireBound),
+		"SchapireConstant":        reflect.ValueOf(constant.MakeFromLiteral("1", token.FLOAT, 0)),
 		"SplitPrototypes":         reflect.ValueOf(classify.SplitPrototypes),
+		"StumpCount":              reflect.ValueOf(classify.StumpCount),
+		"StumpLearner":            reflect.ValueOf(classify.StumpLearner),
 		"ToBinary":                reflect.ValueOf(classify.ToBinary),
 		"ToPlusMinus":             reflect.ValueOf(classify.ToPlusMinus),
 
 		// type definitions
 		"BB":             reflect.ValueOf((*classify.BB)(nil)),
 		"BBOptions":      reflect.ValueOf((*classify.BBOptions)(nil)),
+		"Boost":          reflect.ValueOf((*classify.Boost)(nil)),
+		"BoostOptions":   reflect.ValueOf((*classify.BoostOptions)(nil)),
+		"BreimanResult":  reflect.ValueOf((*classify.BreimanResult)(nil)),
+		"Hypothesis":     reflect.ValueOf((*classify.Hypothesis)(nil)),
 		"Problem":        reflect.ValueOf((*classify.Problem)(nil)),
 		"ProtoNN":        reflect.ValueOf((*classify.ProtoNN)(nil)),
 		"ProtoNNOptions": reflect.ValueOf((*classify.ProtoNNOptions)(nil)),
@@ -42,5 +58,20 @@ func init() {
 		"RatePoint":      reflect.ValueOf((*classify.RatePoint)(nil)),
 		"RateResult":     reflect.ValueOf((*classify.RateResult)(nil)),
 		"Slope":          reflect.ValueOf((*classify.Slope)(nil)),
+		"Stump":          reflect.ValueOf((*classify.Stump)(nil)),
+		"WeakLearner":    reflect.ValueOf((*classify.WeakLearner)(nil)),
+
+		// interface wrapper definitions
+		"_Hypothesis": reflect.ValueOf((*_github_com_goldp_goldp_lib_classify_Hypothesis)(nil)),
 	}
+}
+
+// _github_com_goldp_goldp_lib_classify_Hypothesis is an interface wrapper for Hypothesis type
+type _github_com_goldp_goldp_lib_classify_Hypothesis struct {
+	IValue    interface{}
+	WClassify func(xs [][]float64, out []int)
+}
+
+func (W _github_com_goldp_goldp_lib_classify_Hypothesis) Classify(xs [][]float64, out []int) {
+	W.WClassify(xs, out)
 }

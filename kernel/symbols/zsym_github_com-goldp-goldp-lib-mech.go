@@ -6,6 +6,7 @@ import (
 	"github.com/goldp/goldp/lib/mech"
 	"go/constant"
 	"go/token"
+	"math/rand/v2"
 	"reflect"
 )
 
@@ -36,6 +37,7 @@ func init() {
 		"CubeHistogramFromScale":     reflect.ValueOf(mech.CubeHistogramFromScale),
 		"CubeHistogramLoss":          reflect.ValueOf(mech.CubeHistogramLoss),
 		"DensityAudit":               reflect.ValueOf(mech.DensityAudit),
+		"ErrPMWFailure":              reflect.ValueOf(&mech.ErrPMWFailure).Elem(),
 		"FeatureLabelReleaseFrom":    reflect.ValueOf(mech.FeatureLabelReleaseFrom),
 		"FillLaplace":                reflect.ValueOf(mech.FillLaplace),
 		"FillNormal":                 reflect.ValueOf(mech.FillNormal),
@@ -50,18 +52,23 @@ func init() {
 		"NewAccountant":              reflect.ValueOf(mech.NewAccountant),
 		"NewBox":                     reflect.ValueOf(mech.NewBox),
 		"NewCubeHistogram":           reflect.ValueOf(mech.NewCubeHistogram),
+		"NewDrillDown":               reflect.ValueOf(mech.NewDrillDown),
 		"NewFeatureLabelRelease":     reflect.ValueOf(mech.NewFeatureLabelRelease),
 		"NewGRR":                     reflect.ValueOf(mech.NewGRR),
 		"NewGaussian":                reflect.ValueOf(mech.NewGaussian),
 		"NewHistogramEncoding":       reflect.ValueOf(mech.NewHistogramEncoding),
 		"NewLaplace":                 reflect.ValueOf(mech.NewLaplace),
+		"NewLaplaceQueries":          reflect.ValueOf(mech.NewLaplaceQueries),
+		"NewPMW":                     reflect.ValueOf(mech.NewPMW),
 		"NewRandomizedResponse":      reflect.ValueOf(mech.NewRandomizedResponse),
 		"NewVoronoiCell":             reflect.ValueOf(mech.NewVoronoiCell),
+		"PMWFromNoise":               reflect.ValueOf(mech.PMWFromNoise),
 		"Phi":                        reflect.ValueOf(mech.Phi),
 		"ProportionFromMean":         reflect.ValueOf(mech.ProportionFromMean),
 		"Pure":                       reflect.ValueOf(mech.Pure),
 		"RandomizedResponseFromKeep": reflect.ValueOf(mech.RandomizedResponseFromKeep),
 		"Reject":                     reflect.ValueOf(mech.Reject),
+		"RunQueries":                 reflect.ValueOf(mech.RunQueries),
 		"SampleLaplace":              reflect.ValueOf(mech.SampleLaplace),
 		"SampleLaplaceSnapped":       reflect.ValueOf(mech.SampleLaplaceSnapped),
 		"Satisfies":                  reflect.ValueOf(mech.Satisfies),
@@ -75,33 +82,53 @@ func init() {
 
 		// type definitions
 		"Accountant":          reflect.ValueOf((*mech.Accountant)(nil)),
+		"Analyst":             reflect.ValueOf((*mech.Analyst)(nil)),
 		"AuditConfig":         reflect.ValueOf((*mech.AuditConfig)(nil)),
 		"AuditReport":         reflect.ValueOf((*mech.AuditReport)(nil)),
 		"AuditVote":           reflect.ValueOf((*mech.AuditVote)(nil)),
 		"Box":                 reflect.ValueOf((*mech.Box)(nil)),
 		"Calibration":         reflect.ValueOf((*mech.Calibration)(nil)),
 		"Charge":              reflect.ValueOf((*mech.Charge)(nil)),
+		"CountingQuery":       reflect.ValueOf((*mech.CountingQuery)(nil)),
 		"CubeHistogram":       reflect.ValueOf((*mech.CubeHistogram)(nil)),
 		"DensityReport":       reflect.ValueOf((*mech.DensityReport)(nil)),
+		"DrillDown":           reflect.ValueOf((*mech.DrillDown)(nil)),
 		"FeatureLabelRelease": reflect.ValueOf((*mech.FeatureLabelRelease)(nil)),
 		"GRR":                 reflect.ValueOf((*mech.GRR)(nil)),
 		"Gaussian":            reflect.ValueOf((*mech.Gaussian)(nil)),
+		"Grid":                reflect.ValueOf((*mech.Grid)(nil)),
 		"Guarantee":           reflect.ValueOf((*mech.Guarantee)(nil)),
 		"HistogramEncoding":   reflect.ValueOf((*mech.HistogramEncoding)(nil)),
 		"Laplace":             reflect.ValueOf((*mech.Laplace)(nil)),
+		"LaplaceQueries":      reflect.ValueOf((*mech.LaplaceQueries)(nil)),
 		"LossSampler":         reflect.ValueOf((*mech.LossSampler)(nil)),
 		"Mechanism":           reflect.ValueOf((*mech.Mechanism)(nil)),
+		"PMW":                 reflect.ValueOf((*mech.PMW)(nil)),
 		"Policy":              reflect.ValueOf((*mech.Policy)(nil)),
 		"Profiler":            reflect.ValueOf((*mech.Profiler)(nil)),
+		"QueryAnswerer":       reflect.ValueOf((*mech.QueryAnswerer)(nil)),
+		"QueryRun":            reflect.ValueOf((*mech.QueryRun)(nil)),
 		"RandomizedResponse":  reflect.ValueOf((*mech.RandomizedResponse)(nil)),
 		"Sampler":             reflect.ValueOf((*mech.Sampler)(nil)),
 		"VoronoiCell":         reflect.ValueOf((*mech.VoronoiCell)(nil)),
 		"VoronoiVariant":      reflect.ValueOf((*mech.VoronoiVariant)(nil)),
 
 		// interface wrapper definitions
-		"_Mechanism": reflect.ValueOf((*_github_com_goldp_goldp_lib_mech_Mechanism)(nil)),
-		"_Profiler":  reflect.ValueOf((*_github_com_goldp_goldp_lib_mech_Profiler)(nil)),
+		"_Analyst":       reflect.ValueOf((*_github_com_goldp_goldp_lib_mech_Analyst)(nil)),
+		"_Mechanism":     reflect.ValueOf((*_github_com_goldp_goldp_lib_mech_Mechanism)(nil)),
+		"_Profiler":      reflect.ValueOf((*_github_com_goldp_goldp_lib_mech_Profiler)(nil)),
+		"_QueryAnswerer": reflect.ValueOf((*_github_com_goldp_goldp_lib_mech_QueryAnswerer)(nil)),
 	}
+}
+
+// _github_com_goldp_goldp_lib_mech_Analyst is an interface wrapper for Analyst type
+type _github_com_goldp_goldp_lib_mech_Analyst struct {
+	IValue interface{}
+	WNext  func(rng *rand.Rand, answers []float64) (mech.CountingQuery, error)
+}
+
+func (W _github_com_goldp_goldp_lib_mech_Analyst) Next(rng *rand.Rand, answers []float64) (mech.CountingQuery, error) {
+	return W.WNext(rng, answers)
 }
 
 // _github_com_goldp_goldp_lib_mech_Mechanism is an interface wrapper for Mechanism type
@@ -133,4 +160,29 @@ type _github_com_goldp_goldp_lib_mech_Profiler struct {
 
 func (W _github_com_goldp_goldp_lib_mech_Profiler) DeltaFor(epsilon float64) float64 {
 	return W.WDeltaFor(epsilon)
+}
+
+// _github_com_goldp_goldp_lib_mech_QueryAnswerer is an interface wrapper for QueryAnswerer type
+type _github_com_goldp_goldp_lib_mech_QueryAnswerer struct {
+	IValue     interface{}
+	WAnswer    func(rng *rand.Rand, q mech.CountingQuery) (float64, error)
+	WGuarantee func() mech.Guarantee
+	WMarkdown  func() string
+	WString    func() string
+}
+
+func (W _github_com_goldp_goldp_lib_mech_QueryAnswerer) Answer(rng *rand.Rand, q mech.CountingQuery) (float64, error) {
+	return W.WAnswer(rng, q)
+}
+func (W _github_com_goldp_goldp_lib_mech_QueryAnswerer) Guarantee() mech.Guarantee {
+	return W.WGuarantee()
+}
+func (W _github_com_goldp_goldp_lib_mech_QueryAnswerer) Markdown() string {
+	return W.WMarkdown()
+}
+func (W _github_com_goldp_goldp_lib_mech_QueryAnswerer) String() string {
+	if W.WString == nil {
+		return ""
+	}
+	return W.WString()
 }
