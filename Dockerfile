@@ -4,7 +4,7 @@
 #   docker build -t goldp .
 #   docker run --rm -p 8888:8888 goldp
 #
-# The install steps call the same scripts CI runs (scripts/deps.sh for Debian
+# The install steps call the same scripts CI runs (tools/deps.sh for Debian
 # packages, `goldp install` for the kernelspec), so they are tested even where
 # no Docker engine is available.
 
@@ -22,7 +22,7 @@ ARG NB_USER=jovyan
 ARG NB_UID=1000
 ENV HOME=/home/${NB_USER} \
     LANG=C.UTF-8
-COPY scripts/deps.sh /tmp/deps.sh
+COPY tools/deps.sh /tmp/deps.sh
 RUN bash /tmp/deps.sh notebook && rm -rf /var/lib/apt/lists/* /tmp/deps.sh
 COPY --from=build /out/goldp /usr/local/bin/goldp
 # System-wide kernelspec (/usr/local/share/jupyter/kernels/goldp), readable by every user.

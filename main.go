@@ -6,7 +6,7 @@
 //
 //	goldp kernel -f connection.json   run as a Jupyter kernel (what kernel.json starts)
 //	goldp install [--user|--prefix P] install the "Go (goldp)" kernelspec
-//	goldp run file.go [args]          run a notebook-Go script
+//	goldp run file.go [args]          run a notebook-Go script or a Go program (package main)
 //	goldp nb run in.ipynb [flags]     execute a notebook headless
 //	goldp version                     print the version
 //
@@ -35,7 +35,7 @@ Usage:
   goldp kernel -f connection.json    run as a Jupyter kernel
   goldp install [--user|--sys-prefix|--prefix P]
                                      install the "Go (goldp)" kernelspec
-  goldp run [flags] file.go [args]   run a notebook-Go script
+  goldp run [flags] file.go [args]   run a notebook-Go script or a Go program (package main)
   goldp nb run [flags] in.ipynb      execute a notebook headless
   goldp version                      print the version
 

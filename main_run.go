@@ -26,12 +26,13 @@ func init() { register("run", cmdRun) }
 // stops the script with exit status 130.
 func cmdRun(args []string) int {
 	fs := flag.NewFlagSet("goldp run", flag.ContinueOnError)
-	out := fs.String("o", "", "save displayed images and plots in `DIR` as NNN.png/.svg, replacing those of an earlier run (default ./goldp-out/<script name>)")
+	out := fs.String("o", "", "save displayed images and plots in `DIR` as NNN.png/.svg, replacing those of an earlier run (default $GOLDP_OUT, else ./goldp-out/<script name>, the directory's name for a main.go)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: goldp run [-o DIR] file.go [args]
 
-Runs a notebook-Go script (a "#!" first line is allowed) with the same
-engine as the notebook kernel; the code sees os.Args = [file.go args...].
+Runs a notebook-Go script (a "#!" first line is allowed), or a Go
+program's package main file with func main, with the same engine as the
+notebook kernel; the code sees os.Args = [file.go args...].
 Printed text goes to stdout. Each displayed image or plot (also the last
 value) is saved as DIR/NNN.png (or .svg) and its path printed; HTML,
 Markdown and LaTeX displays print their plain-text form. Progress bars go
@@ -54,10 +55,20 @@ with exit status 130.
 	}
 	ctx, stop := interruptContext()
 	defer stop()
+	// The same output directory as the compiled program's (display.Program):
+	// goldp run scripts/rates/main.go and go run ./scripts/rates both save
+	// in goldp-out/rates unless -o or $GOLDP_OUT says otherwise.
+	dir := *out
+	if dir == "" {
+		dir = os.Getenv(display.OutDirEnv)
+	}
+	if dir == "" {
+		dir = display.DefaultOutDir(fs.Arg(0))
+	}
 	s := &runner.Script{
 		Path:       fs.Arg(0),
 		Args:       fs.Args()[1:],
-		OutDir:     *out,
+		OutDir:     dir,
 		Terminal:   term.IsTerminal(int(os.Stderr.Fd())),
 		NewSession: newEngineSession,
 	}

@@ -14,7 +14,7 @@ Kernel → Restart & Run All and checks for an image output and no error output.
 The screenshot lands in tests/browser/out/.
 
 Chromium, jupyter-notebook and the npm packages come from
-scripts/browser-deps.sh; when any is missing the test fails and says so.
+tools/browser-deps.sh; when any is missing the test fails and says so.
 GOLDP_SKIP_BROWSER=1 skips it.
 """
 
@@ -38,7 +38,7 @@ MAIN_NOTEBOOK = os.path.join(REPO, "notebooks", "01-mechanisms.ipynb")
 FALLBACK_NOTEBOOK = os.path.join(BROWSER_DIR, "smoke.ipynb")
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 RUN_TIMEOUT = 150  # seconds the browser script may take for the whole run
-DEPS_HINT = "run scripts/browser-deps.sh (or set GOLDP_SKIP_BROWSER=1 to skip this test)"
+DEPS_HINT = "run tools/browser-deps.sh (or set GOLDP_SKIP_BROWSER=1 to skip this test)"
 
 pytestmark = pytest.mark.skipif(os.environ.get("GOLDP_SKIP_BROWSER") == "1",
                                 reason="GOLDP_SKIP_BROWSER=1: real-browser test skipped")

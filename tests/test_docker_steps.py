@@ -9,7 +9,7 @@ here the way the image would run it:
 - the stages: the Go toolchain image matches go.mod, the runtime image is the
   Debian release the tests run on (so the Debian packages are the same);
 - every COPY source exists (and the build stage's output is what it builds),
-  every script the image runs is one CI runs (scripts/deps.sh, reached from
+  every script the image runs is one CI runs (tools/deps.sh, reached from
   .ci/run), with the same arguments;
 - the build stage's `go build` command, as written, builds a static binary;
 - that binary's `goldp install` (into a temporary prefix instead of
@@ -136,11 +136,11 @@ def build(stages):
 
 # --- which scripts CI runs -------------------------------------------------------
 
-SCRIPT_CALL = re.compile(r"(?:^|[\s;&|(])(?:exec\s+)?(?:bash|sh)\s+((?:\S*/)?scripts/[\w.-]+\.sh)([^\n;&|)]*)")
+SCRIPT_CALL = re.compile(r"(?:^|[\s;&|(])(?:exec\s+)?(?:bash|sh)\s+((?:\S*/)?tools/[\w.-]+\.sh)([^\n;&|)]*)")
 
 
 def ci_calls():
-    """Follows `bash scripts/X.sh ARGS` from .ci/run through the scripts it
+    """Follows `bash tools/X.sh ARGS` from .ci/run through the scripts it
     calls; returns {script path: [argument lists it is called with]}."""
     calls, todo, seen = {}, [os.path.join(REPO, ".ci", "run")], set()
     while todo:
@@ -152,7 +152,7 @@ def ci_calls():
             text = "\n".join(line for line in f.read().split("\n") if not line.lstrip().startswith("#"))
         for m in SCRIPT_CALL.finditer(text):
             rel = m.group(1)
-            rel = rel[rel.index("scripts/"):]
+            rel = rel[rel.index("tools/"):]
             args = [a for a in shlex.split(m.group(2).split(">")[0].split("2>")[0]) if not a.startswith("$")]
             calls.setdefault(rel, []).append(args)
             todo.append(os.path.join(REPO, rel))
@@ -208,7 +208,7 @@ def test_image_runs_the_ci_scripts(runtime):
             if len(srcs) == 1 and srcs[0].endswith(".sh"):
                 copied[dest] = srcs[0]
     calls = ci_calls()
-    assert "scripts/deps.sh" in calls, ".ci/run does not reach scripts/deps.sh (found %s)" % sorted(calls)
+    assert "tools/deps.sh" in calls, ".ci/run does not reach tools/deps.sh (found %s)" % sorted(calls)
     ran = 0
     for ins in of(runtime, "RUN"):
         for cmd in re.split(r"&&|;|\|\|", ins.rest):
@@ -219,11 +219,11 @@ def test_image_runs_the_ci_scripts(runtime):
                     ins, src, sorted(calls))
                 args = words[2:]
                 if args not in calls[src]:
-                    pytest.skip("CI runs %s only as %s, not with the image's arguments %s: scripts/setup.sh "
-                                "does not call scripts/browser-deps.sh (which runs `deps.sh notebook`) yet"
+                    pytest.skip("CI runs %s only as %s, not with the image's arguments %s: tools/setup.sh "
+                                "does not call tools/browser-deps.sh (which runs `deps.sh notebook`) yet"
                                 % (src, calls[src], args))
                 ran += 1
-    assert ran > 0, "the runtime stage runs no script from scripts/: its Debian packages are installed untested"
+    assert ran > 0, "the runtime stage runs no script from tools/: its Debian packages are installed untested"
 
 
 def test_user_port_and_cmd(runtime):
@@ -394,7 +394,7 @@ def test_cmd_serves_notebooks_and_starts_goldp(runtime, prefix, tmp_path):
     --port: Debian's Jupyter Notebook lists the notebooks
     copied into $HOME and starts the goldp kernel from the system kernelspec."""
     if shutil.which("jupyter-notebook") is None:
-        pytest.fail("Debian's jupyter-notebook is not installed: run scripts/browser-deps.sh (or scripts/deps.sh notebook)")
+        pytest.fail("Debian's jupyter-notebook is not installed: run tools/browser-deps.sh (or tools/deps.sh notebook)")
     env_vars = stage_vars(runtime)
     home = tmp_path / "home"
     home.mkdir()

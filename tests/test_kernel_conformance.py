@@ -1,5 +1,5 @@
 """Jupyter's own kernel conformance suite (Debian python3-jupyter-kernel-test)
-run against the installed "goldp" kernelspec (scripts/setup.sh installs it).
+run against the installed "goldp" kernelspec (tools/setup.sh installs it).
 
 Run: /usr/bin/python3 -m pytest -q tests/test_kernel_conformance.py
 """

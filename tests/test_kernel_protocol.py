@@ -1,5 +1,5 @@
 """Protocol and robustness tests of the goldp kernel with jupyter_client,
-against the installed "goldp" kernelspec (scripts/setup.sh installs it):
+against the installed "goldp" kernelspec (tools/setup.sh installs it):
 signatures, the control channel, interrupts, goroutine panics, output
 batching, stdin, restarts and the worker's kill-and-restart fallback.
 

@@ -4,7 +4,7 @@ Run with Debian's interpreter from the repository root:
 
     /usr/bin/python3 -m pytest -q tests/test_nb_run.py
 
-The goldp binary is taken from $GOLDP_BIN (set by scripts/test.sh) or
+The goldp binary is taken from $GOLDP_BIN (set by tools/test.sh) or
 $GOLDP, else built once into a temporary directory. Tests that need the display package inside cells, or the Jupyter
 kernel, skip with the reason when those parts are not working.
 """

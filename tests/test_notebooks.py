@@ -13,7 +13,7 @@ against what each walkthrough teaches (tests/nbcheck.py parses them). The
 stored notebooks are checked too: executed, with images, no errors, a Markdown
 title first and a summary last.
 
-The binary is $GOLDP_BIN (set by scripts/test.sh), else bin/goldp. The
+The binary is $GOLDP_BIN (set by tools/test.sh), else bin/goldp. The
 nbclient half is skipped, with the reason, when the kernelspec is missing.
 """
 

@@ -1,17 +1,32 @@
-"""End-to-end tests of the notebook-Go analysis scripts in scripts/*.go.
+"""End-to-end tests of the studies in scripts/<name>/main.go, each a real Go
+program (package main) run both ways: compiled, with `go run ./scripts/<name>`,
+and on the notebook interpreter, with `goldp run scripts/<name>/main.go`.
 
 Run with Debian's interpreter from the repository root:
 
     /usr/bin/python3 -m pytest -q tests/test_scripts.py
 
-Every scripts/*.go is run once with `goldp run -o DIR` (two at a time,
-180 s each, in a scratch working directory so that scripts which save
-files by relative path do not write into the repository). Each run must
-exit 0, print something, and every figure it names (the runner's
-"saved PATH" lines and any other *.png it prints) must exist and be a valid
-PNG. For mechanisms.go, histogram_rule.go and protonn.go the RESULT lines
-are checked against what the studies must show (the first and the last run
-with lighter flags, see ARGS).
+Every study is run both ways with the light flags of ARGS (two runs at a
+time, 180 s each); the file takes about 2 minutes on 2 cores. `go run` runs
+in the repository (it needs the module), `goldp run` in a scratch directory;
+both save their figures in a scratch directory named by $GOLDP_OUT. Each
+run must exit 0, print something, and every figure it names ("saved PATH"
+lines, any other *.png it prints) must exist and be a valid PNG.
+
+Same output: the two runs print the same lines, "saved PATH" lines aside
+(their directories differ; their number must not), so in particular the
+same RESULT lines, compared exactly. Exact comparison is right here: the
+heavy work is the same compiled library code in both runs, with the same
+seeds, and the studies' own arithmetic is float64 operations done one at a
+time in both (yaegi evaluates each with Go's semantics, and gc on amd64 at
+the default GOAMD64=v1 does not fuse a multiply and an add). No study sums
+in an order that depends on how it is run. On arm64, where gc fuses x*y+z
+into one instruction in compiled code only, a last printed digit could
+differ; the tests run on Linux amd64.
+
+The RESULT lines of mechanisms, histogram_rule and protonn are also checked
+against what the studies must show. `go build ./...` (go vet ./... in the
+test command) compiles every study; gofmt checks them there too.
 
 The goldp binary is $GOLDP_BIN, else bin/goldp (built first with
 `go build -o bin/goldp .`).
@@ -21,6 +36,7 @@ import concurrent.futures
 import glob
 import os
 import re
+import shutil
 import signal
 import struct
 import subprocess
@@ -30,38 +46,52 @@ import zlib
 import pytest
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SCRIPTS = sorted(os.path.basename(p) for p in glob.glob(os.path.join(REPO, "scripts", "*.go")))
+STUDIES = sorted(os.path.basename(os.path.dirname(p))
+                 for p in glob.glob(os.path.join(REPO, "scripts", "*", "main.go")))
 TIMEOUT = 180
 PARALLEL = 2
+WAYS = ("go run", "goldp run")
 
-# Scripts of other areas that fail today: name -> the error, as the reason.
+# Studies of other areas that fail today: name -> the error, as the reason.
 KNOWN_FAILURES = {}
 
-# Lighter settings for the two slowest study scripts, so that the file stays
-# under 3 minutes on 2 cores; their checks hold at these settings too.
+# Light settings so that the file stays within about 3 minutes on 2 cores
+# with every study run twice; the checks below hold at these settings too.
 ARGS = {
-    "mechanisms.go": ["-samples", "200000"],
-    "protonn.go": ["-reps", "4"],
+    "mechanisms": ["-samples", "200000"],
+    "protonn": ["-reps", "4"],
+    "rates": ["-reps", "4", "-maxn", "256000"],
+    "rates_regions": ["-n", "50000", "-testn", "10000"],
+    "iwp_synthetic": ["-n", "100000", "-reps", "4"],
+    "iwp_acs": ["-rows", "0.1", "-reps", "4"],
+    "iwp_regression": ["-n", "100000", "-reps", "4"],
 }
+
+
+def go():
+    exe = shutil.which("go") or "/usr/local/go/bin/go"
+    assert os.path.exists(exe), "no Go toolchain on PATH"
+    return exe
 
 
 @pytest.fixture(scope="session")
 def goldp():
     """$GOLDP_BIN, else bin/goldp freshly built (a stale binary lacks the
-    library symbols that newer scripts use)."""
+    library symbols that newer studies use)."""
     exe = os.environ.get("GOLDP_BIN")
     if exe:
         return os.path.abspath(exe)
     exe = os.path.join(REPO, "bin", "goldp")
-    subprocess.run(["go", "build", "-o", exe, "."], cwd=REPO, check=True)
+    subprocess.run([go(), "build", "-o", exe, "."], cwd=REPO, check=True)
     return exe
 
 
 class Run:
-    """The outcome of one `goldp run`."""
+    """The outcome of one run of a study."""
 
-    def __init__(self, name, returncode, stdout, stderr, seconds, workdir, outdir):
+    def __init__(self, name, way, returncode, stdout, stderr, seconds, workdir, outdir):
         self.name = name
+        self.way = way
         self.returncode = returncode
         self.stdout = stdout
         self.stderr = stderr
@@ -70,40 +100,52 @@ class Run:
         self.outdir = outdir
 
     def describe(self):
-        return "%s: exit %s after %.1f s\n--- stdout (tail)\n%s\n--- stderr (tail)\n%s" % (
-            self.name, self.returncode, self.seconds, self.stdout[-2000:], self.stderr[-2000:])
+        return "%s (%s): exit %s after %.1f s\n--- stdout (tail)\n%s\n--- stderr (tail)\n%s" % (
+            self.name, self.way, self.returncode, self.seconds, self.stdout[-2000:], self.stderr[-2000:])
 
 
-def run_script(goldp, name, root, args=()):
-    work = os.path.join(root, os.path.splitext(name)[0])
-    os.makedirs(work, exist_ok=True)
+def run_study(goldp, name, way, root, args=(), signal_after=None):
+    """Runs one study one way; the figures go to ROOT/<name>-<way>/out.
+    With signal_after, SIGINT is sent after that many seconds."""
+    work = os.path.join(root, "%s-%s" % (name, way.split()[0]))
     out = os.path.join(work, "out")
-    cmd = [goldp, "run", "-o", out, os.path.join(REPO, "scripts", name)] + list(args)
+    os.makedirs(work, exist_ok=True)
+    env = dict(os.environ, GOLDP_OUT=out)
+    if way == "go run":
+        cmd, cwd = [go(), "run", "./scripts/" + name] + list(args), REPO
+    else:
+        cmd, cwd = [goldp, "run", os.path.join(REPO, "scripts", name, "main.go")] + list(args), work
     start = time.monotonic()
+    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
     try:
-        p = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=TIMEOUT,
-                           stdin=subprocess.DEVNULL)
-        rc, so, se = p.returncode, p.stdout, p.stderr
-    except subprocess.TimeoutExpired as e:
+        if signal_after is not None:
+            time.sleep(signal_after)
+            if p.poll() is None:
+                p.send_signal(signal.SIGINT)
+        so, se = p.communicate(timeout=TIMEOUT)
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        p.kill()
+        so, se = p.communicate()
         rc = "timeout (%d s)" % TIMEOUT
-        so = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
-        se = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
-    return Run(name, rc, so, se, time.monotonic() - start, work, out)
+    return Run(name, way, rc, so, se, time.monotonic() - start, work, out)
 
 
 @pytest.fixture(scope="session")
 def runs(goldp, tmp_path_factory):
-    """Every script, run once, PARALLEL at a time (longest first)."""
+    """Every study run both ways, PARALLEL runs at a time (slow ones first):
+    {(name, way): Run}."""
     root = str(tmp_path_factory.mktemp("scripts"))
-    # The slow ones first so that the pool finishes early.
-    order = sorted(SCRIPTS, key=lambda s: (not s.startswith(("iwp", "protonn", "mechanisms", "rates")), s))
+    order = sorted(STUDIES, key=lambda s: (not s.startswith(("iwp", "protonn", "mechanisms", "rates")), s))
     with concurrent.futures.ThreadPoolExecutor(max_workers=PARALLEL) as ex:
-        futs = {name: ex.submit(run_script, goldp, name, root, ARGS.get(name, ())) for name in order}
-        return {name: f.result() for name, f in futs.items()}
+        futs = {(name, way): ex.submit(run_study, goldp, name, way, root, ARGS.get(name, ()))
+                for name in order for way in WAYS}
+        return {k: f.result() for k, f in futs.items()}
 
 
 # ---------------------------------------------------------------------------
-# checks shared by all scripts
+# checks shared by all studies
 
 def check_png(path):
     """Raise AssertionError unless path is a structurally valid PNG."""
@@ -141,9 +183,18 @@ def figure_paths(run):
     return [p if os.path.isabs(p) else os.path.join(run.workdir, p) for p in paths]
 
 
-def script_params():
+def saved_pngs(run):
+    return [p for p in figure_paths(run) if p.endswith(".png")]
+
+
+def text_lines(run):
+    """The lines a run prints, "saved PATH" lines aside."""
+    return [line for line in run.stdout.splitlines() if not line.startswith("saved ")]
+
+
+def study_params():
     out = []
-    for s in SCRIPTS:
+    for s in STUDIES:
         marks = []
         if s in KNOWN_FAILURES:
             marks.append(pytest.mark.xfail(reason=KNOWN_FAILURES[s], strict=False))
@@ -151,25 +202,50 @@ def script_params():
     return out
 
 
-@pytest.mark.parametrize("name", script_params())
-def test_script_runs(runs, name):
-    r = runs[name]
-    assert r.returncode == 0, r.describe()
-    assert r.stdout.strip(), "%s printed nothing\n%s" % (name, r.describe())
-    assert "panic" not in r.stderr, r.describe()
-    for p in figure_paths(r):
-        assert os.path.isfile(p), "%s printed figure %s, which does not exist" % (name, p)
-        if p.endswith(".png"):
-            check_png(p)
+@pytest.mark.parametrize("name", study_params())
+def test_study_runs_both_ways_with_the_same_output(runs, name):
+    for way in WAYS:
+        r = runs[name, way]
+        assert r.returncode == 0, r.describe()
+        assert r.stdout.strip(), "%s (%s) printed nothing\n%s" % (name, way, r.describe())
+        assert "panic" not in r.stderr, r.describe()
+        for p in figure_paths(r):
+            assert os.path.isfile(p), "%s (%s) printed figure %s, which does not exist" % (name, way, p)
+            if p.endswith(".png"):
+                check_png(p)
+        # Figures go where $GOLDP_OUT says, in both ways.
+        for p in saved_pngs(r):
+            assert os.path.dirname(p) == r.outdir, "%s (%s) saved %s outside $GOLDP_OUT" % (name, way, p)
+    compiled, interpreted = runs[name, "go run"], runs[name, "goldp run"]
+    assert len(saved_pngs(compiled)) == len(saved_pngs(interpreted)), (
+        "%s: go run saved %d figures, goldp run %d" % (name, len(saved_pngs(compiled)), len(saved_pngs(interpreted))))
+    a, b = text_lines(compiled), text_lines(interpreted)
+    ra = [line for line in a if line.startswith("RESULT ")]
+    rb = [line for line in b if line.startswith("RESULT ")]
+    assert ra == rb, "%s: RESULT lines differ\n--- go run\n%s\n--- goldp run\n%s" % (name, "\n".join(ra), "\n".join(rb))
+    for i, (x, y) in enumerate(zip(a, b)):
+        assert x == y, "%s: output line %d differs\n  go run:    %r\n  goldp run: %r" % (name, i + 1, x, y)
+    assert len(a) == len(b), "%s: go run printed %d lines, goldp run %d" % (name, len(a), len(b))
 
 
-def test_scripts_found():
-    for s in ("mechanisms.go", "histogram_rule.go", "protonn.go"):
-        assert s in SCRIPTS
+def test_studies_found():
+    """scripts/ holds the studies, one directory each, and no shell plumbing
+    (that is in tools/)."""
+    for s in ("mechanisms", "histogram_rule", "protonn", "rates", "rates_regions",
+              "iwp_synthetic", "iwp_acs", "iwp_truncation", "iwp_regression"):
+        assert s in STUDIES
+    stray = [f for f in os.listdir(os.path.join(REPO, "scripts"))
+             if os.path.isfile(os.path.join(REPO, "scripts", f)) and f != "README.md"]
+    assert not stray, "files in scripts/ outside a study directory: %s" % stray
+    for name in STUDIES:
+        with open(os.path.join(REPO, "scripts", name, "main.go"), encoding="utf-8") as f:
+            src = f.read()
+        assert re.search(r"^package main$", src, re.M) and re.search(r"^func main\(\) \{$", src, re.M), name
+        assert "//go:build ignore" not in src, "%s is kept out of go build ./..." % name
 
 
 # ---------------------------------------------------------------------------
-# RESULT lines of the three study scripts
+# RESULT lines of the three studies the notebooks summarise
 
 FIELD = re.compile(r'(\w[\w.]*)=("[^"]*"|\S+)')
 
@@ -202,12 +278,9 @@ def truth(d, k):
     return d[k] == "true"
 
 
-def saved_pngs(run):
-    return [p for p in figure_paths(run) if p.endswith(".png")]
-
-
-def test_mechanisms_results(runs):
-    r = runs["mechanisms.go"]
+@pytest.mark.parametrize("way", WAYS)
+def test_mechanisms_results(runs, way):
+    r = runs["mechanisms", way]
     # Randomized response: the estimate is unbiased, within 4 standard errors.
     rr = results(r, "rr_estimate")[0]
     assert abs(num(rr, "rr_estimate") - num(rr, "rr_truth")) <= 4 * num(rr, "rr_se"), rr
@@ -282,24 +355,33 @@ def check_histogram(run, seeds=None, n=None):
     return acc
 
 
-def test_histogram_rule_results(runs):
-    r = runs["histogram_rule.go"]
+@pytest.mark.parametrize("way", WAYS)
+def test_histogram_rule_results(runs, way):
+    r = runs["histogram_rule", way]
     check_histogram(r, seeds=20, n=20000)
     assert len(saved_pngs(r)) >= 3
 
 
-def test_histogram_rule_flags(goldp, tmp_path):
-    r = run_script(goldp, "histogram_rule.go", str(tmp_path), ["-seeds", "4", "-n", "6000"])
+@pytest.mark.parametrize("way", WAYS)
+def test_histogram_rule_flags(goldp, tmp_path, way):
+    r = run_study(goldp, "histogram_rule", way, str(tmp_path), ["-seeds", "4", "-n", "6000"])
     assert r.returncode == 0, r.describe()
     s = results(r, "bb_acc_alpha_min")[0]
     assert int(s["seeds"]) == 4 and int(s["n"]) == 6000, s
-    bad = run_script(goldp, "histogram_rule.go", str(tmp_path / "bad"), ["-sedes", "4"])
-    assert bad.returncode == 1, bad.describe()
-    assert "-sedes" in bad.stdout + bad.stderr, bad.describe()
+    # A mistyped flag: the flag package's message and exit status 2, both
+    # ways (go run reports a program's failure as "exit status 2" and exits 1).
+    bad = run_study(goldp, "histogram_rule", way, str(tmp_path / "bad"), ["-sedes", "4"])
+    if way == "go run":
+        assert bad.returncode == 1 and "exit status 2" in bad.stderr, bad.describe()
+    else:
+        assert bad.returncode == 2, bad.describe()
+    assert "flag provided but not defined: -sedes" in bad.stderr, bad.describe()
+    assert not bad.stdout, bad.describe()
 
 
-def test_protonn_results(runs):
-    r = runs["protonn.go"]
+@pytest.mark.parametrize("way", WAYS)
+def test_protonn_results(runs, way):
+    r = runs["protonn", way]
     # Voronoi cells: the ℓ1 and ℓ∞ partitions differ from the ℓ2 one.
     vor = {d["metric"]: num(d, "moved_share") for d in results(r, "voronoi")}
     assert len(vor) == 3, vor
@@ -332,22 +414,9 @@ def test_protonn_results(runs):
 
 
 def test_ctrl_c_stops_a_study(goldp, tmp_path):
-    """SIGINT during the Proto-NN study (library loops under display.Context())
-    stops the script promptly with exit status 130."""
-    p = subprocess.Popen([goldp, "run", "-o", str(tmp_path / "out"), os.path.join(REPO, "scripts", "protonn.go")],
-                         cwd=str(tmp_path), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    try:
-        time.sleep(3)
-        assert p.poll() is None, "protonn.go ended within 3 s: %s" % (p.communicate(),)
-        p.send_signal(signal.SIGINT)
-        start = time.monotonic()
-        out, err = p.communicate(timeout=30)
-        waited = time.monotonic() - start
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.communicate()
-    assert p.returncode == 130, (p.returncode, out[-1000:], err[-1000:])
-    assert "interrupted" in err, err[-1000:]
-    assert waited < 10, "exit took %.1f s after SIGINT" % waited
+    """SIGINT during the Proto-NN study under goldp run (library loops under
+    display.Context()) stops it promptly with exit status 130."""
+    r = run_study(goldp, "protonn", "goldp run", str(tmp_path), signal_after=3)
+    assert r.returncode == 130, r.describe()
+    assert "interrupted" in r.stderr, r.describe()
+    assert r.seconds < 3 + 10, "exit took %.1f s after SIGINT" % (r.seconds - 3)

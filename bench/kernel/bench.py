@@ -28,7 +28,7 @@ kernel's own latency from this Python client's.
 
 Usage: /usr/bin/python3 bench/kernel/bench.py [--kernels goldp,python3]
        [--cells 5000] [--json out.json] [--no-goclient]
-Requires the goldp kernelspec (scripts/setup.sh) and python3-ipykernel.
+Requires the goldp kernelspec (tools/setup.sh) and python3-ipykernel.
 """
 
 import argparse

@@ -6,7 +6,9 @@
 // decided by whoever runs the cell: the Jupyter kernel turns it into
 // display_data messages, `goldp run` prints text and saves images, `goldp nb
 // run` writes notebook outputs. They install a Publisher for the duration of
-// a cell with SetPublisher.
+// a cell with SetPublisher. A compiled Go program (go run, go build) calls
+// Program at the start of main to print and save its displays the way
+// `goldp run` does; under a runner that call does nothing.
 //
 // # Showing values
 //

@@ -104,7 +104,7 @@ function notebookState(IMAGE_SELECTOR) {
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   if (!fs.existsSync(opts.chromium)) {
-    throw new CheckError(`no Chromium at ${opts.chromium}: run scripts/browser-deps.sh`);
+    throw new CheckError(`no Chromium at ${opts.chromium}: run tools/browser-deps.sh`);
   }
   const deadline = Date.now() + opts.timeout * 1000;
   const left = () => Math.max(1000, deadline - Date.now());

@@ -2,7 +2,7 @@
 # test.sh — runs every test of goldp: the README's test command, and what
 # .ci/run calls.
 #
-#   1. scripts/setup.sh: Debian packages (only when missing), bin/goldp, kernelspec
+#   1. tools/setup.sh: Debian packages (only when missing), bin/goldp, kernelspec
 #   2. gofmt and go vet (Linux, and macOS by cross-compilation)
 #   3. go test ./... (unit, property, statistical tests, fuzz seed corpora)
 #   4. Python protocol/notebook tests against the installed kernel (pytest)
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
 
 if [ "${GOLDP_TEST_SKIP_SETUP:-0}" != 1 ]; then
-  bash scripts/setup.sh
+  bash tools/setup.sh
 else
   go build -o bin/goldp .
 fi

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # setup.sh — prepares a machine for goldp's tests, idempotently:
-#   1. Debian packages the tests need (scripts/deps.sh, only when missing), and
+#   1. Debian packages the tests need (tools/deps.sh, only when missing), and
 #      the real-browser test's Chromium, Jupyter Notebook and playwright-core
-#      (scripts/browser-deps.sh; GOLDP_SKIP_BROWSER=1 skips it)
+#      (tools/browser-deps.sh; GOLDP_SKIP_BROWSER=1 skips it)
 #   2. Go modules from the module proxy (go.mod), bin/goldp built
 #   3. the "Go (goldp)" kernelspec installed for the current user
 #
 # Environment: GOLDP_SKIP_APT=1 leaves Debian packages alone;
-# GOLDP_APT_EXTRA adds packages (see scripts/deps.sh).
+# GOLDP_APT_EXTRA adds packages (see tools/deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/deps.sh
-bash scripts/browser-deps.sh
+bash tools/deps.sh
+bash tools/browser-deps.sh
 
 if ! command -v go >/dev/null 2>&1; then
   if [ -x /usr/local/go/bin/go ]; then export PATH="/usr/local/go/bin:$PATH"; else

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # browser-deps.sh — prepares the real-browser test (tests/test_browser.py),
 # idempotently:
-#   1. Debian packages chromium and jupyter-notebook (scripts/deps.sh notebook,
+#   1. Debian packages chromium and jupyter-notebook (tools/deps.sh notebook,
 #      the Dockerfile's step), only when missing: apt-get update runs at most
 #      once, and not at all when everything is there
 #   2. `npm ci` in tests/browser, only when node_modules is missing or
@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 # (`deps.sh notebook`: jupyter-notebook and the test packages), plus chromium;
 # deps.sh calls apt-get (update once, then install) only for missing packages
 # and honours GOLDP_SKIP_APT=1.
-GOLDP_APT_EXTRA="chromium ${GOLDP_APT_EXTRA:-}" bash scripts/deps.sh notebook
+GOLDP_APT_EXTRA="chromium ${GOLDP_APT_EXTRA:-}" bash tools/deps.sh notebook
 
 if ! command -v npm >/dev/null 2>&1; then
   echo "browser-deps: npm not found (install Node.js >= 20 with npm)" >&2

@@ -3,7 +3,7 @@
 # headless on the embedded synthetic data (no download, no Jupyter needed),
 # then prints where the executed notebooks and figures are.
 #
-#   scripts/main.sh [OUTDIR]     (default: out/)
+#   tools/main.sh [OUTDIR]     (default: out/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v go >/dev/null 2>&1 || export PATH="/usr/local/go/bin:$PATH"

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # deps.sh — installs the Debian packages goldp's tests, benchmarks and the
 # Docker image use, only those that are missing (apt-get is not called at all
-# when everything is present). Called by scripts/setup.sh and the Dockerfile.
+# when everything is present). Called by tools/setup.sh and the Dockerfile.
 #
-#   scripts/deps.sh            test and benchmark packages
-#   scripts/deps.sh notebook   plus Jupyter Notebook, the `jupyter kernelspec` command
+#   tools/deps.sh            test and benchmark packages
+#   tools/deps.sh notebook   plus Jupyter Notebook, the `jupyter kernelspec` command
 #                              and jupyterhub-singleuser (the Docker image, browser tests)
 #
 # GOLDP_APT_EXTRA adds packages (space separated); GOLDP_SKIP_APT=1 skips all.
