@@ -19,6 +19,8 @@ pkgs=(
   # the classic Notebook) and the proxy it starts, which Debian packages as
   # node-configurable-http-proxy.
   jupyterhub node-configurable-http-proxy
+  # tests/test_docker_steps.py reads docs/jupyterhub.md's config.yaml.
+  python3-yaml
 )
 if [ "${1:-}" = notebook ]; then
   # jupyterhub provides jupyterhub-singleuser, what JupyterHub starts in the image.

@@ -5,8 +5,9 @@ Run with Debian's interpreter from the repository root:
     GOLDP_BIN=$PWD/bin/goldp /usr/bin/python3 -m pytest -q tests/test_hub.py
 
 Debian's JupyterHub 3 (package jupyterhub, with its configurable-http-proxy,
-package node-configurable-http-proxy) runs on 127.0.0.1 on free ports, with
-its own temporary config, sqlite database, cookie secret, proxy pid file and
+package node-configurable-http-proxy) runs on 127.0.0.1 on free ports with
+the one-machine configuration documented in docs/jupyterhub.md, then its own
+temporary config, sqlite database, cookie secret, proxy pid file and
 user homes. Users log in with DummyAuthenticator and a shared password set
 only here; SimpleLocalProcessSpawner starts `jupyterhub-singleuser` (Debian's
 classic Notebook 6 server) as a local process, with the "goldp" kernelspec
@@ -14,8 +15,8 @@ from `$GOLDP_BIN install --prefix TMP` on JUPYTER_PATH.
 
 Users, and what each one's server is configured to show:
   alice  kernels bind the machine's non-loopback address (KernelManager.ip):
-         the kernel honours the connection file's ip; her server is later stopped through the hub
-         while a cell runs;
+         the kernel honours the connection file's ip; her server is later
+         stopped through the hub while a cell runs;
   bob    kernels idle for 3 s are culled (MappingKernelManager.cull_*);
   carol  kernels use the ipc transport (KernelManager.transport=ipc); her
          server is later killed with SIGKILL.
@@ -43,6 +44,7 @@ Skipped only when Debian's jupyterhub is missing and cannot be installed
 import contextlib
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -127,10 +129,30 @@ def wait_for(what, cond, timeout, interval=0.2):
         time.sleep(interval)
 
 
+DOC = os.path.join(REPO, "docs", "jupyterhub.md")
+DOC_BLOCK_MARK = "tests/test_hub.py runs this block"
+
+
+def documented_config():
+    """The one-machine configuration block of docs/jupyterhub.md: the hub
+    runs it first, then the test's own settings."""
+    with open(DOC, encoding="utf-8") as f:
+        text = f.read()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    mine = [b for b in blocks if DOC_BLOCK_MARK in b.split("\n")[0]]
+    assert len(mine) == 1, "docs/jupyterhub.md has %d python blocks whose first line says %r, want 1" % (
+        len(mine), DOC_BLOCK_MARK)
+    return mine[0]
+
+
 CONFIG = '''\
 # JupyterHub configuration written by tests/test_hub.py for one test run.
 import os
 c = get_config()  # noqa
+
+# --- docs/jupyterhub.md, as documented ---
+{documented}
+# --- the test's own settings ---
 c.JupyterHub.ip = "127.0.0.1"
 c.JupyterHub.port = {port}
 c.JupyterHub.hub_ip = "127.0.0.1"
@@ -150,26 +172,29 @@ c.Authenticator.allowed_users = set({users!r})
 
 c.JupyterHub.spawner_class = "jupyterhub.spawner.SimpleLocalProcessSpawner"
 c.SimpleLocalProcessSpawner.home_dir_template = {home!r} + "/{{username}}"
-c.Spawner.cmd = ["/usr/bin/jupyterhub-singleuser"]
-c.Spawner.default_url = "/tree"
 c.Spawner.start_timeout = 90
 c.Spawner.http_timeout = 90
 c.Spawner.poll_interval = 2  # notice a killed server within seconds
-c.Spawner.environment = {{
+DOC_ENV = dict(c.Spawner.environment) if "environment" in c.Spawner else {{}}
+DOC_ARGS = list(c.Spawner.args) if "args" in c.Spawner else []
+c.Spawner.environment = dict(DOC_ENV, **{{
     "JUPYTER_PATH": {jupyter_path!r},
-    # Debian's jupyterhub-singleuser wraps the classic Notebook 6 server.
-    "JUPYTERHUB_SINGLEUSER_APP": "notebook.notebookapp.NotebookApp",
     # Short runtime directories: an ipc kernel's socket files live there, and
     # a unix socket path has at most 107 bytes.
     "JUPYTER_RUNTIME_DIR": lambda spawner: os.path.join({runtime!r}, spawner.user.name),
     {mark!r}: {run_id!r},
     {mark_user!r}: lambda spawner: spawner.user.name,
-}}
+}})
 BASE_ARGS = {base_args!r}
 USER_ARGS = {user_args!r}
 
 def pre_spawn(spawner):
-    spawner.args = BASE_ARGS + USER_ARGS.get(spawner.user.name, [])
+    # The documented options, where the test gives none of the same name
+    # (traitlets refuses an option given twice).
+    merged = {{}}
+    for a in DOC_ARGS + BASE_ARGS + USER_ARGS.get(spawner.user.name, []):
+        merged[a.split("=")[0]] = a
+    spawner.args = list(merged.values())
 
 c.Spawner.pre_spawn_hook = pre_spawn
 '''
@@ -200,7 +225,7 @@ class Hub:
             "carol": ["--KernelManager.transport=ipc"],
         }
         text = CONFIG.format(
-            port=self.port, hub_port=free_port(), proxy_api=free_port(),
+            documented=documented_config(), port=self.port, hub_port=free_port(), proxy_api=free_port(),
             db=os.path.join(self.tmp, "jupyterhub.sqlite"), cookie=os.path.join(self.tmp, "cookie_secret"),
             hub_pid=os.path.join(self.tmp, "hub.pid"), proxy_pid=os.path.join(self.tmp, "proxy.pid"),
             proxy_token=secrets.token_hex(16), password=self.password, users=sorted(USERS), home=self.home,

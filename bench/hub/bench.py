@@ -32,6 +32,9 @@ from the machine. RSS counts shared pages in every process.
 
 Usage: /usr/bin/python3 bench/hub/bench.py [--counts 1,10,40]
          [--kernels goldp,python3] [--json out.json]
+       /usr/bin/python3 bench/hub/bench.py --render out.json
+         prints the "Sizing a hub" section (README.md, docs/jupyterhub.md)
+         with the memory guarantee and limit derived from the run
 Needs GOLDP_BIN (else bin/goldp), Debian's python3-ipykernel, numpy,
 matplotlib and jupyter-notebook (scripts/deps.sh notebook).
 The machine is shared: note `uptime` beside the figures (printed).
@@ -284,25 +287,127 @@ def notebook_server_rss(tmp):
             p.wait()
 
 
+PEAK_HELPER = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+_, status, ru = os.wait4(pid, 0)
+print(ru.ru_maxrss)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def walkthrough_peaks(tmp):
-    """Peak RSS (MiB) and seconds of `goldp nb run` on each walkthrough."""
+    """Peak RSS (MiB) and seconds of `goldp nb run` on each walkthrough.
+
+    A process's peak RSS includes what it held before it exec'd, so the
+    run is forked from a small interpreter (python3 -I -S, about 10 MB)
+    rather than from this benchmark, which reports the child's peak."""
     out = []
     for nb in sorted(n for n in os.listdir(os.path.join(REPO, "notebooks")) if n.endswith(".ipynb")):
         t0 = time.monotonic()
-        # Through a small shell that does not exec it: a process's peak RSS
-        # counts the memory it had before an exec, here this Python's.
-        p = subprocess.Popen(["/bin/sh", "-c", '"$0" "$@"; exit $?', goldp_bin(), "nb", "run",
-                              os.path.join(REPO, "notebooks", nb), "--out", os.path.join(tmp, nb)],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        _, status, ru = os.wait4(p.pid, 0)
+        p = subprocess.run(["/usr/bin/python3", "-I", "-S", "-c", PEAK_HELPER, goldp_bin(), "nb", "run",
+                            os.path.join(REPO, "notebooks", nb), "--out", os.path.join(tmp, nb)],
+                           capture_output=True, text=True)
         secs = time.monotonic() - t0
-        err = p.stderr.read().decode(errors="replace")
-        p.stderr.close()
-        p.returncode = os.waitstatus_to_exitcode(status)
         if p.returncode != 0:
-            raise RuntimeError("goldp nb run %s exited %d: %s" % (nb, p.returncode, err[-500:]))
-        out.append({"notebook": nb, "peak_rss_mb": ru.ru_maxrss / 1024, "seconds": secs})
+            raise RuntimeError("goldp nb run %s exited %d: %s" % (nb, p.returncode, p.stderr[-500:]))
+        out.append({"notebook": nb, "peak_rss_mb": int(p.stdout.split()[-1]) / 1024, "seconds": secs})
     return out
+
+
+# --- the sizing section (README.md and docs/jupyterhub.md) -------------------------------
+
+def round_up(mib, step):
+    return int(-(-mib // step) * step)
+
+
+def render(results):
+    """The "Sizing a hub" section from one run's JSON, in Markdown; the
+    per-student guarantee is the idle server and one idle kernel after the
+    mix, rounded up to 128 MiB; the limit adds the heaviest walkthrough's
+    peak and a second idle kernel, plus a tenth, rounded up to 256 MiB."""
+    rows = results["rows"]
+    when = results["when"]
+    lines = [
+        "Measured by `bench/hub/bench.py` in one run on %s, on this project's 2-core machine (AMD EPYC, "
+        "24 GiB) shared with other workers' builds and tests: load average %s before, %s after. Times are "
+        "inflated by that load; memory is not. N kernels are started at once with jupyter_client's "
+        "`AsyncKernelManager` (as N users' servers would), then the first five code cells of "
+        "`01-mechanisms` (ipykernel: the same steps with numpy and matplotlib) run in all N at once. "
+        "Per-kernel medians; goldp's memory is its supervisor + its worker process." % (
+            when, results["uptime_before"].split("load average:")[-1].strip(),
+            results["uptime_after"].split("load average:")[-1].strip()),
+        "",
+        "| N | kernel | start: median (max) | cell mix: median | trivial cell after | RSS, idle: fresh | "
+        "PSS / USS fresh | RSS, idle: after the mix | PSS / USS after the mix | sum of PSS after, N kernels |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        f, a = r["fresh"], r["after"]
+        name = "goldp" if r["kernel"] == "goldp" else "ipykernel"
+        if r["kernel"] == "goldp":
+            fr = "%.1f + %.1f = %.1f MiB" % (f["sup_rss_mb"], f["worker_rss_mb"], f["total_rss_mb"])
+            af = "%.1f + %.1f = %.1f MiB" % (a["sup_rss_mb"], a["worker_rss_mb"], a["total_rss_mb"])
+        else:
+            fr, af = "%.1f MiB" % f["total_rss_mb"], "%.1f MiB" % a["total_rss_mb"]
+        lines.append("| %d | %s | %.2f s (%.2f) | %.2f s | %.1f ms | %s | %.1f / %.1f MiB | %s | %.1f / %.1f MiB "
+                     "| %.0f MiB |" % (
+                         r["n"], name, r["start_med_s"], r["start_max_s"], r["mix_med_s"], r["trivial_med_ms"], fr,
+                         f["total_pss_mb"], f["total_uss_mb"], af, a["total_pss_mb"], a["total_uss_mb"],
+                         a["sum_pss_mb"]))
+    server = results["notebook_server"]["rss_mb"]
+    one = [r for r in rows if r["kernel"] == "goldp" and r["n"] == 1][0]
+    kernel = one["after"]["total_rss_mb"]
+    heavy = max(results["walkthroughs"], key=lambda w: w["peak_rss_mb"])
+    guarantee = round_up(server + kernel, 128)
+    limit = round_up((server + heavy["peak_rss_mb"] + kernel) * 1.1, 256)
+    nmax = max(r["n"] for r in rows)
+    g = [r for r in rows if r["kernel"] == "goldp" and r["n"] == nmax]
+    p = [r for r in rows if r["kernel"] == "python3" and r["n"] == nmax]
+    if g and p:
+        g, p = g[0], p[0]
+        ratios = [("RSS fresh", g["fresh"]["total_rss_mb"] / p["fresh"]["total_rss_mb"]),
+                  ("RSS after the mix", g["after"]["total_rss_mb"] / p["after"]["total_rss_mb"]),
+                  ("USS fresh", g["fresh"]["total_uss_mb"] / p["fresh"]["total_uss_mb"]),
+                  ("USS after the mix", g["after"]["total_uss_mb"] / p["after"]["total_uss_mb"]),
+                  ("sum of PSS after the mix", g["after"]["sum_pss_mb"] / p["after"]["sum_pss_mb"])]
+        met = [k for k, v in ratios if v <= 0.5]
+        missed = [k for k, v in ratios if v > 0.5]
+        srv = results["notebook_server"]["pss_mb"]
+        lines += ["", "One machine, %d students each with one server and one kernel after the mix: %d x (%.0f MiB "
+                  "server PSS + %.1f MiB kernel PSS) = %.1f GiB with goldp, %.1f GiB with ipykernel (%d servers "
+                  "share more than one does, so this errs high)." % (
+                      nmax, nmax, srv, g["after"]["total_pss_mb"], nmax * (srv + g["after"]["total_pss_mb"]) / 1024,
+                      nmax * (srv + p["after"]["total_pss_mb"]) / 1024, nmax)]
+        lines += ["", "Goal, an idle goldp kernel at most half an ipykernel's memory (N = %d, goldp / ipykernel): %s. "
+                  "Met for %s; %s." % (nmax, ", ".join("%s %.2f" % kv for kv in ratios),
+                                        ", ".join(met) or "none",
+                                        ("not met for " + ", ".join(missed)) if missed else "met for all")]
+    lines += [
+        "",
+        "RSS counts pages shared with other processes in each of them (goldp's 2 processes both map the "
+        "one binary); PSS shares them out, so the sum of PSS is what N kernels take from the machine; USS is "
+        "a kernel's private memory, what ending it frees.",
+        "",
+        "Peak RSS of each walkthrough under `goldp nb run` (the interpreter and its data, as a worker "
+        "holds them): " + ", ".join("`%s` %.0f MiB" % (w["notebook"][:-len(".ipynb")], w["peak_rss_mb"])
+                                     for w in results["walkthroughs"]) + ".",
+        "",
+        "Per student (one server, one kernel: a container of its own, so no sharing):",
+        "",
+        "| | memory | what |",
+        "|---|---|---|",
+        "| **server** | %.1f MiB | an idle classic Notebook server (what `jupyterhub-singleuser` runs), RSS |" % server,
+        "| **kernel** | %.1f MiB | one idle goldp kernel after the cell mix, RSS of supervisor + worker (N = 1) |"
+        % kernel,
+        "| **peak** | %.1f MiB | the heaviest walkthrough, `%s`, peak RSS |" % (heavy["peak_rss_mb"],
+                                                                         heavy["notebook"][:-len(".ipynb")]),
+        "| **guarantee** | `%dM` | server + kernel, rounded up to 128 MiB |" % guarantee,
+        "| **limit** | `%dM` | server + peak + a second idle kernel, plus a tenth, rounded up to 256 MiB |" % limit,
+    ]
+    return "\n".join(lines) + "\n"
 
 
 # --- main -------------------------------------------------------------------------------
@@ -313,12 +418,18 @@ def main():
     ap.add_argument("--kernels", default="goldp,python3")
     ap.add_argument("--json")
     ap.add_argument("--no-extras", action="store_true", help="skip the notebook server and walkthrough peaks")
+    ap.add_argument("--render", metavar="JSON", help="print the sizing section of a run's JSON and exit")
     args = ap.parse_args()
+    if args.render:
+        with open(args.render) as f:
+            sys.stdout.write(render(json.load(f)))
+        return 0
     resource.setrlimit(resource.RLIMIT_NOFILE, (4096, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
     uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     print("bench/hub: %s, %s; load before: %s" % (datetime.datetime.now(datetime.timezone.utc).strftime(
         "%Y-%m-%d %H:%M UTC"), "%d cores" % os.cpu_count(), uptime), flush=True)
-    results = {"uptime_before": uptime, "rows": []}
+    results = {"uptime_before": uptime, "rows": [],
+               "when": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
     with tempfile.TemporaryDirectory(prefix="goldp-bench-hub-") as tmp:
         prefix = os.path.join(tmp, "prefix")
         subprocess.run([goldp_bin(), "install", "--prefix", prefix], check=True, capture_output=True)
