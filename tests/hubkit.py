@@ -201,11 +201,12 @@ class ServerClient:
         """A Channels connection to the kernel (use with `async with`)."""
         return Channels(self.ws_url(kernel_id, session_id), self.token, self.username, session_id)
 
-    def run_notebook(self, path, cell_timeout=90):
+    def run_notebook(self, path, cell_timeout=90, connected=None):
         """Reads notebook path through the contents API, opens a session,
-        runs every code cell through the websocket channels, writes the
-        executed notebook back and returns (notebook read back, session id,
-        kernel id, seconds). The session is left open."""
+        runs every code cell through the websocket channels, calls
+        connected(kernel id) if given while the websocket is still open,
+        writes the executed notebook back and returns (notebook read back,
+        session id, kernel id, seconds). The session is left open."""
         nb = self.read_notebook(path)
         sid, kid = self.start_session(path)
         t0 = time.monotonic()
@@ -219,6 +220,8 @@ class ServerClient:
                     reply, outputs = await ch.execute(cell.source, timeout=cell_timeout)
                     cell.outputs = outputs
                     cell.execution_count = reply.get("execution_count")
+                if connected:
+                    connected(kid)
         asyncio.run(run())
         secs = time.monotonic() - t0
         self.write_notebook(path, nb)

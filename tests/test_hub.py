@@ -17,7 +17,7 @@ Users, and what each one's server is configured to show:
   alice  kernels bind the machine's non-loopback address (KernelManager.ip):
          the kernel honours the connection file's ip; her server is later
          stopped through the hub while a cell runs;
-  bob    kernels idle for 3 s are culled (MappingKernelManager.cull_*);
+  bob    kernels idle for 5 s are culled (MappingKernelManager.cull_*);
   carol  kernels use the ipc transport (KernelManager.transport=ipc); her
          server is later killed with SIGKILL.
 
@@ -74,7 +74,7 @@ def kernel_ip():
 
 
 ALICE_IP = kernel_ip()
-CULL_IDLE = 3  # seconds
+CULL_IDLE = 5  # seconds
 HUB_EXES = ("/usr/bin/jupyterhub", "/usr/bin/jupyterhub-singleuser", "/usr/bin/configurable-http-proxy")
 
 
@@ -435,11 +435,12 @@ def test_two_users_run_the_walkthrough_through_the_proxy(hub, baseline):
     results, errors = {}, {}
 
     def run(user):
-        try:
-            results[user] = hub.client(user).run_notebook(NOTEBOOK)
-            _, _, kid, _ = results[user]
+        def connected(kid):
+            # before the websocket closes: bob's server culls the kernel soon after
             hub.state[user + "_kernel"] = kid
             hub.state[user + "_procs"] = kernel_procs(hub, user, kid)
+        try:
+            results[user] = hub.client(user).run_notebook(NOTEBOOK, connected=connected)
         except Exception as e:  # noqa: BLE001
             errors[user] = e
 
