@@ -453,3 +453,206 @@ def test_cmd_serves_notebooks_and_starts_goldp(runtime, prefix, tmp_path):
                 except subprocess.TimeoutExpired:
                     os.killpg(proc.pid, signal.SIGKILL)
                     proc.wait(timeout=5)
+
+
+# --- tests: docs/jupyterhub.md agrees with the image ----------------------------------
+#
+# The deployment page gives the image's facts, a one-machine jupyterhub_config.py
+# block (which tests/test_hub.py runs), a DockerSpawner block, a Zero to
+# JupyterHub config.yaml and the memory figures: each is checked against the
+# Dockerfile, Debian's Jupyter and the page's own sizing table.
+
+HUB_DOC = os.path.join(REPO, "docs", "jupyterhub.md")
+
+
+@pytest.fixture(scope="module")
+def hub_doc():
+    assert os.path.exists(HUB_DOC), "no docs/jupyterhub.md"
+    with open(HUB_DOC, encoding="utf-8") as f:
+        return f.read()
+
+
+def doc_block(text, lang, first_line_has):
+    """The one fenced block of language lang whose first line contains first_line_has."""
+    blocks = [b for b in re.findall(r"```%s\n(.*?)```" % lang, text, re.S) if first_line_has in b.split("\n")[0]]
+    assert len(blocks) == 1, "docs/jupyterhub.md: want one ```%s block whose first line says %r, found %d" % (
+        lang, first_line_has, len(blocks))
+    return blocks[0]
+
+
+def doc_config(text, first_line_has):
+    """Runs a jupyterhub_config.py block of the page on a traitlets Config."""
+    from traitlets.config import Config
+    c = Config()
+    exec(compile(doc_block(text, "python", first_line_has), HUB_DOC, "exec"), {"c": c})
+    return c
+
+
+@pytest.fixture(scope="module")
+def z2jh(hub_doc):
+    try:
+        import yaml
+    except ImportError:
+        pytest.fail("python3-yaml is missing (it reads the page's config.yaml): run tools/deps.sh")
+    return yaml.safe_load(doc_block(hub_doc, "yaml", "config.yaml"))
+
+
+def image_facts(runtime):
+    """User, uid, home, the goldp binary's path and the home's COPY destinations."""
+    env = stage_vars(runtime)
+    user = expand(of(runtime, "USER")[-1].rest, env)
+    home = env["HOME"]
+    binary = None
+    copied = []
+    for ins in of(runtime, "COPY"):
+        *srcs, dest = shlex.split(ins.rest)
+        dest = expand(dest, env).rstrip("/")
+        if ins.flags.get("from") and any(os.path.basename(s) == "goldp" for s in srcs):
+            binary = dest
+        elif dest.startswith(home + "/"):
+            copied.append(dest)
+    return {"user": user, "uid": env.get("NB_UID"), "home": home, "binary": binary, "copied": copied}
+
+
+def test_doc_describes_the_image(hub_doc, runtime):
+    f = image_facts(runtime)
+    row = "`%s`, uid %s, home `%s`" % (f["user"], f["uid"], f["home"])
+    assert row in hub_doc, "docs/jupyterhub.md does not describe the image's user as %r" % row
+    assert "`%s`" % f["binary"] in hub_doc, "docs/jupyterhub.md does not give the binary's path %s" % f["binary"]
+    for d in f["copied"]:
+        assert "`%s`" % d in hub_doc, "docs/jupyterhub.md does not say the image copies %s" % d
+    kernelspec = "/usr/local/share/jupyter/kernels/goldp"
+    assert any("--sys-prefix" in i.rest for i in of(runtime, "RUN")) and "`%s`" % kernelspec in hub_doc, \
+        "the page's kernelspec path and the image's `goldp install --sys-prefix` disagree"
+    cmd = json.loads(of(runtime, "CMD")[-1].rest)
+    assert "`%s`" % " ".join(cmd) in hub_doc, "docs/jupyterhub.md does not give the image's CMD %s" % cmd
+    assert [a for a in of(runtime, "ARG") if a.rest.startswith("NB_USER")] and \
+        [a for a in of(runtime, "ARG") if a.rest.startswith("NB_UID")], \
+        "the page says Binder's repo2docker finds NB_USER and NB_UID arguments; the Dockerfile has none"
+
+
+def check_notebook_options(args, where):
+    """Every --Class.trait=value of args names a configurable trait of
+    Debian's classic NotebookApp (what jupyterhub-singleuser runs) and
+    parses as its type."""
+    from notebook.notebookapp import NotebookApp
+    classes = {c.__name__: c for c in NotebookApp().classes}
+    for a in args:
+        m = re.match(r"--(\w+)\.(\w+)=(.*)$", a)
+        assert m, "%s: %r is not --Class.trait=value" % (where, a)
+        cls = classes.get(m.group(1))
+        assert cls, "%s: %r: the Notebook server has no configurable class %s" % (where, a, m.group(1))
+        trait = cls.class_traits(config=True).get(m.group(2))
+        assert trait is not None, "%s: %r: %s has no option %s" % (where, a, m.group(1), m.group(2))
+        trait.validate(None, trait.from_string(m.group(3)))
+
+
+def test_singleuser_command_runs_in_the_image(hub_doc, z2jh, runtime):
+    """The documented single-user command is Debian's jupyterhub-singleuser,
+    which the image's `deps.sh` installs (package jupyterhub), running the
+    application the page names, with options that exist."""
+    one = doc_config(hub_doc, "tests/test_hub.py runs this block")
+    su = z2jh["singleuser"]
+    assert one.Spawner.cmd == ["jupyterhub-singleuser"], one.Spawner.cmd
+    assert su["cmd"][0] == "jupyterhub-singleuser", su["cmd"]
+    exe = "/usr/bin/jupyterhub-singleuser"
+    if not os.path.exists(exe):
+        pytest.fail("%s is missing: run tools/deps.sh (package jupyterhub)" % exe)
+    p = subprocess.run(["dpkg", "-S", exe], capture_output=True, text=True)
+    pkg = p.stdout.split(":")[0].strip()
+    with open(os.path.join(REPO, "tools", "deps.sh"), encoding="utf-8") as f:
+        deps = f.read()
+    assert pkg and re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(pkg), deps), \
+        "%s comes from package %r, which tools/deps.sh (the image's install step) does not install" % (exe, pkg)
+    app = one.Spawner.environment["JUPYTERHUB_SINGLEUSER_APP"]
+    assert su["extraEnv"]["JUPYTERHUB_SINGLEUSER_APP"] == app, "the two documented configurations name different apps"
+    q = subprocess.run(["/usr/bin/python3", "-c", "from traitlets import import_item; import_item(%r)" % app],
+                       capture_output=True, text=True, timeout=60)
+    assert q.returncode == 0, "JUPYTERHUB_SINGLEUSER_APP=%s does not import with Debian's python3:\n%s" % (
+        app, q.stderr[-1000:])
+    check_notebook_options(list(one.Spawner.args), "one-machine Spawner.args")
+    check_notebook_options(su["cmd"][1:], "config.yaml singleuser.cmd")
+    assert sorted(one.Spawner.args) == sorted(su["cmd"][1:]), \
+        "the one-machine and Kubernetes configurations cull kernels differently: %s vs %s" % (
+            list(one.Spawner.args), su["cmd"][1:])
+    assert any("cull_idle_timeout" in a for a in su["cmd"]), "config.yaml does not cull idle kernels"
+
+
+def test_k8s_and_docker_settings_match_the_image(hub_doc, z2jh, runtime):
+    f = image_facts(runtime)
+    su = z2jh["singleuser"]
+    assert str(su["uid"]) == f["uid"], "config.yaml runs uid %s, the image's user has uid %s" % (su["uid"], f["uid"])
+    url = su["defaultUrl"]
+    assert url.startswith("/tree/") and os.path.join(f["home"], url[len("/tree/"):]) in f["copied"], \
+        "defaultUrl %s opens no directory the image copies into %s (%s)" % (url, f["home"], f["copied"])
+    m = su["storage"]["homeMountPath"].rstrip("/")
+    docker = doc_config(hub_doc, "c.JupyterHub.spawner_class")
+    mounts = [m] + list(docker.DockerSpawner.volumes.values())
+    for mount in mounts:
+        assert mount.startswith(f["home"] + "/"), "the students' volume %s is not below the image's home %s" % (
+            mount, f["home"])
+        hidden = [d for d in f["copied"] if d == mount or d.startswith(mount + "/")]
+        assert not hidden, "mounting the students' volume at %s hides what the image copies there: %s" % (
+            mount, hidden)
+    assert docker.DockerSpawner.notebook_dir == f["home"], docker.DockerSpawner.notebook_dir
+    assert "urlpath=tree/notebooks" in hub_doc and os.path.join(f["home"], "notebooks") in f["copied"], \
+        "the Binder link opens tree/notebooks, which the image does not copy"
+
+
+# --- memory: the figures of the sizing table, and the configurations -----------------
+
+def k8s_bytes(q):
+    """A Kubernetes memory quantity ("256M", "1.5Gi", 1e9) in bytes."""
+    m = re.match(r"^([0-9.]+)\s*(Ki|Mi|Gi|K|M|G)?$", str(q))
+    assert m, "%r is not a memory quantity" % q
+    mult = {None: 1, "K": 1e3, "M": 1e6, "G": 1e9, "Ki": 2 ** 10, "Mi": 2 ** 20, "Gi": 2 ** 30}[m.group(2)]
+    return float(m.group(1)) * mult
+
+
+def sizing_section(text, where):
+    m = re.search(r"<!-- sizing:begin[^>]*-->\n(.*?)<!-- sizing:end -->", text, re.S)
+    assert m, "%s has no <!-- sizing:begin --> ... <!-- sizing:end --> section" % where
+    return m.group(1)
+
+
+def per_student(section):
+    """The "per student" table's figures: {row label: "N MiB" or a quantity}."""
+    rows = {}
+    for line in section.split("\n"):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 2 and cells[0].startswith("**"):
+            rows[cells[0].strip("*")] = cells[1].strip("`")
+    return rows
+
+
+def test_readme_and_doc_give_the_same_sizing(hub_doc):
+    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    assert sizing_section(readme, "README.md") == sizing_section(hub_doc, "docs/jupyterhub.md"), \
+        "README.md's and docs/jupyterhub.md's sizing sections differ: copy the one run into both"
+
+
+def test_memory_settings_cover_the_measured_figures(hub_doc, z2jh):
+    rows = per_student(sizing_section(hub_doc, "docs/jupyterhub.md"))
+    need = ("server", "kernel", "peak", "guarantee", "limit")
+    assert all(k in rows for k in need), "the per-student table wants rows %s, has %s" % (need, sorted(rows))
+    mb = {}
+    for k in ("server", "kernel", "peak"):
+        m = re.match(r"([0-9.]+) MiB$", rows[k])
+        assert m, "sizing table row %s: %r is not a figure in MiB" % (k, rows[k])
+        mb[k] = float(m.group(1))
+    guarantee, limit = k8s_bytes(rows["guarantee"]) / 2 ** 20, k8s_bytes(rows["limit"]) / 2 ** 20
+    assert guarantee >= mb["server"] + mb["kernel"], \
+        "guarantee %s is less than an idle server and one idle kernel (%.0f MiB)" % (rows["guarantee"],
+                                                                                    mb["server"] + mb["kernel"])
+    assert limit >= mb["server"] + mb["peak"] + mb["kernel"], \
+        "limit %s is less than the server, the heaviest walkthrough's peak and a second kernel (%.0f MiB)" % (
+            rows["limit"], mb["server"] + mb["peak"] + mb["kernel"])
+    mem = z2jh["singleuser"]["memory"]
+    assert (str(mem["guarantee"]), str(mem["limit"])) == (rows["guarantee"], rows["limit"]), \
+        "config.yaml's memory %s differs from the sizing table's guarantee %s and limit %s" % (
+            mem, rows["guarantee"], rows["limit"])
+    docker = doc_config(hub_doc, "c.JupyterHub.spawner_class")
+    assert docker.DockerSpawner.mem_limit == rows["limit"], \
+        "DockerSpawner.mem_limit %s differs from the sizing table's limit %s" % (docker.DockerSpawner.mem_limit,
+                                                                               rows["limit"])
