@@ -17,7 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/go-zeromq/zmq4"
+	"github.com/goldp/goldp/kernel/jupyter/internal/zmtp"
 )
 
 // Option configures Serve.
@@ -173,21 +173,21 @@ wait:
 func (s *server) bind() error {
 	for _, b := range []struct {
 		name   string
-		typ    zmq4.SocketType
+		typ    zmtp.Type
 		sock   *socket
 		port   *int
-		handle func(*zsocket, [][]byte)
+		handle func(*zmtp.Socket, [][]byte)
 	}{
-		{"shell", zmq4.Router, &s.shell, &s.ci.ShellPort, s.receiver(s.routeShell)},
-		{"control", zmq4.Router, &s.control, &s.ci.ControlPort, s.receiver(s.routeControl)},
-		{"stdin", zmq4.Router, &s.stdin, &s.ci.StdinPort, s.receiver(s.routeStdin)},
-		{"iopub", zmq4.Pub, &s.iopub, &s.ci.IOPubPort, nil},
+		{"shell", zmtp.Router, &s.shell, &s.ci.ShellPort, s.receiver(s.routeShell)},
+		{"control", zmtp.Router, &s.control, &s.ci.ControlPort, s.receiver(s.routeControl)},
+		{"stdin", zmtp.Router, &s.stdin, &s.ci.StdinPort, s.receiver(s.routeStdin)},
+		{"iopub", zmtp.Pub, &s.iopub, &s.ci.IOPubPort, nil},
 		// Heartbeat: a ROUTER that echoes every message back to its
 		// sender. It serves REQ and DEALER pings alike and keeps no
 		// per-request state.
-		{"hb", zmq4.Router, &s.hb, &s.ci.HBPort, s.echo},
+		{"hb", zmtp.Router, &s.hb, &s.ci.HBPort, s.echo},
 	} {
-		z, err := listenZ(b.name, b.typ, s.ci.endpoint(*b.port), s.log, b.handle)
+		z, err := zmtp.Listen(b.name, b.typ, s.ci.endpoint(*b.port), s.log, b.handle)
 		if err != nil {
 			return fmt.Errorf("jupyter: %s_port: %w", b.name, err)
 		}
@@ -212,9 +212,19 @@ func (s *server) closeSockets() {
 // drainIOPub gives messages queued for slow IOPub subscribers a moment to
 // be written before the sockets close.
 func (s *server) drainIOPub() {
-	if z, ok := s.iopub.(*zsocket); ok {
-		z.drain(100 * time.Millisecond)
+	if z, ok := s.iopub.(*zmtp.Socket); ok {
+		z.Drain(100 * time.Millisecond)
 	}
+}
+
+// socket is one of the kernel's sockets as the server uses it: a
+// *zmtp.Socket (a benchmark substitutes one that discards). Send sends a
+// message; on a ROUTER socket the first frame is the peer's routing
+// identity, on a PUB socket the topic. SendAll sends several, in order.
+type socket interface {
+	Send(frames [][]byte) error
+	SendAll(msgs [][][]byte) error
+	Close() error
 }
 
 // server is the state of one Serve call.
@@ -258,14 +268,14 @@ type server struct {
 // receiver returns the handler of a socket whose messages route
 // dispatches. Messages that fail to decode, in particular ones with a bad
 // signature, are logged and dropped.
-func (s *server) receiver(route func(*Message)) func(*zsocket, [][]byte) {
-	return func(z *zsocket, frames [][]byte) {
+func (s *server) receiver(route func(*Message)) func(*zmtp.Socket, [][]byte) {
+	return func(z *zmtp.Socket, frames [][]byte) {
 		if s.ctx.Err() != nil {
 			return
 		}
 		m, err := s.codec.Decode(frames)
 		if err != nil {
-			s.log.Printf("dropped a message on the %s socket: %v", z.name, err)
+			s.log.Printf("dropped a message on the %s socket: %v", z.Name(), err)
 			return
 		}
 		route(m)
@@ -292,11 +302,11 @@ func (s *server) routeControl(m *Message) {
 }
 
 // echo answers a heartbeat ping with the same frames.
-func (s *server) echo(z *zsocket, frames [][]byte) {
+func (s *server) echo(z *zmtp.Socket, frames [][]byte) {
 	if len(frames) < 2 {
 		return
 	}
-	if err := z.Send(frames); err != nil && !errors.Is(err, errNoPeer) && s.ctx.Err() == nil {
+	if err := z.Send(frames); err != nil && !errors.Is(err, zmtp.ErrNoPeer) && s.ctx.Err() == nil {
 		s.log.Printf("heartbeat: %v", err)
 	}
 }
@@ -331,7 +341,7 @@ func (s *server) send(sock socket, ids [][]byte, req *Message, msgType string, c
 		return
 	}
 	// A reply to a client that has gone is dropped, as ZeroMQ does.
-	if err := sock.Send(frames); err != nil && !errors.Is(err, errNoPeer) && s.ctx.Err() == nil {
+	if err := sock.Send(frames); err != nil && !errors.Is(err, zmtp.ErrNoPeer) && s.ctx.Err() == nil {
 		s.log.Printf("sending %s: %v", msgType, err)
 	}
 }
