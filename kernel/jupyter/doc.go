@@ -28,10 +28,10 @@
 // These follow ipykernel: execution_count grows only for store_history
 // requests that are not silent; silent requests broadcast neither
 // execute_input nor execute_result; after an error with stop_on_error,
-// execute requests already received, or received from the same client
-// session within the abort window (WithAbortWindow, default 100 ms, so
-// that a "Run all" still in flight is covered), are answered with status
-// "aborted" without running.
+// the execute requests already received when the error reply is sent
+// (after an interrupt: when the interrupt came) are answered with status
+// "aborted" without running, as in ipykernel 6; a request sent once the
+// client has the error reply runs.
 // Cursor positions are code points on the wire and byte offsets for the
 // Interpreter.
 //

@@ -54,14 +54,6 @@ func WithSignalHandler(on bool) Option {
 	return func(s *server) { s.sigint = on }
 }
 
-// WithAbortWindow sets how long after a failed cell (with stop_on_error)
-// newly arriving execute_requests from the same client session are still
-// aborted (default 100 ms). Requests queued before the failure are always
-// aborted; the window covers requests of a "Run all" still in flight.
-func WithAbortWindow(d time.Duration) Option {
-	return func(s *server) { s.abortWindow = d }
-}
-
 // WithImplementationVersion sets implementation_version in
 // kernel_info_reply.
 func WithImplementationVersion(v string) Option {
@@ -92,7 +84,6 @@ func Serve(ctx context.Context, ci *ConnectionInfo, interp Interpreter, opts ...
 		log:         log.New(os.Stderr, "goldp kernel: ", log.LstdFlags),
 		historyPath: DefaultHistoryFile(),
 		sigint:      true,
-		abortWindow: 100 * time.Millisecond,
 		session:     NewID(),
 		username:    "kernel",
 		queue:       newExecQueue(),
@@ -251,11 +242,9 @@ type server struct {
 	aux   chan *Message // other shell requests, run by auxLoop
 	ctrl  chan *Message // control requests, run by controlLoop
 
-	executionCount int       // owned by execLoop
-	failedAt       time.Time // owned by execLoop: when the last stop_on_error failure happened
-	abortUntil     time.Time // owned by execLoop: end of the abort window after it
-	abortSession   string    // owned by execLoop: client session of the failed request
-	abortWindow    time.Duration
+	executionCount int           // owned by execLoop
+	abortBelow     uint64        // owned by execLoop: requests numbered below are aborted
+	interruptedAt  atomic.Uint64 // 1 + the queue's received() at the running cell's interrupt; 0: none
 	history        *history
 
 	inputMu   sync.Mutex // serialises input requests
@@ -503,6 +492,7 @@ func errorContent(ename, evalue string, traceback []string) map[string]any {
 }
 
 func (s *server) interrupt() {
+	s.interruptedAt.Store(s.queue.received() + 1)
 	s.interp.Interrupt()
 	s.abortInput()
 }
