@@ -98,6 +98,10 @@ func Serve(ctx context.Context, ci *ConnectionInfo, interp Interpreter, opts ...
 	for _, o := range opts {
 		o(s)
 	}
+	if !s.codec.Signed() {
+		s.log.Printf("warning: the connection file's key is empty, so messages are neither signed nor checked: " +
+			"any process that can reach the kernel's ports can run code in it")
+	}
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	defer s.cancel()
 	if err := s.bind(); err != nil {
@@ -246,6 +250,7 @@ type server struct {
 	abortBelow     uint64        // owned by execLoop: requests numbered below are aborted
 	interruptedAt  atomic.Uint64 // 1 + the queue's received() at the running cell's interrupt; 0: none
 	history        *history
+	digests        digests // signatures seen, against replays
 
 	inputMu   sync.Mutex // serialises input requests
 	pendingMu sync.Mutex
@@ -265,6 +270,11 @@ func (s *server) receiver(route func(*Message)) func(*zmtp.Socket, [][]byte) {
 		m, err := s.codec.Decode(frames)
 		if err != nil {
 			s.log.Printf("dropped a message on the %s socket: %v", z.Name(), err)
+			return
+		}
+		if s.codec.Signed() && !s.digests.fresh(frames[len(m.Identities)+1]) {
+			s.log.Printf("dropped a %s message (msg_id %q) on the %s socket: its signature was seen before (a replay)",
+				m.Header.MsgType, m.Header.MsgID, z.Name())
 			return
 		}
 		route(m)

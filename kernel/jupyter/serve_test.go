@@ -2,7 +2,10 @@ package jupyter
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"fmt"
+	"log"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -633,5 +636,109 @@ func TestServeErrors(t *testing.T) {
 	err := Serve(t.Context(), &ci, newFakeInterp(), WithSignalHandler(false), WithHistoryFile(""))
 	if err == nil || !strings.Contains(err.Error(), "shell_port") {
 		t.Errorf("port in use: %v", err)
+	}
+}
+
+// A signed message sent again (a replay) is dropped and logged: an
+// execute_request sent three times runs once. Other messages still pass.
+func TestReplayedMessageIsDropped(t *testing.T) {
+	k := startKernel(t)
+	m := &Message{Header: NewHeader("execute_request", k.sess, "tester"),
+		Content: []byte(`{"code":"print:once","silent":false,"store_history":true,"user_expressions":{},"allow_stdin":false}`)}
+	frames, err := k.codec.Encode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if err := k.shell.SendMulti(zmq4.NewMsgFrom(frames...)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := content(t, k.reply(k.shellCh, m.Header.MsgID)); r["status"] != "ok" {
+		t.Fatalf("first copy: %v", r)
+	}
+	// A fresh request after the copies: its reply comes after anything
+	// the copies would have caused.
+	if r := content(t, k.reply(k.shellCh, k.execute("2", nil))); r["status"] != "ok" || r["execution_count"] != 2.0 {
+		t.Errorf("the request after the replays: %v (execution_count 2 means the replays did not run)", r)
+	}
+	k.interp.mu.Lock()
+	n := len(k.interp.execs)
+	k.interp.mu.Unlock()
+	if n != 2 {
+		t.Errorf("the interpreter ran %d cells, want 2", n)
+	}
+	waitLogLine(t, k.logs, "its signature was seen before")
+	if c := strings.Count(k.logs.String(), "seen before"); c != 2 {
+		t.Errorf("%d replays logged, want 2:\n%s", c, k.logs)
+	}
+}
+
+// digests forgets the oldest signature once it holds maxDigests.
+func TestDigestsBounded(t *testing.T) {
+	var d digests
+	sig := func(i int) []byte { return []byte(fmt.Sprintf("%064x", i)) }
+	for i := range maxDigests + 10 {
+		if !d.fresh(sig(i)) {
+			t.Fatalf("signature %d taken for a replay", i)
+		}
+	}
+	if len(d.seen) != maxDigests || len(d.ring) != maxDigests {
+		t.Fatalf("holds %d (ring %d), want %d", len(d.seen), len(d.ring), maxDigests)
+	}
+	if !d.fresh(sig(5)) {
+		t.Error("an old signature past the bound is still remembered")
+	}
+	if d.fresh(sig(maxDigests + 9)) {
+		t.Error("a recent signature was forgotten")
+	}
+}
+
+// With an empty key the kernel says so on its log (stderr by default) and
+// serves unsigned messages, as the protocol allows.
+func TestEmptyKeyWarnsAndServesUnsigned(t *testing.T) {
+	logs := &syncBuffer{}
+	ci := &ConnectionInfo{Transport: "tcp", IP: "127.0.0.1", SignatureScheme: "hmac-sha256"}
+	ready := make(chan ConnectionInfo, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- Serve(ctx, ci, newFakeInterp(), WithLogger(log.New(logs, "", 0)), WithHistoryFile(""),
+			WithSignalHandler(false), WithReady(func(c ConnectionInfo) { ready <- c }))
+	}()
+	defer func() { cancel(); <-done }()
+	c := <-ready
+	if !strings.Contains(logs.String(), "key is empty") {
+		t.Errorf("no warning about the empty key: %q", logs)
+	}
+	dctx, dcancel := context.WithTimeout(ctx, 10*time.Second)
+	defer dcancel()
+	shell, err := DialSocket(dctx, c.endpoint(c.ShellPort), Dealer, "client")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer shell.Close()
+	frames, _ := NewCodec(nil).Encode(&Message{Header: NewHeader("kernel_info_request", "s", "u")})
+	if err := shell.Send(frames); err != nil {
+		t.Fatal(err)
+	}
+	f, err := shell.Recv(time.Now().Add(10 * time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewCodec(nil).Decode(f)
+	if err != nil || m.Header.MsgType != "kernel_info_reply" || len(f[1]) != 0 {
+		t.Fatalf("reply %s with signature %q: %v", m.Header.MsgType, f[1], err)
+	}
+}
+
+// waitLogLine waits until logs mention substr.
+func waitLogLine(t *testing.T, logs *syncBuffer, substr string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(logs.String(), substr); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the log does not mention %q: %q", substr, logs.String())
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
