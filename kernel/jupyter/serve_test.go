@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
+	"net"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -623,6 +624,28 @@ func TestIPCTransport(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "k-1")); err != nil {
 		t.Errorf("no socket file: %v", err)
+	}
+}
+
+// The kernel binds the connection file's ip, not every interface: with
+// 127.0.0.2 the sockets answer there and refuse 127.0.0.1.
+func TestTCPBindsConnectionFileIP(t *testing.T) {
+	k := startKernelOn(t, &ConnectionInfo{Transport: "tcp", IP: "127.0.0.2", SignatureScheme: "hmac-sha256"})
+	bound := k.ci
+	if c := content(t, k.reply(k.shellCh, k.execute("1", nil))); c["status"] != "ok" {
+		t.Fatalf("execute on 127.0.0.2: %v", c)
+	}
+	for _, port := range []int{bound.ShellPort, bound.ControlPort, bound.StdinPort, bound.IOPubPort, bound.HBPort} {
+		if c, err := net.Dial("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port))); err == nil {
+			c.Close()
+			t.Errorf("port %d answers on 127.0.0.1; the connection file says 127.0.0.2", port)
+		}
+		c, err := net.Dial("tcp", net.JoinHostPort("127.0.0.2", strconv.Itoa(port)))
+		if err != nil {
+			t.Errorf("port %d on 127.0.0.2: %v", port, err)
+			continue
+		}
+		c.Close()
 	}
 }
 

@@ -219,7 +219,11 @@ func (c *conn) fail(err error) {
 		c.total.Add(int64(-c.pending))
 	}
 	c.pending, c.queue = 0, nil
-	if !errors.Is(err, net.ErrClosed) && c.logf != nil {
+	switch {
+	case errors.Is(err, net.ErrClosed) || c.logf == nil:
+	case errors.Is(err, errSlow):
+		c.logf("%v", err)
+	default:
 		c.logf("connection lost: %v", err)
 	}
 }

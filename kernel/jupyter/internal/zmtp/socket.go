@@ -26,6 +26,10 @@ const MaxQueued = 64 << 20
 // is addressed to is not connected. ZeroMQ drops such messages silently.
 var ErrNoPeer = errors.New("zmtp: no such peer")
 
+// errSlow is the error of a connection dropped because its peer does not
+// read.
+var errSlow = errors.New("it does not read")
+
 // ErrNoBody is returned by Send for a message of fewer than two frames.
 var ErrNoBody = errors.New("zmtp: a message needs an envelope and a body")
 
@@ -388,8 +392,8 @@ func (s *Socket) trimLocked() {
 		if worst == nil {
 			return
 		}
-		worst.close(fmt.Errorf("it does not read: %d bytes wait for it, %d for all peers, over the limit of %d; connection dropped",
-			most, s.total.Load(), s.limit))
+		worst.close(fmt.Errorf("%w: %d bytes wait for it, %d for all peers, over the limit of %d; connection dropped",
+			errSlow, most, s.total.Load(), s.limit))
 	}
 }
 
