@@ -71,7 +71,13 @@ type peer struct {
 	id      string         // ROUTER: routing identity
 	topics  map[string]int // PUB: subscribed prefixes (guarded by Socket.mu)
 	refused bool           // ROUTER: a duplicate of its identity was refused and logged
+	gone    chan struct{}  // closed once the peer is no longer registered
 }
+
+// handoverWait is how long a peer that claims the identity of a connected
+// one waits for that one to go before it is refused: a client that
+// reconnects may get through before its old connection's end is read.
+const handoverWait = 200 * time.Millisecond
 
 // Listen listens on endpoint ("tcp://host:port" or "ipc://path") with a
 // socket of type typ (Router or Pub) named name in log lines. handle, for
@@ -145,7 +151,7 @@ func (s *Socket) accept() {
 			time.Sleep(10 * time.Millisecond) // e.g. out of file descriptors
 			continue
 		}
-		p := &peer{conn: newConn(nc)}
+		p := &peer{conn: newConn(nc), gone: make(chan struct{})}
 		p.total = &s.total
 		p.logf = func(format string, args ...any) {
 			s.log.Printf("%s: peer %s: "+format, append([]any{s.name, nc.RemoteAddr()}, args...)...)
@@ -209,12 +215,36 @@ func (s *Socket) serve(p *peer) {
 }
 
 // add registers p, or refuses it when the socket is closed or, on a
-// ROUTER, when its identity belongs to a connected peer.
+// ROUTER, when its identity belongs to a peer still connected after
+// handoverWait.
 func (s *Socket) add(p *peer) bool {
+	deadline := time.After(handoverWait)
+	for {
+		q, ok := s.tryAdd(p)
+		if ok || q == nil {
+			return ok
+		}
+		select {
+		case <-q.gone:
+		case <-deadline:
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if !q.refused {
+				q.refused = true
+				p.logf("refused: its identity %q belongs to the connected peer %s", p.id, q.nc.RemoteAddr())
+			}
+			return false
+		}
+	}
+}
+
+// tryAdd registers p, or returns the peer that holds its identity, or
+// nil and false when the socket is closed.
+func (s *Socket) tryAdd(p *peer) (holder *peer, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return false
+		return nil, false
 	}
 	if s.typ == Router {
 		if p.id == "" {
@@ -223,16 +253,12 @@ func (s *Socket) add(p *peer) bool {
 			p.id = string(binary.BigEndian.AppendUint32([]byte{0}, s.nextID))
 		}
 		if q := s.byID[p.id]; q != nil {
-			if !q.refused {
-				q.refused = true
-				p.logf("refused: its identity %q belongs to the connected peer %s", p.id, q.nc.RemoteAddr())
-			}
-			return false
+			return q, false
 		}
 		s.byID[p.id] = p
 	}
 	s.peers = append(s.peers, p)
-	return true
+	return nil, true
 }
 
 func (s *Socket) remove(p *peer) {
@@ -247,6 +273,7 @@ func (s *Socket) remove(p *peer) {
 	if s.byID[p.id] == p {
 		delete(s.byID, p.id)
 	}
+	close(p.gone)
 }
 
 func (s *Socket) subscribe(p *peer, on bool, topic string) {

@@ -281,6 +281,18 @@ func TestRouterRefusesDuplicateIdentity(t *testing.T) {
 	rec.wait(t)
 	z.Send(frames("front-end", "welcome back"))
 	expect(t, again, "reconnected peer", "welcome back")
+
+	// A client that reconnects before its old connection's end is read
+	// (connect, then close the old one) is let in once the old one goes.
+	newer := dialTest(t, ep, Dealer, "front-end")
+	newer.Send(frames("newer"))
+	time.Sleep(20 * time.Millisecond)
+	again.Close()
+	if g := joined(rec.wait(t)); g != "front-end|newer" {
+		t.Fatalf("got %q", g)
+	}
+	z.Send(frames("front-end", "to the newer"))
+	expect(t, newer, "newer connection", "to the newer")
 }
 
 // A REQ peer's ping comes with its empty delimiter frame, which the echo
