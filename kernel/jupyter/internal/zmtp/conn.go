@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -84,7 +85,7 @@ func (c *conn) handshake(typ Type, identity string, asServer bool) (string, erro
 	if err != nil {
 		return "", err
 	}
-	if pt := props["socket-type"]; !bytes.Contains([]byte(peers[typ]), []byte(" "+pt+" ")) {
+	if pt := props["socket-type"]; !strings.Contains(compatible[typ], " "+pt+" ") {
 		return "", fmt.Errorf("zmtp: a %s socket cannot talk to a %q socket", typ, pt)
 	}
 	return props["identity"], nil

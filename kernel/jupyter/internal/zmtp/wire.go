@@ -35,8 +35,8 @@ const (
 	Sub    Type = "SUB"
 )
 
-// peers lists the socket types each type may talk to (ZMTP 3, RFC 23).
-var peers = map[Type]string{
+// compatible lists the socket types each type may talk to (ZMTP 3, RFC 23).
+var compatible = map[Type]string{
 	Router: " DEALER REQ ROUTER ",
 	Dealer: " ROUTER DEALER REP ",
 	Req:    " ROUTER REP ",
