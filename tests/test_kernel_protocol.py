@@ -9,6 +9,7 @@ Run: /usr/bin/python3 -m pytest -q tests/test_kernel_protocol.py
 import os
 import queue
 import signal
+import tempfile
 import time
 
 import pytest
@@ -266,3 +267,60 @@ def test_shutdown_with_restart():
         kc.stop_channels()
         km.shutdown_kernel(now=False)
     assert not km.is_alive()
+
+
+def test_next_cell_runs_right_after_error_reply(kernel):
+    """Only the requests received before the error reply are aborted
+    (ipykernel 6): a cell sent as soon as the reply is in runs."""
+    km, kc = kernel
+    for i in range(10):
+        failed = kc.execute("undefinedName + 1", stop_on_error=True)
+        assert shell_reply(kc, failed)["content"]["status"] == "error"
+        nxt = kc.execute("fmt.Println(%d)" % i, stop_on_error=True)
+        assert shell_reply(kc, nxt)["content"]["status"] == "ok", "round %d: the next cell was aborted" % i
+        collect(kc, failed)
+        assert stdout_of(collect(kc, nxt)) == "%d\n" % i
+
+
+def test_next_cell_runs_right_after_interrupt_reply(kernel):
+    """After an interrupt, a request queued before it is aborted and one
+    sent once the interrupt_reply is in runs."""
+    km, kc = kernel
+    for i in range(3):
+        looping = kc.execute("for {\n}", stop_on_error=True)
+        time.sleep(0.2)
+        queued = kc.execute("fmt.Println(\"queued\")", stop_on_error=True)
+        time.sleep(0.1)
+        msg = kc.session.msg("interrupt_request", {})
+        kc.control_channel.send(msg)
+        rep = kc.get_control_msg(timeout=TIMEOUT)
+        assert rep["msg_type"] == "interrupt_reply" and rep["content"]["status"] == "ok"
+        nxt = kc.execute("fmt.Println(%d)" % i, stop_on_error=True)
+        assert shell_reply(kc, looping)["content"]["status"] == "error"
+        assert shell_reply(kc, queued)["content"]["status"] == "aborted"
+        assert shell_reply(kc, nxt)["content"]["status"] == "ok", "round %d: the next cell was aborted" % i
+        for m in (looping, queued):
+            collect(kc, m)
+        assert stdout_of(collect(kc, nxt)) == "%d\n" % i
+
+
+def test_ipc_transport():
+    """The kernel binds where the connection file says: ipc sockets named
+    <ip>-<port>, as jupyter_client lays them out."""
+    d = tempfile.mkdtemp(prefix="gk", dir="/tmp")  # unix socket paths are short
+    km = KernelManager(kernel_name="goldp", transport="ipc", ip=os.path.join(d, "k"))
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=TIMEOUT)
+        ci = km.get_connection_info()
+        assert ci["transport"] == "ipc"
+        for ch in ("shell", "iopub", "stdin", "control", "hb"):
+            assert os.path.exists("%s-%d" % (ci["ip"], ci[ch + "_port"])), ch
+        reply, msgs = run(kc, 'fmt.Println("over ipc")')
+        assert reply["status"] == "ok" and stdout_of(msgs) == "over ipc\n"
+        assert kc.is_alive()
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=False)

@@ -22,12 +22,15 @@ trivial cell with jupyter_client's Session for comparison, and "heartbeat
 rtt" is the floor of the ZeroMQ transport and pyzmq.
 
 After the table, goldp is measured again from a Go client
-(go run ./bench/kernel/goclient: zmq4's ZMTP through jupyter.ClientConn,
+(go run ./bench/kernel/goclient: ZMTP through jupyter.ClientConn,
 requests written and replies read on one goroutine), which separates the
 kernel's own latency from this Python client's.
 
 Usage: /usr/bin/python3 bench/kernel/bench.py [--kernels goldp,python3]
        [--cells 5000] [--json out.json] [--no-goclient]
+A kernelspec whose name starts with "goldp" (e.g. "goldpraw", a second
+build installed under that name) runs goldp's cells, so two builds can be
+compared with ipykernel in one run: --kernels goldp,goldpraw,python3.
 Requires the goldp kernelspec (tools/setup.sh) and python3-ipykernel.
 """
 
@@ -70,6 +73,11 @@ CODE = {
         "inspect": ("print", 3),
     },
 }
+
+
+def cells_of(name):
+    """The benchmark's cells for kernelspec name."""
+    return CODE["goldp" if name.startswith("goldp") else name]
 
 
 class Client:
@@ -178,7 +186,7 @@ def rss_of(pid):
 def cell_pid(km, name):
     """The process that runs cells: goldp's worker, or the kernel itself."""
     pid = km.provisioner.process.pid
-    if name != "goldp":
+    if not name.startswith("goldp"):
         return pid
     deadline = time.time() + 10
     while time.time() < deadline:
@@ -220,7 +228,7 @@ def cold_start(name, runs=5):
         try:
             for msg_type, content, out in (
                     ("kernel_info_request", {}, info),
-                    ("execute_request", {"code": CODE[name]["trivial"], "silent": False,
+                    ("execute_request", {"code": cells_of(name)["trivial"], "silent": False,
                                          "store_history": True, "user_expressions": {},
                                          "allow_stdin": False, "stop_on_error": False}, first)):
                 sess.send(sock, sess.msg(msg_type, content=content))
@@ -257,7 +265,7 @@ def trivial_cells(c, code, n=200):
 
 
 def bench(name, cells):
-    code = CODE[name]
+    code = cells_of(name)
     r = {}
     r["cold start"], r["first result"] = cold_start(name)
     km = KernelManager(kernel_name=name)

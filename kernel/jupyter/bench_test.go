@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"log"
-	"net"
 	"sort"
 	"testing"
 	"time"
@@ -118,7 +117,6 @@ type nullSocket struct{ n int }
 
 func (s *nullSocket) Send([][]byte) error        { s.n++; return nil }
 func (s *nullSocket) SendAll(m [][][]byte) error { s.n += len(m); return nil }
-func (s *nullSocket) Addr() net.Addr             { return nil }
 func (s *nullSocket) Close() error               { return nil }
 
 // BenchmarkExecuteDispatch measures the kernel-side CPU cost of one

@@ -1,5 +1,5 @@
 // Package jupyter is the transport of the goldp kernel: the Jupyter
-// messaging protocol 5.3 over ZeroMQ (github.com/go-zeromq/zmq4, pure Go).
+// messaging protocol 5.3 over ZeroMQ (ZMTP 3, package internal/zmtp).
 //
 // It reads connection files (LoadConnectionFile), signs and verifies
 // messages with HMAC-SHA256 (Codec), serves the five sockets and
@@ -28,32 +28,28 @@
 // These follow ipykernel: execution_count grows only for store_history
 // requests that are not silent; silent requests broadcast neither
 // execute_input nor execute_result; after an error with stop_on_error,
-// execute requests already received, or received from the same client
-// session within the abort window (WithAbortWindow, default 100 ms, so
-// that a "Run all" still in flight is covered), are answered with status
-// "aborted" without running.
+// the execute requests already received when the error reply is sent
+// (after an interrupt: when the interrupt came) are answered with status
+// "aborted" without running, as in ipykernel 6; a request sent once the
+// client has the error reply runs.
 // Cursor positions are code points on the wire and byte offsets for the
 // Interpreter.
 //
 // # Sockets
 //
-// zmq4 (v0.17.0) speaks ZMTP on every connection: zmq4.Open performs the
-// greeting and the NULL security handshake, zmq4.Conn reads frames and
-// answers PINGs. The socket level (accepting peers, routing replies by
-// identity, PUB subscriptions, writing) is this package's own, because
-// zmq4's sockets hand every message between goroutines: a reader goroutine
-// and a queue per connection, an errgroup goroutine and a timer for every
-// ROUTER send, a writer goroutine for PUB; each hand-off can cost a thread
-// wake-up, which on a loaded two-core machine is tens of microseconds.
-// Here a request is
-// decoded and routed on its connection's reader goroutine, and a message
-// is written by the goroutine that sends it, in one non-blocking write;
+// The sockets are package internal/zmtp's: it speaks ZMTP 3 (NULL
+// security) over TCP and Unix-domain sockets with one parser, and writes
+// each connection with one writer, every message (and PONG) whole in one
+// call. A request is decoded and routed on its connection's reader
+// goroutine, and a message is written by the goroutine that sends it;
 // only what the socket buffer does not take is left to a flusher
-// goroutine, so a front end that stops reading IOPub never blocks the
-// kernel (beyond 64 MiB queued, its messages are dropped whole, as a
-// ZeroMQ high-water mark does). busy and execute_input are written
-// together. A reply to a client that has gone is dropped, as ZeroMQ does.
-// The heartbeat is a ROUTER echo, which serves REQ and DEALER pings alike.
+// goroutine, so a front end that stops reading never blocks the kernel.
+// What waits for slow peers is bounded per socket (64 MiB for all its
+// peers together); past that the peer with the most waiting is dropped.
+// A ROUTER refuses a peer that claims the identity of a connected one, as
+// libzmq does. busy and execute_input are written together. A reply to a
+// client that has gone is dropped, as ZeroMQ does. The heartbeat is a
+// ROUTER echo, which serves REQ and DEALER pings alike.
 //
 // ClientConn is the same machinery on the client side, for benchmarks and
 // tools that want to measure a kernel rather than their client.

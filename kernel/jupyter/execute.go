@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sync"
-	"time"
 )
 
 // ErrStdinNotAllowed is returned by Output.Input when the execute_request
@@ -17,29 +16,39 @@ var ErrStdinNotAllowed = errors.New("jupyter: the front end does not accept inpu
 // interrupted or shut down while waiting for the reply.
 var ErrInputInterrupted = errors.New("jupyter: input request interrupted")
 
-// execQueue is the unbounded FIFO of execute_requests, each with the time
-// it was received.
+// execQueue is the unbounded FIFO of execute_requests, each numbered in
+// the order received.
 type execQueue struct {
 	mu     sync.Mutex
 	items  []queued
+	next   uint64 // the number the next request gets
 	notify chan struct{}
 }
 
 type queued struct {
-	m  *Message
-	at time.Time
+	m   *Message
+	seq uint64
 }
 
 func newExecQueue() *execQueue { return &execQueue{notify: make(chan struct{}, 1)} }
 
 func (q *execQueue) push(m *Message) {
 	q.mu.Lock()
-	q.items = append(q.items, queued{m, time.Now()})
+	q.items = append(q.items, queued{m, q.next})
+	q.next++
 	q.mu.Unlock()
 	select {
 	case q.notify <- struct{}{}:
 	default:
 	}
+}
+
+// received returns the number the next request will get: every request
+// received so far has a smaller one.
+func (q *execQueue) received() uint64 {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.next
 }
 
 // pop returns the oldest request, or ok false when done is closed first.
@@ -73,11 +82,12 @@ type executeContent struct {
 }
 
 // execLoop runs the execution queue. After a cell fails with
-// stop_on_error, requests received before the failure, and requests from
-// the same client session received within the abort window after it, are
-// answered "aborted" without running: like ipykernel, which flushes its
-// socket so that "Run all" stops at the first error even when later
-// requests are still in flight.
+// stop_on_error, the requests already received when its error reply is
+// sent are answered "aborted" without running, as ipykernel 6 does (its
+// stop_on_error_timeout is 0): "Run all" stops at the first error, and a
+// client that sends the next cell once it has the error reply gets it
+// run. After an interrupt, only the requests received before the
+// interrupt are aborted: one sent after it is a new intent.
 func (s *server) execLoop() {
 	done := s.ctx.Done()
 	for {
@@ -85,12 +95,23 @@ func (s *server) execLoop() {
 		if !ok {
 			return
 		}
-		if it.at.Before(s.failedAt) || it.at.Before(s.abortUntil) && it.m.Header.Session == s.abortSession {
+		if it.seq < s.abortBelow {
 			s.abort(it.m)
 			continue
 		}
 		s.execute(it.m)
 	}
+}
+
+// abortCut returns the number below which queued requests are aborted
+// after the running cell failed: the requests received so far, or, if
+// the cell was interrupted, those received before the interrupt.
+func (s *server) abortCut() uint64 {
+	cut := s.queue.received()
+	if i := s.interruptedAt.Load(); i != 0 && i-1 < cut {
+		cut = i - 1
+	}
+	return cut
 }
 
 // execute runs one execute_request with protocol 5.3 semantics.
@@ -119,6 +140,7 @@ func (s *server) execute(m *Message) {
 	if store {
 		s.executionCount++
 	}
+	s.interruptedAt.Store(0)
 	n := s.executionCount
 	req.ExecutionCount = n
 	// busy and execute_input go out in one write (one wake-up of the
@@ -157,12 +179,10 @@ func (s *server) execute(m *Message) {
 		if !c.Silent { // silent requests broadcast no output (streams are passed on, as ipykernel does)
 			s.publish(m, "error", map[string]any{"ename": r.EName, "evalue": r.EValue, "traceback": tb})
 		}
-		s.reply(s.shell, m, "execute_reply", withCount(errorContent(r.EName, r.EValue, tb), n))
 		if req.StopOnError {
-			s.failedAt = time.Now()
-			s.abortUntil = s.failedAt.Add(s.abortWindow)
-			s.abortSession = m.Header.Session
+			s.abortBelow = s.abortCut() // before the reply: what comes after it runs
 		}
+		s.reply(s.shell, m, "execute_reply", withCount(errorContent(r.EName, r.EValue, tb), n))
 	case "aborted":
 		s.reply(s.shell, m, "execute_reply", map[string]any{"status": "aborted", "execution_count": n})
 	default:

@@ -17,7 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/go-zeromq/zmq4"
+	"github.com/goldp/goldp/kernel/jupyter/internal/zmtp"
 )
 
 // Option configures Serve.
@@ -54,14 +54,6 @@ func WithSignalHandler(on bool) Option {
 	return func(s *server) { s.sigint = on }
 }
 
-// WithAbortWindow sets how long after a failed cell (with stop_on_error)
-// newly arriving execute_requests from the same client session are still
-// aborted (default 100 ms). Requests queued before the failure are always
-// aborted; the window covers requests of a "Run all" still in flight.
-func WithAbortWindow(d time.Duration) Option {
-	return func(s *server) { s.abortWindow = d }
-}
-
 // WithImplementationVersion sets implementation_version in
 // kernel_info_reply.
 func WithImplementationVersion(v string) Option {
@@ -92,7 +84,6 @@ func Serve(ctx context.Context, ci *ConnectionInfo, interp Interpreter, opts ...
 		log:         log.New(os.Stderr, "goldp kernel: ", log.LstdFlags),
 		historyPath: DefaultHistoryFile(),
 		sigint:      true,
-		abortWindow: 100 * time.Millisecond,
 		session:     NewID(),
 		username:    "kernel",
 		queue:       newExecQueue(),
@@ -106,6 +97,10 @@ func Serve(ctx context.Context, ci *ConnectionInfo, interp Interpreter, opts ...
 	}
 	for _, o := range opts {
 		o(s)
+	}
+	if !s.codec.Signed() {
+		s.log.Printf("warning: the connection file's key is empty, so messages are neither signed nor checked: " +
+			"any process that can reach the kernel's ports can run code in it")
 	}
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	defer s.cancel()
@@ -173,21 +168,21 @@ wait:
 func (s *server) bind() error {
 	for _, b := range []struct {
 		name   string
-		typ    zmq4.SocketType
+		typ    zmtp.Type
 		sock   *socket
 		port   *int
-		handle func(*zsocket, [][]byte)
+		handle func(*zmtp.Socket, [][]byte)
 	}{
-		{"shell", zmq4.Router, &s.shell, &s.ci.ShellPort, s.receiver(s.routeShell)},
-		{"control", zmq4.Router, &s.control, &s.ci.ControlPort, s.receiver(s.routeControl)},
-		{"stdin", zmq4.Router, &s.stdin, &s.ci.StdinPort, s.receiver(s.routeStdin)},
-		{"iopub", zmq4.Pub, &s.iopub, &s.ci.IOPubPort, nil},
+		{"shell", zmtp.Router, &s.shell, &s.ci.ShellPort, s.receiver(s.routeShell)},
+		{"control", zmtp.Router, &s.control, &s.ci.ControlPort, s.receiver(s.routeControl)},
+		{"stdin", zmtp.Router, &s.stdin, &s.ci.StdinPort, s.receiver(s.routeStdin)},
+		{"iopub", zmtp.Pub, &s.iopub, &s.ci.IOPubPort, nil},
 		// Heartbeat: a ROUTER that echoes every message back to its
 		// sender. It serves REQ and DEALER pings alike and keeps no
 		// per-request state.
-		{"hb", zmq4.Router, &s.hb, &s.ci.HBPort, s.echo},
+		{"hb", zmtp.Router, &s.hb, &s.ci.HBPort, s.echo},
 	} {
-		z, err := listenZ(b.name, b.typ, s.ci.endpoint(*b.port), s.log, b.handle)
+		z, err := zmtp.Listen(b.name, b.typ, s.ci.endpoint(*b.port), s.log, b.handle)
 		if err != nil {
 			return fmt.Errorf("jupyter: %s_port: %w", b.name, err)
 		}
@@ -212,9 +207,19 @@ func (s *server) closeSockets() {
 // drainIOPub gives messages queued for slow IOPub subscribers a moment to
 // be written before the sockets close.
 func (s *server) drainIOPub() {
-	if z, ok := s.iopub.(*zsocket); ok {
-		z.drain(100 * time.Millisecond)
+	if z, ok := s.iopub.(*zmtp.Socket); ok {
+		z.Drain(100 * time.Millisecond)
 	}
+}
+
+// socket is one of the kernel's sockets as the server uses it: a
+// *zmtp.Socket (a benchmark substitutes one that discards). Send sends a
+// message; on a ROUTER socket the first frame is the peer's routing
+// identity, on a PUB socket the topic. SendAll sends several, in order.
+type socket interface {
+	Send(frames [][]byte) error
+	SendAll(msgs [][][]byte) error
+	Close() error
 }
 
 // server is the state of one Serve call.
@@ -241,12 +246,11 @@ type server struct {
 	aux   chan *Message // other shell requests, run by auxLoop
 	ctrl  chan *Message // control requests, run by controlLoop
 
-	executionCount int       // owned by execLoop
-	failedAt       time.Time // owned by execLoop: when the last stop_on_error failure happened
-	abortUntil     time.Time // owned by execLoop: end of the abort window after it
-	abortSession   string    // owned by execLoop: client session of the failed request
-	abortWindow    time.Duration
+	executionCount int           // owned by execLoop
+	abortBelow     uint64        // owned by execLoop: requests numbered below are aborted
+	interruptedAt  atomic.Uint64 // 1 + the queue's received() at the running cell's interrupt; 0: none
 	history        *history
+	digests        digests // signatures seen, against replays
 
 	inputMu   sync.Mutex // serialises input requests
 	pendingMu sync.Mutex
@@ -258,14 +262,19 @@ type server struct {
 // receiver returns the handler of a socket whose messages route
 // dispatches. Messages that fail to decode, in particular ones with a bad
 // signature, are logged and dropped.
-func (s *server) receiver(route func(*Message)) func(*zsocket, [][]byte) {
-	return func(z *zsocket, frames [][]byte) {
+func (s *server) receiver(route func(*Message)) func(*zmtp.Socket, [][]byte) {
+	return func(z *zmtp.Socket, frames [][]byte) {
 		if s.ctx.Err() != nil {
 			return
 		}
 		m, err := s.codec.Decode(frames)
 		if err != nil {
-			s.log.Printf("dropped a message on the %s socket: %v", z.name, err)
+			s.log.Printf("dropped a message on the %s socket: %v", z.Name(), err)
+			return
+		}
+		if s.codec.Signed() && !s.digests.fresh(frames[len(m.Identities)+1]) {
+			s.log.Printf("dropped a %s message (msg_id %q) on the %s socket: its signature was seen before (a replay)",
+				m.Header.MsgType, m.Header.MsgID, z.Name())
 			return
 		}
 		route(m)
@@ -292,11 +301,11 @@ func (s *server) routeControl(m *Message) {
 }
 
 // echo answers a heartbeat ping with the same frames.
-func (s *server) echo(z *zsocket, frames [][]byte) {
+func (s *server) echo(z *zmtp.Socket, frames [][]byte) {
 	if len(frames) < 2 {
 		return
 	}
-	if err := z.Send(frames); err != nil && !errors.Is(err, errNoPeer) && s.ctx.Err() == nil {
+	if err := z.Send(frames); err != nil && !errors.Is(err, zmtp.ErrNoPeer) && s.ctx.Err() == nil {
 		s.log.Printf("heartbeat: %v", err)
 	}
 }
@@ -331,7 +340,7 @@ func (s *server) send(sock socket, ids [][]byte, req *Message, msgType string, c
 		return
 	}
 	// A reply to a client that has gone is dropped, as ZeroMQ does.
-	if err := sock.Send(frames); err != nil && !errors.Is(err, errNoPeer) && s.ctx.Err() == nil {
+	if err := sock.Send(frames); err != nil && !errors.Is(err, zmtp.ErrNoPeer) && s.ctx.Err() == nil {
 		s.log.Printf("sending %s: %v", msgType, err)
 	}
 }
@@ -493,6 +502,7 @@ func errorContent(ename, evalue string, traceback []string) map[string]any {
 }
 
 func (s *server) interrupt() {
+	s.interruptedAt.Store(s.queue.received() + 1)
 	s.interp.Interrupt()
 	s.abortInput()
 }

@@ -235,3 +235,44 @@ func appendID(dst []byte) []byte {
 	hex.Encode(s[24:], u[10:])
 	return append(dst, s[:]...)
 }
+
+// maxDigests is how many signatures digests remembers (jupyter_client's
+// Session keeps 2^16 too).
+const maxDigests = 1 << 16
+
+// digests remembers the signatures of the messages received, so that a
+// message sent again, a replay, is dropped, as jupyter_client's Session
+// drops it ("Duplicate Signature"). It keeps the newest maxDigests; a
+// signature covers the header, whose msg_id and date make it unique. The
+// zero value is ready to use and safe for concurrent use.
+type digests struct {
+	mu   sync.Mutex
+	seen map[[sha256.Size]byte]struct{}
+	ring [][sha256.Size]byte // the remembered signatures, oldest at next once full
+	next int
+}
+
+// fresh records the hex signature sig and reports whether it is new.
+func (d *digests) fresh(sig []byte) bool {
+	var k [sha256.Size]byte
+	if _, err := hex.Decode(k[:], sig); err != nil {
+		return false // Verify has checked it; not a signature of ours
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, ok := d.seen[k]; ok {
+		return false
+	}
+	if d.seen == nil {
+		d.seen = make(map[[sha256.Size]byte]struct{})
+	}
+	if len(d.ring) < maxDigests {
+		d.ring = append(d.ring, k)
+	} else {
+		delete(d.seen, d.ring[d.next])
+		d.ring[d.next] = k
+		d.next = (d.next + 1) % maxDigests
+	}
+	d.seen[k] = struct{}{}
+	return true
+}

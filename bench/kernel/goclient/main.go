@@ -1,5 +1,5 @@
 // Command goclient measures a running "goldp kernel" process from a Go
-// client (jupyter.ClientConn: zmq4 ZMTP, no goroutine between the measuring
+// client (jupyter.ClientConn: its own ZMTP, no goroutine between the measuring
 // code and the socket), the way bench.py measures it from Python, so that the
 // kernel's own latency can be told apart from the Python client's.
 //
@@ -30,8 +30,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/go-zeromq/zmq4"
 
 	"github.com/goldp/goldp/kernel/jupyter"
 )
@@ -163,15 +161,15 @@ func run(bin string) (map[string]float64, error) {
 	ep := func(p int) string { return "tcp://127.0.0.1:" + strconv.Itoa(p) }
 	dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Second) // the kernel may not have bound yet
 	defer dcancel()
-	if c.shell, err = jupyter.DialSocket(dctx, ep(ports[0]), zmq4.Dealer, c.session); err != nil {
+	if c.shell, err = jupyter.DialSocket(dctx, ep(ports[0]), jupyter.Dealer, c.session); err != nil {
 		return nil, err
 	}
 	defer c.shell.Close()
-	if c.control, err = jupyter.DialSocket(dctx, ep(ports[1]), zmq4.Dealer, c.session); err != nil {
+	if c.control, err = jupyter.DialSocket(dctx, ep(ports[1]), jupyter.Dealer, c.session); err != nil {
 		return nil, err
 	}
 	defer c.control.Close()
-	if c.iopub, err = jupyter.DialSocket(dctx, ep(ports[3]), zmq4.Sub, ""); err != nil {
+	if c.iopub, err = jupyter.DialSocket(dctx, ep(ports[3]), jupyter.Sub, ""); err != nil {
 		return nil, err
 	}
 	defer c.iopub.Close()

@@ -64,12 +64,17 @@ class ClientTests(unittest.TestCase):
         self.assertEqual(reply["content"]["ename"], "Interrupted")
 
     def test_stop_on_error(self):
-        ids = [self.kc.execute(c) for c in ("error", "1", "2")]
+        # The requests received while the failing cell runs are aborted;
+        # the one sent once the error reply is in runs (ipykernel 6).
+        ids = [self.kc.execute(c) for c in ("slow error", "1", "2")]
         statuses = {}
         while len(statuses) < 3:
             r = self.kc.get_shell_msg(timeout=10)
             statuses[r["parent_header"]["msg_id"]] = r["content"]["status"]
         self.assertEqual([statuses[i] for i in ids], ["error", "aborted", "aborted"])
+        for _ in range(10):
+            self.assertEqual(self.kc.execute("error", reply=True, timeout=10)["content"]["status"], "error")
+            self.assertEqual(self.kc.execute("3", reply=True, timeout=10)["content"]["status"], "ok")
 
     def test_heartbeat_and_shutdown(self):
         self.assertTrue(self.kc.is_alive())

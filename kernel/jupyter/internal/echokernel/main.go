@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/goldp/goldp/kernel/jupyter"
 )
@@ -73,6 +74,9 @@ func (e *echo) Execute(ctx context.Context, req jupyter.ExecuteRequest, out jupy
 		out.Stream("stdout", v+"\n")
 		return jupyter.ExecuteReply{Status: "ok"}
 	case code == "error":
+		return jupyter.ExecuteReply{Status: "error", EName: "EchoError", EValue: "you asked for it", Traceback: []string{"EchoError: you asked for it"}}
+	case code == "slow error": // time for the requests sent after it to arrive
+		time.Sleep(300 * time.Millisecond)
 		return jupyter.ExecuteReply{Status: "error", EName: "EchoError", EValue: "you asked for it", Traceback: []string{"EchoError: you asked for it"}}
 	case code == "sleep":
 		select {
