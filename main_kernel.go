@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"runtime"
+	"time"
 
 	"github.com/goldp/goldp/kernel/jupyter"
 	"github.com/goldp/goldp/kernel/worker"
@@ -48,8 +50,15 @@ func cmdKernel(args []string) int {
 		return 1
 	}
 	sup := worker.New(worker.Options{Info: languageInfo(), MaxRSS: limit})
-	if err := jupyter.Serve(context.Background(), ci, sup,
-		jupyter.WithImplementationVersion(version), jupyter.WithHistoryFile(*history)); err != nil {
+	// A server killed with SIGKILL cannot stop its kernels: leave with it.
+	ctx, stop := jupyter.WatchParent(context.Background(), time.Second)
+	defer stop()
+	err = jupyter.Serve(ctx, ci, sup, jupyter.WithImplementationVersion(version), jupyter.WithHistoryFile(*history))
+	if errors.Is(context.Cause(ctx), jupyter.ErrParentGone) {
+		fmt.Fprintln(os.Stderr, "goldp kernel: shutting down:", context.Cause(ctx))
+		return 0
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "goldp kernel:", err)
 		sup.Shutdown(context.Background())
 		return 1

@@ -587,9 +587,6 @@ def test_stopping_a_server_leaves_no_orphan(hub):
         print("alice's server stopped in %.1f s" % secs)
 
 
-@pytest.mark.xfail(reason="issue 15 item 4: a goldp kernel whose server is SIGKILLed (the spawner's last resort) "
-                          "does not notice its parent died (it does not watch JPY_PARENT_PID as ipykernel does); "
-                          "kernel/jupyter's owner is fixing it", strict=False)
 def test_killed_server_leaves_no_orphan(hub):
     """carol's server is killed with SIGKILL, as the spawner does when it does
     not stop in time (or the OOM killer): her kernel must not outlive it."""
