@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 
+	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/display"
 )
 
@@ -186,50 +188,56 @@ func (s *Session) outExports() interp.Exports {
 	}
 }
 
-// flushingPublisher flushes fmt output before what a cell displays.
-type flushingPublisher struct {
-	out *outBuffer
-	pub display.Publisher
+// publisher is the display.Publisher of a running cell: what the cell
+// displays goes to its cell.Sink, after the fmt output buffered before it.
+type publisher struct {
+	out  *outBuffer // nil when stdout is not buffered
+	sink cell.Sink
 }
 
-func (p flushingPublisher) Publish(data display.Bundle, metadata map[string]any, displayID string, update bool) {
+func (p publisher) Publish(data display.Bundle, metadata map[string]any, displayID string, update bool) {
 	p.out.Flush()
-	p.pub.Publish(data, metadata, displayID, update)
+	p.sink.Display(data, metadata, displayID, update)
 }
 
-func (p flushingPublisher) ClearOutput(wait bool) {
+func (p publisher) ClearOutput(wait bool) {
 	p.out.Flush()
-	p.pub.ClearOutput(wait)
+	p.sink.ClearOutput(wait)
 }
 
-func (p flushingPublisher) Input(prompt string, password bool) (string, error) {
+func (p publisher) Input(prompt string, password bool) (string, error) {
 	p.out.Flush()
-	return p.pub.Input(prompt, password)
+	s, err := p.sink.Input(prompt, password)
+	if errors.Is(err, cell.ErrNoInput) {
+		err = display.ErrNoInput
+	}
+	return s, err
 }
 
-// flushingTextOutput is a flushingPublisher for a publisher that also
-// implements display.TextOutput (goldp run), which must stay visible
-// through the wrapper. The progress writer is passed on as it is (the
-// bar measures the terminal through it); the bar is on standard error,
-// whose order relative to standard output is not kept anyway.
-type flushingTextOutput struct {
-	flushingPublisher
+// textPublisher is a publisher whose sink also implements
+// display.TextOutput (goldp run), which must stay visible through it. The
+// progress writer is passed on as it is (the bar measures the terminal
+// through it); the bar is on standard error, whose order relative to
+// standard output is not kept anyway.
+type textPublisher struct {
+	publisher
 	text display.TextOutput
 }
 
-func (p flushingTextOutput) ProgressWriter() (io.Writer, bool) {
+func (p textPublisher) ProgressWriter() (io.Writer, bool) {
 	p.out.Flush()
 	return p.text.ProgressWriter()
 }
 
-// wrapPublisher returns pub wrapped to flush out first.
-func wrapPublisher(out *outBuffer, pub display.Publisher) display.Publisher {
-	if pub == nil || out == nil {
-		return pub
+// newPublisher returns the publisher of a cell showing its output in sink
+// (nil: nothing is shown).
+func newPublisher(out *outBuffer, sink cell.Sink) display.Publisher {
+	if sink == nil {
+		return nil
 	}
-	fp := flushingPublisher{out, pub}
-	if t, ok := pub.(display.TextOutput); ok {
-		return flushingTextOutput{fp, t}
+	p := publisher{out, sink}
+	if t, ok := sink.(display.TextOutput); ok {
+		return textPublisher{p, t}
 	}
-	return fp
+	return p
 }

@@ -12,11 +12,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 
+	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/display"
 )
 
@@ -40,10 +40,6 @@ type Session struct {
 	mu   sync.Mutex // serializes Execute and Reset
 	in   *interp.Interpreter
 	view sessionView
-
-	// slow is the Slow method of the running cell's publisher, if it has
-	// one (see Execute); guarded by mu.
-	slow func()
 
 	// cell state, guarded by cellMu: the values passed to the runtime by
 	// the last expression and a goroutine panic reported by the guard.
@@ -285,7 +281,7 @@ func (s *Session) rtDefer(f func()) {
 
 // runDefers runs the cell's deferred calls, last first, and returns the
 // first panic among them.
-func (s *Session) runDefers() (err *Error) {
+func (s *Session) runDefers() (err *cell.Error) {
 	s.cellMu.Lock()
 	ds := s.defers
 	s.defers = nil
@@ -320,20 +316,13 @@ func (s *Session) fileName() string {
 	return "cell"
 }
 
-// Execute runs a cell (or a script's source). The result holds the
-// rendered last value; a failure is returned as *Error. ctx interrupts the
-// cell: interpreted code stops at once, compiled calls when they honour
-// display.Context(). pub receives what the cell displays. If pub has a
-// method Slow(), Execute calls it before running code that may take long
-// or block (anything but a quick statement, see chunk.quick): the kernel's
-// worker reads interrupts and other requests from then on.
-func (s *Session) Execute(ctx context.Context, code string, pub display.Publisher) (*Result, error) {
+// Execute runs a cell (or a script's source) and returns the rendered last
+// value; a failure is returned as *cell.Error. ctx interrupts the cell:
+// interpreted code stops at once, compiled calls when they honour
+// display.Context(). out receives what the cell displays.
+func (s *Session) Execute(ctx context.Context, code string, out cell.Sink) (map[string]any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.slow = nil
-	if sl, ok := pub.(interface{ Slow() }); ok {
-		s.slow = sl.Slow
-	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -342,24 +331,22 @@ func (s *Session) Execute(ctx context.Context, code string, pub display.Publishe
 	// behaving differently under the kernel, nb run and its -timeout.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	pub = wrapPublisher(s.outBuf, pub)
-	restore := display.SetPublisher(pub, ctx)
+	restore := display.SetPublisher(newPublisher(s.outBuf, out), ctx)
 	defer restore()
 	s.outBuf.begin()
 	defer s.outBuf.end()
-	start := time.Now()
 	res, err := s.execute(ctx, code)
-	if res != nil {
-		res.Duration = time.Since(start)
-	}
 	if err != nil {
 		return nil, err
 	}
-	return res, nil
+	if res == nil || res.Value == nil {
+		return nil, nil
+	}
+	return res.Value, nil
 }
 
 // execute handles magics, then runs the cell.
-func (s *Session) execute(ctx context.Context, code string) (*Result, error) {
+func (s *Session) execute(ctx context.Context, code string) (*result, error) {
 	if m, ok := parseMagic(code); ok {
 		return s.magic(ctx, m)
 	}
@@ -368,7 +355,7 @@ func (s *Session) execute(ctx context.Context, code string) (*Result, error) {
 
 // run rewrites and evaluates src, whose first byte is at line0:col0 of
 // the cell.
-func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*Result, error) {
+func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result, error) {
 	p, err := rewrite(src, line0, col0, &s.view)
 	if err != nil {
 		var ce *cellError
@@ -433,9 +420,6 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*Result
 		if c.quick && prog == progSrc {
 			_, err = s.executeQuick(prog)
 		} else {
-			if s.slow != nil {
-				s.slow()
-			}
 			_, err = s.in.ExecuteWithContext(ctx, prog)
 		}
 		if err != nil {
@@ -473,7 +457,7 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*Result
 		}
 	}
 	s.idx.addCell(p, live)
-	res := &Result{}
+	res := &result{}
 	if value {
 		res.Value = renderValues(vals)
 	}
@@ -665,8 +649,8 @@ func plainValues(vals []any) string {
 // present in parse errors and absent from compile errors.
 var posRE = regexp.MustCompile(`^(?:_\.go:)?(\d+):(\d+): (.*)$`)
 
-func (s *Session) newError(name, msg string, line, col int) *Error {
-	e := &Error{Name: name, Message: msg, Line: line, Col: col}
+func (s *Session) newError(name, msg string, line, col int) *cell.Error {
+	e := &cell.Error{Name: name, Message: msg, Line: line, Col: col}
 	if line > 0 {
 		e.Traceback = []string{fmt.Sprintf("%s:%d:%d: %s", s.fileName(), line, col, msg)}
 	} else {
@@ -676,7 +660,7 @@ func (s *Session) newError(name, msg string, line, col int) *Error {
 }
 
 // compileError converts an error of the interpreter's parser or compiler.
-func (s *Session) compileError(err error, c *chunk) *Error {
+func (s *Session) compileError(err error, c *chunk) *cell.Error {
 	name := "CompileError"
 	var el scanner.ErrorList
 	if errors.As(err, &el) && len(el) > 0 {
@@ -717,7 +701,7 @@ func isCrash(msg string) bool {
 // main). A panic is reported at the cell statement that caused it; the
 // traceback adds the interpreted functions it went through, each with the
 // position where its body starts (the interpreter knows no finer position).
-func (s *Session) runError(ctx context.Context, err error, c *chunk) *Error {
+func (s *Session) runError(ctx context.Context, err error, c *chunk) *cell.Error {
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return s.interrupted()
 	}
@@ -728,7 +712,7 @@ func (s *Session) runError(ctx context.Context, err error, c *chunk) *Error {
 		if e, ok := p.Value.(error); ok {
 			msg = e.Error()
 		}
-		e := &Error{Name: "Panic", Message: msg}
+		e := &cell.Error{Name: "Panic", Message: msg}
 		// The outermost frame is the engine's wrapper.
 		if len(frames) > 0 {
 			frames = frames[:len(frames)-1]
@@ -762,7 +746,7 @@ func (s *Session) runError(ctx context.Context, err error, c *chunk) *Error {
 	return s.newError("Error", msg, 0, 0)
 }
 
-func (s *Session) interrupted() *Error {
+func (s *Session) interrupted() *cell.Error {
 	return s.newError("Interrupted", "interrupted", 0, 0)
 }
 

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/goldp/goldp/kernel/display"
+	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/nbformat"
 )
 
@@ -68,7 +68,7 @@ type Result struct {
 // or language_info is filled in for goldp). Outputs of all code cells are replaced (as "restart and run
 // all" does); blank code cells are not executed. On a cell error it stops
 // (unless AllowErrors), still writes Out (not In: with InPlace nothing is
-// written) and returns the *CellError. When ctx is cancelled (SIGINT) it
+// written) and returns the *cell.Error. When ctx is cancelled (SIGINT) it
 // stops and writes nothing, returning ErrInterrupted.
 func (r *Notebook) Run(ctx context.Context) (*Result, error) {
 	log := r.Log
@@ -132,7 +132,7 @@ func (r *Notebook) Run(ctx context.Context) (*Result, error) {
 			return res, ErrInterrupted
 		}
 		if err != nil {
-			e := asCellError(err)
+			e := cell.AsError(err)
 			pub.add(&nbformat.Output{Type: nbformat.ErrorOutput, EName: e.Name, EValue: e.Message, Traceback: e.Traceback})
 			fmt.Fprintf(log, "cell %d [%d]: %s: %s\n", i, count, e.Name, e.Error())
 			res.Failed = append(res.Failed, i)
@@ -168,7 +168,7 @@ func (r *Notebook) Run(ctx context.Context) (*Result, error) {
 }
 
 // runCell runs one cell with its timeout and output capture.
-func (r *Notebook) runCell(ctx context.Context, sess Session, pub *nbPublisher, c *nbformat.Cell) (display.Bundle, error) {
+func (r *Notebook) runCell(ctx context.Context, sess cell.Session, pub *nbPublisher, c *nbformat.Cell) (map[string]any, error) {
 	cctx, cancel := ctx, context.CancelFunc(func() {})
 	if r.Timeout > 0 {
 		cctx, cancel = context.WithTimeout(ctx, r.Timeout)
@@ -186,10 +186,8 @@ func (r *Notebook) runCell(ctx context.Context, sess Session, pub *nbPublisher, 
 			}()
 		}
 	}
-	restore := display.SetPublisher(pub, cctx)
-	defer restore()
 	type outcome struct {
-		value display.Bundle
+		value map[string]any
 		err   error
 	}
 	done := make(chan outcome, 1)
@@ -208,7 +206,7 @@ func (r *Notebook) runCell(ctx context.Context, sess Session, pub *nbPublisher, 
 		case o = <-done:
 		case <-time.After(StuckGrace):
 			r.stuck = true
-			o.err = &CellError{Name: "Interrupted", Message: fmt.Sprintf("the cell did not stop within %s of its cancellation; no further cells run", StuckGrace)}
+			o.err = cell.Errorf(cell.Interrupted, "the cell did not stop within %s of its cancellation; no further cells run", StuckGrace)
 		}
 	}
 	if ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
@@ -216,7 +214,7 @@ func (r *Notebook) runCell(ctx context.Context, sess Session, pub *nbPublisher, 
 		if r.stuck {
 			msg += " and did not stop; no further cells run"
 		}
-		return nil, &CellError{Name: "Timeout", Message: msg, Traceback: []string{"Timeout: " + msg}}
+		return nil, cell.Errorf("Timeout", "%s", msg)
 	}
 	return o.value, o.err
 }
@@ -226,7 +224,7 @@ func (r *Notebook) runCell(ctx context.Context, sess Session, pub *nbPublisher, 
 var StuckGrace = 2 * time.Second
 
 // bundleData copies a display bundle into notebook output data.
-func bundleData(b display.Bundle) map[string]any {
+func bundleData(b map[string]any) map[string]any {
 	d := make(map[string]any, len(b))
 	for k, v := range b {
 		d[k] = v
@@ -328,9 +326,12 @@ func (p *nbPublisher) stream(name, text string) {
 	p.addLocked(&nbformat.Output{Type: nbformat.Stream, Name: name, Text: text})
 }
 
-// Publish adds display_data, or with update replaces the data of every
+// Stream appends text to the running cell's stream output.
+func (p *nbPublisher) Stream(name, text string) { p.stream(name, text) }
+
+// Display adds display_data, or with update replaces the data of every
 // earlier output shown under displayID (in any cell).
-func (p *nbPublisher) Publish(data display.Bundle, metadata map[string]any, displayID string, update bool) {
+func (p *nbPublisher) Display(data, metadata map[string]any, displayID string, update bool) {
 	if metadata == nil {
 		metadata = map[string]any{}
 	}
@@ -373,7 +374,7 @@ func (p *nbPublisher) ClearOutput(wait bool) {
 }
 
 // Input fails: a headless notebook has nobody to answer.
-func (p *nbPublisher) Input(string, bool) (string, error) { return "", display.ErrNoInput }
+func (p *nbPublisher) Input(string, bool) (string, error) { return "", cell.ErrNoInput }
 
 // streamWriter appends what is written to the running cell's stream output.
 type streamWriter struct {

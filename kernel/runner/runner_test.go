@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/display"
 	"github.com/goldp/goldp/kernel/nbformat"
 	"gonum.org/v1/plot"
@@ -39,11 +41,36 @@ type fakeSession struct {
 	handle *display.Handle
 }
 
-func newFake(opts Options) (Session, error) { return &fakeSession{opts: opts}, nil }
+func newFake(opts Options) (cell.Session, error) { return &fakeSession{opts: opts}, nil }
 
-func (f *fakeSession) Execute(ctx context.Context, code string, pub display.Publisher) (display.Bundle, error) {
+// The runners only execute.
+func (f *fakeSession) Complete(string, int) cell.Completion            { return cell.Completion{} }
+func (f *fakeSession) Inspect(string, int, int) (map[string]any, bool) { return nil, false }
+func (f *fakeSession) IsComplete(string) (string, string)              { return "unknown", "" }
+func (f *fakeSession) Reset() error                                    { return nil }
+
+// fakePublisher shows the fake's displays in its sink, as the engine does.
+type fakePublisher struct{ cell.Sink }
+
+func (p fakePublisher) Publish(data display.Bundle, md map[string]any, id string, update bool) {
+	p.Display(data, md, id, update)
+}
+
+// ProgressWriter passes a text runner's progress writer on.
+func (p fakePublisher) ProgressWriter() (io.Writer, bool) {
+	if t, ok := p.Sink.(display.TextOutput); ok {
+		return t.ProgressWriter()
+	}
+	return nil, false
+}
+
+func (f *fakeSession) Execute(ctx context.Context, code string, out cell.Sink) (map[string]any, error) {
+	var pub display.Publisher = fakePublisher{out}
+	if _, ok := out.(display.TextOutput); !ok {
+		pub = struct{ display.Publisher }{pub} // hide ProgressWriter
+	}
 	defer display.SetPublisher(pub, ctx)()
-	var value display.Bundle
+	var value map[string]any
 	for _, line := range strings.Split(code, "\n") {
 		cmd, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
 		switch cmd {
@@ -82,12 +109,12 @@ func (f *fakeSession) Execute(ctx context.Context, code string, pub display.Publ
 			fmt.Sscanf(arg, "%d %d", &l, &c)
 			parts := strings.SplitN(arg, " ", 3)
 			msg = parts[2]
-			return nil, &CellError{Name: "Panic", Message: msg, Line: l, Col: c, Traceback: []string{fmt.Sprintf("%d:%d: %s", l, c, msg), "goroutine 1"}}
+			return nil, &cell.Error{Name: "Panic", Message: msg, Line: l, Col: c, Traceback: []string{fmt.Sprintf("%d:%d: %s", l, c, msg), "goroutine 1"}}
 		case "hang":
 			time.Sleep(time.Second)
 		case "block":
 			<-ctx.Done()
-			return nil, &CellError{Name: "Interrupted", Message: "interrupted"}
+			return nil, cell.Errorf(cell.Interrupted, "interrupted")
 		}
 	}
 	return value, nil
@@ -162,7 +189,7 @@ func TestScriptError(t *testing.T) {
 	var out, errOut bytes.Buffer
 	s := &Script{Path: path, Stdout: &out, Stderr: &errOut, NewSession: newFake}
 	err := s.Run(context.Background())
-	if _, ok := err.(*CellError); !ok {
+	if _, ok := err.(*cell.Error); !ok {
 		t.Fatalf("err = %v", err)
 	}
 	if want := path + ":2:5: index out of range\ngoroutine 1\n"; errOut.String() != want {

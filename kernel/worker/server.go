@@ -14,56 +14,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/goldp/goldp/kernel/display"
+	"github.com/goldp/goldp/kernel/cell"
 )
-
-// Session is what a worker serves: the engine session, seen through the
-// few methods the kernel needs. cmd/goldp adapts *engine.Session to it, so
-// this package does not depend on the interpreter.
-type Session interface {
-	// Execute runs a cell; the value is the cell's last expression (nil
-	// for none). A failed cell returns a *CellError (or any error).
-	Execute(ctx context.Context, code string, pub display.Publisher) (display.Bundle, error)
-	// Complete returns candidates replacing code[start:end] (byte offsets)
-	// and, optionally, the kind of each candidate.
-	Complete(code string, cursor int) (matches, kinds []string, start, end int)
-	// Inspect returns documentation for the name at cursor.
-	Inspect(code string, cursor, detail int) (display.Bundle, bool)
-	// IsComplete reports "complete", "incomplete" (with an indent),
-	// "invalid" or "unknown".
-	IsComplete(code string) (status, indent string)
-	// Reset discards all state.
-	Reset() error
-}
-
-// A SlowSession is a Session whose Execute says, by calling the Slow
-// method of the publisher it is given (see Slower), when the cell is about
-// to run code that may take long or block. Until then the worker reads no
-// other request: most cells end before, and their goroutine reads the
-// next request itself, with no goroutine started or woken. A Session that
-// is not a SlowSession gets another reader at the start of every execute.
-type SlowSession interface {
-	Session
-	// AnnouncesSlow marks the Session; it is never called.
-	AnnouncesSlow()
-}
-
-// Slower is implemented by the publisher the worker passes to Execute.
-type Slower interface {
-	// Slow says that the cell is about to run code that may take long or
-	// block: from then on, interrupts, input replies and completions are
-	// read while it runs. Calls after the first do nothing.
-	Slow()
-}
-
-// CellError is a failed cell as Jupyter shows it.
-type CellError struct {
-	Name      string   // e.g. "CompileError", "Panic", "Interrupted"
-	Value     string   // the message
-	Traceback []string // lines shown to the user
-}
-
-func (e *CellError) Error() string { return e.Name + ": " + e.Value }
 
 // Environment variables the supervisor sets for the worker process. The
 // worker removes them from its environment before running cells.
@@ -79,8 +31,8 @@ const (
 type Server struct {
 	// Session is served; New is called by Serve when Session is nil, and
 	// its failure is reported to the supervisor in the ready event.
-	Session Session
-	New     func() (Session, error)
+	Session cell.Session
+	New     func() (cell.Session, error)
 	// Requests and Events are the frame streams (fd 3 and fd 4 in a
 	// worker process).
 	Requests io.Reader
@@ -113,10 +65,6 @@ type Server struct {
 	seq     uint64
 	mark    []byte
 
-	// handOff, while an execute of a SlowSession holds the reading
-	// goroutine, starts another reader (see read).
-	handOff atomic.Pointer[func()]
-
 	mu      sync.Mutex
 	cancel  context.CancelFunc // of the running execute
 	inputs  waiters            // input requests awaiting the front end's answer
@@ -125,8 +73,7 @@ type Server struct {
 
 // Serve reads requests until Requests ends (the supervisor went away) or
 // ctx is cancelled. Executes run one at a time on the goroutine that read
-// them; other requests are answered concurrently with a running execute
-// (with a SlowSession, once the cell said it may take long; see read).
+// them; other requests are answered concurrently with a running execute.
 func (s *Server) Serve(ctx context.Context) error {
 	s.enc = NewEncoder(s.Events)
 	if s.Session == nil {
@@ -154,12 +101,8 @@ func (s *Server) Serve(ctx context.Context) error {
 // the end of Requests (or of ctx) on errc. Executes run one at a time in
 // the order they were read. While an execute runs, requests must still be
 // read (an interrupt, an input reply, a completion): another goroutine
-// takes over the reading at the start of the execute, or, with a
-// SlowSession, once the cell says it is about to run code that may take
-// long or block, or asks for input; this one then ends with its execute.
-// Most cells never say so, and the goroutine that read them goes on
-// reading: no goroutine is started or woken, and none grows a new stack
-// to the interpreter's depth, on those cells.
+// takes over the reading at the start of the execute, and this one ends
+// with its execute.
 func (s *Server) read(ctx context.Context, errc chan<- error) {
 	for {
 		if ctx.Err() != nil {
@@ -178,21 +121,7 @@ func (s *Server) read(ctx context.Context, errc chan<- error) {
 		case KindExecute:
 			s.tickets++
 			turn := s.tickets
-			// handed is set by whichever comes first: handOff, which
-			// starts the next reader, or the end of the execute, after
-			// which this goroutine reads on.
-			var handed atomic.Bool
-			handOff := func() {
-				if handed.CompareAndSwap(false, true) {
-					wakeMonitor()
-					go s.read(ctx, errc)
-				}
-			}
-			if _, ok := s.Session.(SlowSession); ok {
-				s.handOff.Store(&handOff)
-			} else {
-				handOff()
-			}
+			go s.read(ctx, errc)
 			s.turnMu.Lock()
 			for s.served+1 != turn {
 				s.turnC.Wait()
@@ -203,10 +132,7 @@ func (s *Server) read(ctx context.Context, errc chan<- error) {
 			s.served = turn
 			s.turnMu.Unlock()
 			s.turnC.Broadcast()
-			s.handOff.CompareAndSwap(&handOff, nil)
-			if !handed.CompareAndSwap(false, true) {
-				return
-			}
+			return
 		case KindInterrupt:
 			s.Interrupt()
 		case KindInputReply:
@@ -254,15 +180,8 @@ func (s *Server) execute(m *Msg) {
 		r.Runaway = abandoned(s.Grace)
 	}
 	if err != nil {
-		var ce *CellError
-		if errors.As(err, &ce) {
-			r.EName, r.EValue, r.Traceback = ce.Name, ce.Value, ce.Traceback
-		} else {
-			r.EName, r.EValue, r.Traceback = "Error", err.Error(), []string{err.Error()}
-		}
-		if r.EName == "" {
-			r.EName = "Error"
-		}
+		ce := cell.AsError(err)
+		r.EName, r.EValue, r.Traceback = ce.Name, ce.Error(), ce.Traceback
 		r.Status = "error"
 	} else {
 		r.Status = "ok"
@@ -354,10 +273,10 @@ func evalState() int {
 
 // runCell runs the session's Execute, turning a panic that escapes it into
 // an error so the worker survives.
-func (s *Server) runCell(ctx context.Context, code string, pub *publisher) (val display.Bundle, err error) {
+func (s *Server) runCell(ctx context.Context, code string, pub *publisher) (val map[string]any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &CellError{Name: "Panic", Value: fmt.Sprint(r), Traceback: []string{"panic: " + fmt.Sprint(r)}}
+			err = cell.Errorf(cell.Panic, "%v", r)
 		}
 	}()
 	return s.Session.Execute(ctx, code, pub)
@@ -373,11 +292,10 @@ func (s *Server) answer(m *Msg) {
 	}()
 	switch m.Kind {
 	case KindComplete:
-		r.Matches, r.Kinds, r.Start, r.End = s.Session.Complete(m.Code, m.Cursor)
+		c := s.Session.Complete(m.Code, m.Cursor)
+		r.Matches, r.Kinds, r.Start, r.End = c.Matches, c.Kinds, c.Start, c.End
 	case KindInspect:
-		var b display.Bundle
-		b, r.Found = s.Session.Inspect(m.Code, m.Cursor, m.Detail)
-		r.Data = b
+		r.Data, r.Found = s.Session.Inspect(m.Code, m.Cursor, m.Detail)
 	case KindIsComplete:
 		r.Status, r.Indent = s.Session.IsComplete(m.Code)
 	}
@@ -418,24 +336,24 @@ func (s *Server) send(m *Msg, reply bool) error {
 	return s.enc.Encode(m)
 }
 
-// publisher is the display.Publisher of a cell in the worker: displays
-// become ordered events, Input waits for the supervisor's answer.
+// publisher is the cell.Sink of a cell in the worker: displays become
+// ordered events, Input waits for the supervisor's answer.
 type publisher struct {
 	s          *Server
 	ctx        context.Context
 	allowStdin bool
 }
 
-func (p *publisher) Publish(data display.Bundle, metadata map[string]any, displayID string, update bool) {
-	p.s.sendOrdered(&Msg{Kind: KindDisplay, Data: data, Metadata: metadata, DisplayID: displayID, Update: update})
+func (p *publisher) Stream(name, text string) {
+	f := os.Stdout
+	if name == "stderr" {
+		f = os.Stderr
+	}
+	f.WriteString(text)
 }
 
-// Slow implements Slower: it hands the reading of requests on (see
-// Server.read).
-func (p *publisher) Slow() {
-	if h := p.s.handOff.Load(); h != nil {
-		(*h)()
-	}
+func (p *publisher) Display(data, metadata map[string]any, displayID string, update bool) {
+	p.s.sendOrdered(&Msg{Kind: KindDisplay, Data: data, Metadata: metadata, DisplayID: displayID, Update: update})
 }
 
 func (p *publisher) ClearOutput(wait bool) {
@@ -444,10 +362,8 @@ func (p *publisher) ClearOutput(wait bool) {
 
 func (p *publisher) Input(prompt string, password bool) (string, error) {
 	if !p.allowStdin {
-		return "", display.ErrNoInput
+		return "", cell.ErrNoInput
 	}
-	// The reply must be read while this cell waits for it.
-	p.Slow()
 	id := p.s.inputID.Add(1)
 	ch := p.s.inputs.add(id)
 	if err := p.s.sendOrdered(&Msg{Kind: KindInput, ID: id, Prompt: prompt, Password: password}); err != nil {
@@ -469,7 +385,7 @@ func (p *publisher) Input(prompt string, password bool) (string, error) {
 // session made by newSession over fd 3 (requests) and fd 4 (events), writes
 // sync markers on fd 1 and 2, treats SIGINT as an interrupt, and returns the
 // exit status.
-func Main(newSession func() (Session, error)) int {
+func Main(newSession func() (cell.Session, error)) int {
 	nonce := os.Getenv(EnvNonce)
 	grace, _ := time.ParseDuration(os.Getenv(EnvGrace))
 	os.Unsetenv(EnvNonce)

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goldp/goldp/kernel/display"
+	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/jupyter"
 )
 
@@ -21,16 +21,12 @@ import (
 // it serves fakeSession (a tiny command language) instead of running tests.
 func TestMain(m *testing.M) {
 	if os.Getenv("GOLDP_TEST_WORKER") == "fail" {
-		os.Exit(Main(func() (Session, error) { return nil, errors.New("no interpreter today") }))
+		os.Exit(Main(func() (cell.Session, error) { return nil, errors.New("no interpreter today") }))
 	}
 	if mode := os.Getenv("GOLDP_TEST_WORKER"); mode != "" {
 		evalCreators = append(evalCreators, "created by github.com/goldp/goldp/kernel/worker.startAbandoned")
-		os.Exit(Main(func() (Session, error) {
-			f := &fakeSession{vars: map[string]string{}}
-			if mode == "slow" {
-				return slowSession{f}, nil
-			}
-			return f, nil
+		os.Exit(Main(func() (cell.Session, error) {
+			return &fakeSession{vars: map[string]string{}}, nil
 		}))
 	}
 	os.Exit(m.Run())
@@ -57,8 +53,8 @@ type fakeSession struct {
 	vars map[string]string
 }
 
-func (f *fakeSession) Execute(ctx context.Context, code string, pub display.Publisher) (display.Bundle, error) {
-	var val display.Bundle
+func (f *fakeSession) Execute(ctx context.Context, code string, pub cell.Sink) (map[string]any, error) {
+	var val map[string]any
 	for _, line := range strings.Split(code, "\n") {
 		cmd, arg, _ := strings.Cut(line, " ")
 		switch cmd {
@@ -72,7 +68,7 @@ func (f *fakeSession) Execute(ctx context.Context, code string, pub display.Publ
 		case "raw":
 			syscall.Write(1, []byte(arg))
 		case "display":
-			pub.Publish(display.Bundle{"text/html": arg}, nil, "", false)
+			pub.Display(map[string]any{"text/html": arg}, nil, "", false)
 		case "clear":
 			pub.ClearOutput(true)
 		case "set":
@@ -82,11 +78,11 @@ func (f *fakeSession) Execute(ctx context.Context, code string, pub display.Publ
 			f.mu.Unlock()
 		case "get":
 			f.mu.Lock()
-			val = display.Bundle{"text/plain": f.vars[arg]}
+			val = map[string]any{"text/plain": f.vars[arg]}
 			f.mu.Unlock()
 		case "wait":
 			<-ctx.Done()
-			return nil, &CellError{Name: "Interrupted", Value: "interrupted", Traceback: []string{"interrupted"}}
+			return nil, cell.Errorf(cell.Interrupted, "interrupted")
 		case "hang":
 			time.Sleep(time.Hour)
 		case "spin":
@@ -94,11 +90,11 @@ func (f *fakeSession) Execute(ctx context.Context, code string, pub display.Publ
 			// the cell returns, the evaluation goroutine stays.
 			startAbandoned(true)
 			<-ctx.Done()
-			return nil, &CellError{Name: "Interrupted", Value: "interrupted"}
+			return nil, cell.Errorf(cell.Interrupted, "interrupted")
 		case "block":
 			startAbandoned(false)
 			<-ctx.Done()
-			return nil, &CellError{Name: "Interrupted", Value: "interrupted"}
+			return nil, cell.Errorf(cell.Interrupted, "interrupted")
 		case "input":
 			s, err := pub.Input(arg, false)
 			if err != nil {
@@ -112,44 +108,15 @@ func (f *fakeSession) Execute(ctx context.Context, code string, pub display.Publ
 			n, _ := strconv.Atoi(arg)
 			os.Exit(n)
 		case "fail":
-			return nil, &CellError{Name: "CompileError", Value: "undefined: x", Traceback: []string{"cell:1:1: undefined: x"}}
+			return nil, &cell.Error{Name: cell.CompileError, Message: "undefined: x", Line: 1, Col: 1, Traceback: []string{"cell:1:1: undefined: x"}}
 		}
 	}
 	return val, nil
 }
 
-// slowSession is fakeSession as a SlowSession: like the engine, it says
-// when a cell is about to block, and the worker reads other requests only
-// from then on.
-type slowSession struct{ *fakeSession }
-
-func (slowSession) AnnouncesSlow() {}
-
-func (s slowSession) Execute(ctx context.Context, code string, pub display.Publisher) (display.Bundle, error) {
-	for _, line := range strings.Split(code, "\n") {
-		switch cmd, _, _ := strings.Cut(line, " "); cmd {
-		case "wait", "hang", "spin", "block", "gopanic":
-			pub.(Slower).Slow()
-		}
-	}
-	return s.fakeSession.Execute(ctx, code, pub)
-}
-
-// slowWorkerCommand starts the test binary as a worker serving
-// slowSession.
-func slowWorkerCommand() *exec.Cmd {
-	c := testWorkerCommand()
-	c.Env = append(c.Env, "GOLDP_TEST_WORKER=slow")
-	return c
-}
-
-// bothSessions runs f as two subtests: with a worker serving a Session
-// (another goroutine reads requests from the start of each cell) and one
-// serving a SlowSession (from when the cell says it may block).
-func bothSessions(t *testing.T, f func(t *testing.T, cmd func() *exec.Cmd)) {
-	t.Run("Session", func(t *testing.T) { f(t, testWorkerCommand) })
-	t.Run("SlowSession", func(t *testing.T) { f(t, slowWorkerCommand) })
-}
+// bothSessions runs f (it ran f twice, for a session that announced slow
+// code and one that did not; the worker no longer tells them apart).
+func bothSessions(t *testing.T, f func(t *testing.T, cmd func() *exec.Cmd)) { f(t, testWorkerCommand) }
 
 // startAbandoned starts a goroutine that never ends, standing for yaegi's
 // evaluation goroutine stuck in a compiled call: computing or blocked.
@@ -161,12 +128,12 @@ func startAbandoned(spin bool) {
 	}()
 }
 
-func (f *fakeSession) Complete(code string, cursor int) ([]string, []string, int, int) {
-	return []string{"Println", "Printf"}, []string{"func", "func"}, cursor - 2, cursor
+func (f *fakeSession) Complete(code string, cursor int) cell.Completion {
+	return cell.Completion{Matches: []string{"Println", "Printf"}, Kinds: []string{"func", "func"}, Start: cursor - 2, End: cursor}
 }
 
-func (f *fakeSession) Inspect(code string, cursor, detail int) (display.Bundle, bool) {
-	return display.Bundle{"text/plain": "doc of " + code}, code != ""
+func (f *fakeSession) Inspect(code string, cursor, detail int) (map[string]any, bool) {
+	return map[string]any{"text/plain": "doc of " + code}, code != ""
 }
 
 func (f *fakeSession) IsComplete(code string) (string, string) {
