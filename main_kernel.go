@@ -48,7 +48,7 @@ func cmdKernel(args []string) int {
 		return 1
 	}
 	sup := worker.New(worker.Options{Info: languageInfo(), MaxRSS: limit})
-	if err := jupyter.Serve(context.Background(), ci, sup,
+	if err := jupyter.Serve(context.Background(), ci, sup.Jupyter(),
 		jupyter.WithImplementationVersion(version), jupyter.WithHistoryFile(*history)); err != nil {
 		fmt.Fprintln(os.Stderr, "goldp kernel:", err)
 		sup.Shutdown(context.Background())

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"image/png"
 	"io"
@@ -379,9 +380,10 @@ func TestNotebookTimeoutAndInterrupt(t *testing.T) {
 	}
 }
 
-func TestNotebookCaptureFD(t *testing.T) {
-	in := makeNotebook(t, "print interp\nosprint compiled\nprint again\nosprint end\nhtml <p>x</p>\nprint after", "print gone\nclear\nprint kept")
-	r := &Notebook{In: in, CaptureFD: true, NewSession: newFake}
+// Stream text in pieces joins into one output until a display comes.
+func TestNotebookStreamOrder(t *testing.T) {
+	in := makeNotebook(t, "print interp\nprint compiled\nprint again\nprint end\nhtml <p>x</p>\nprint after", "print gone\nclear\nprint kept")
+	r := &Notebook{In: in, NewSession: newFake}
 	res, err := r.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -391,9 +393,44 @@ func TestNotebookCaptureFD(t *testing.T) {
 		t.Errorf("outputs %+v", outs)
 	}
 	if outs := res.Notebook.Cells[1].Outputs; len(outs) != 1 || outs[0].Text != "kept\n" {
-		t.Errorf("clear_output with captured output: %+v", outs)
+		t.Errorf("clear_output with stream output: %+v", outs)
 	}
-	fmt.Fprint(os.Stdout, "") // fd 1 works again
+}
+
+// --out naming the input (here through a link) is --inplace: a failed
+// run leaves the input alone unless errors are allowed.
+func TestNotebookOutIsIn(t *testing.T) {
+	in := makeNotebook(t, "print a", "fail 1 1 boom")
+	link := filepath.Join(filepath.Dir(in), "link.ipynb")
+	if err := os.Symlink(filepath.Base(in), link); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(in)
+	res, err := (&Notebook{In: in, Out: link, NewSession: newFake}).Run(context.Background())
+	if err == nil || !res.Kept || res.Written != "" {
+		t.Fatalf("err %v kept %v written %q", err, res.Kept, res.Written)
+	}
+	if after, _ := os.ReadFile(in); !bytes.Equal(before, after) {
+		t.Errorf("a failed run rewrote its input")
+	}
+	res, err = (&Notebook{In: in, InPlace: true, AllowErrors: true, NewSession: newFake}).Run(context.Background())
+	if err == nil || res.Written != in {
+		t.Fatalf("with --allow-errors: err %v written %q", err, res.Written)
+	}
+	if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced")
+	}
+}
+
+// A failed write is reported as a *WriteError naming the path.
+func TestNotebookWriteError(t *testing.T) {
+	in := makeNotebook(t, "print a")
+	out := filepath.Join(t.TempDir(), "missing", "x.ipynb")
+	_, err := (&Notebook{In: in, Out: out, NewSession: newFake}).Run(context.Background())
+	var we *WriteError
+	if !errors.As(err, &we) || we.Path != out {
+		t.Fatalf("err %v, want a WriteError for %s", err, out)
+	}
 }
 
 func TestNotebookPNGValid(t *testing.T) {

@@ -22,10 +22,10 @@ func BenchmarkExecuteRoundTrip(b *testing.B) {
 	s := newBenchSupervisor(b)
 	out := &recorder{}
 	req := jupyter.ExecuteRequest{Code: "get x"}
-	s.Execute(context.Background(), req, out)
+	s.Jupyter().Execute(context.Background(), req, out)
 	b.ResetTimer()
 	for range b.N {
-		if rep := s.Execute(context.Background(), req, out); rep.Status != "ok" {
+		if rep := s.Jupyter().Execute(context.Background(), req, out); rep.Status != "ok" {
 			b.Fatal(rep)
 		}
 	}
@@ -34,10 +34,10 @@ func BenchmarkExecuteRoundTrip(b *testing.B) {
 // BenchmarkComplete measures a completion request through the worker.
 func BenchmarkComplete(b *testing.B) {
 	s := newBenchSupervisor(b)
-	s.Complete(context.Background(), "fmt.Pr", 6)
+	s.Jupyter().Complete(context.Background(), "fmt.Pr", 6)
 	b.ResetTimer()
 	for range b.N {
-		s.Complete(context.Background(), "fmt.Pr", 6)
+		s.Jupyter().Complete(context.Background(), "fmt.Pr", 6)
 	}
 }
 
@@ -47,7 +47,7 @@ func BenchmarkTenThousandLines(b *testing.B) {
 	s := newBenchSupervisor(b)
 	for range b.N {
 		out := &recorder{}
-		s.Execute(context.Background(), jupyter.ExecuteRequest{Code: "print 10000"}, out)
+		s.Jupyter().Execute(context.Background(), jupyter.ExecuteRequest{Code: "print 10000"}, out)
 		if text, _ := out.text("stdout"); len(text) != 98890 {
 			b.Fatalf("got %d bytes", len(text))
 		}
@@ -93,7 +93,7 @@ func BenchmarkWorkerBinary(b *testing.B) {
 	out := &recorder{}
 	req := jupyter.ExecuteRequest{Code: "1+1"}
 	for range 100 {
-		if rep := s.Execute(context.Background(), req, out); rep.Status != "ok" {
+		if rep := s.Jupyter().Execute(context.Background(), req, out); rep.Status != "ok" {
 			b.Fatal(rep)
 		}
 	}
@@ -104,7 +104,7 @@ func BenchmarkWorkerBinary(b *testing.B) {
 	w0, s0 := procCPU(pid), selfCPU()
 	b.ResetTimer()
 	for range b.N {
-		if rep := s.Execute(context.Background(), req, out); rep.Status != "ok" {
+		if rep := s.Jupyter().Execute(context.Background(), req, out); rep.Status != "ok" {
 			b.Fatal(rep)
 		}
 	}

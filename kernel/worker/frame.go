@@ -47,6 +47,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+
+	"github.com/goldp/goldp/kernel/cell"
 )
 
 // MaxFrame is the largest frame payload Decoder accepts (64 MiB), a guard
@@ -94,13 +96,11 @@ type Msg struct {
 	Detail     int    `json:"detail,omitempty"`
 	AllowStdin bool   `json:"stdin,omitempty"`
 
-	// Execute replies: Data is the cell's value; for a failed cell EName,
-	// EValue and Traceback describe the error.
-	Data      map[string]any `json:"data,omitempty"`
-	Metadata  map[string]any `json:"meta,omitempty"`
-	EName     string         `json:"ename,omitempty"`
-	EValue    string         `json:"evalue,omitempty"`
-	Traceback []string       `json:"tb,omitempty"`
+	// Execute replies: Data is the cell's value, Fail the error of a
+	// failed cell.
+	Data     map[string]any `json:"data,omitempty"`
+	Metadata map[string]any `json:"meta,omitempty"`
+	Fail     *cell.Error    `json:"fail,omitempty"`
 	// Runaway marks an interrupted cell whose compiled code kept the
 	// worker busy after the interpreter gave up on it (see Server.Grace).
 	Runaway bool `json:"runaway,omitempty"`

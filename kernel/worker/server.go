@@ -180,11 +180,8 @@ func (s *Server) execute(m *Msg) {
 		r.Runaway = abandoned(s.Grace)
 	}
 	if err != nil {
-		ce := cell.AsError(err)
-		r.EName, r.EValue, r.Traceback = ce.Name, ce.Error(), ce.Traceback
-		r.Status = "error"
+		r.Fail = cell.AsError(err)
 	} else {
-		r.Status = "ok"
 		r.Data = val
 	}
 	s.sendReply(r)
@@ -371,7 +368,11 @@ func (p *publisher) Input(prompt string, password bool) (string, error) {
 	}
 	select {
 	case r := <-ch:
-		if r.Error != "" {
+		switch r.Error {
+		case "":
+		case cell.ErrNoInput.Error():
+			return "", cell.ErrNoInput
+		default:
 			return "", errors.New(r.Error)
 		}
 		return r.Text, nil
@@ -405,7 +406,7 @@ func Main(newSession func() (cell.Session, error)) int {
 	// Markers go to private duplicates of fd 1 and 2 so that cells closing
 	// or replacing os.Stdout do not break ordering.
 	stdout, stderr := dupFile(1, "stdout"), dupFile(2, "stderr")
-	s := &Server{New: newSession, Requests: newRawPipe(req), Events: newRawPipe(ev), Stdout: stdout, Stderr: stderr, Nonce: nonce, Grace: grace}
+	s := &Server{New: newSession, Requests: req, Events: ev, Stdout: stdout, Stderr: stderr, Nonce: nonce, Grace: grace}
 	tuneGC(gcHeadroom)
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)

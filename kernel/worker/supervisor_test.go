@@ -228,7 +228,7 @@ func (l testLog) Write(p []byte) (int, error) {
 }
 
 func run(s *Supervisor, code string, out *recorder) jupyter.ExecuteReply {
-	return s.Execute(context.Background(), jupyter.ExecuteRequest{Code: code, AllowStdin: true}, out)
+	return s.Jupyter().Execute(context.Background(), jupyter.ExecuteRequest{Code: code, AllowStdin: true}, out)
 }
 
 func TestSupervisorOrderAndState(t *testing.T) {
@@ -340,8 +340,11 @@ func testSupervisorCrash(t *testing.T, cmd func() *exec.Cmd) {
 	if rep.Status != "error" || rep.EName != "WorkerDied" {
 		t.Fatalf("crashed cell: %+v", rep)
 	}
-	if text, _ := out.text("stderr"); !strings.Contains(text, "boom in goroutine") || !strings.Contains(text, "state was lost") {
-		t.Errorf("stderr does not show the panic and the notice: %q", text)
+	if text, _ := out.text("stderr"); !strings.Contains(text, "boom in goroutine") {
+		t.Errorf("stderr does not show the panic: %q", text)
+	}
+	if !strings.Contains(rep.EValue, "(panic: boom in goroutine; exit status 2)") || !strings.Contains(rep.EValue, "state was lost") {
+		t.Errorf("the error does not say why the worker died: %q", rep.EValue)
 	}
 	out = &recorder{}
 	if rep := run(s, "set y 1\nget y", out); rep.Data["text/plain"] != "1" {
@@ -366,7 +369,7 @@ func testSupervisorInputAndQueries(t *testing.T, cmd func() *exec.Cmd) {
 	if text, _ := out.text("stdout"); text != "got Ada\n" {
 		t.Errorf("input answer: %q", text)
 	}
-	rep := s.Execute(context.Background(), jupyter.ExecuteRequest{Code: "input x"}, out)
+	rep := s.Jupyter().Execute(context.Background(), jupyter.ExecuteRequest{Code: "input x"}, out)
 	if rep.Status != "error" {
 		t.Errorf("input without allow_stdin: %+v", rep)
 	}
@@ -374,14 +377,14 @@ func testSupervisorInputAndQueries(t *testing.T, cmd func() *exec.Cmd) {
 	done := make(chan jupyter.ExecuteReply)
 	go func() { done <- run(s, "wait", &recorder{}) }()
 	time.Sleep(50 * time.Millisecond)
-	c := s.Complete(context.Background(), "fmt.Pr", 6)
+	c := s.Jupyter().Complete(context.Background(), "fmt.Pr", 6)
 	if len(c.Matches) != 2 || c.CursorStart != 4 || c.CursorEnd != 6 {
 		t.Errorf("complete: %+v", c)
 	}
-	if r := s.Inspect(context.Background(), "fmt", 1, 0); !r.Found || r.Data["text/plain"] != "doc of fmt" {
+	if r := s.Jupyter().Inspect(context.Background(), "fmt", 1, 0); !r.Found || r.Data["text/plain"] != "doc of fmt" {
 		t.Errorf("inspect: %+v", r)
 	}
-	if r := s.IsComplete(context.Background(), "for {"); r.Status != "incomplete" || r.Indent != "\t" {
+	if r := s.Jupyter().IsComplete(context.Background(), "for {"); r.Status != "incomplete" || r.Indent != "\t" {
 		t.Errorf("is_complete: %+v", r)
 	}
 	s.Interrupt()
@@ -473,7 +476,7 @@ func TestSupervisorStartFailure(t *testing.T) {
 				t.Errorf("%s: reply %+v, want an error containing %q", tc.name, rep, tc.want)
 			}
 		}
-		if r := s.IsComplete(context.Background(), "x"); r.Status != "unknown" {
+		if r := s.Jupyter().IsComplete(context.Background(), "x"); r.Status != "unknown" {
 			t.Errorf("%s: is_complete without a worker: %+v", tc.name, r)
 		}
 		s.Shutdown(context.Background())
@@ -498,7 +501,7 @@ func TestSupervisorInterruptWhileStarting(t *testing.T) {
 	// Cancelling the transport's context interrupts a running cell.
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
-	rep = s.Execute(ctx, jupyter.ExecuteRequest{Code: "wait"}, &recorder{})
+	rep = s.Jupyter().Execute(ctx, jupyter.ExecuteRequest{Code: "wait"}, &recorder{})
 	if rep.Status != "error" || rep.EName != "Interrupted" {
 		t.Errorf("cancelled context: %+v", rep)
 	}
