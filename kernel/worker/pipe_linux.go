@@ -1,8 +1,10 @@
 package worker
 
 import (
+	"bytes"
 	"io"
 	"os"
+	"strconv"
 	"syscall"
 	"unsafe"
 )
@@ -34,4 +36,30 @@ func pipeEmpty(w io.Writer) bool {
 // processes a cell started, and kills it when the supervisor dies.
 func procAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
+
+// computing reports whether a thread of this process other than the
+// calling one (which must be locked to its thread) is running or
+// runnable, from /proc/self/task/*/stat; ok is false when it cannot tell.
+func computing() (busy, ok bool) {
+	self := strconv.Itoa(syscall.Gettid())
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return false, false
+	}
+	for _, t := range tasks {
+		if t.Name() == self {
+			continue
+		}
+		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/stat")
+		if err != nil {
+			continue // the thread ended
+		}
+		// The state follows the command name in parentheses.
+		i := bytes.LastIndexByte(b, ')')
+		if i >= 0 && i+2 < len(b) && b[i+2] == 'R' {
+			return true, true
+		}
+	}
+	return false, true
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -187,85 +186,34 @@ func (s *Server) execute(m *Msg) {
 	s.sendReply(r)
 }
 
-// abandoned waits up to grace, after an interrupt, for the interpreter's
-// evaluation goroutine to end or block, and reports whether it is still
-// busy. yaegi's ExecuteWithContext returns as soon as the context is
-// cancelled; the goroutine it evaluates on stops at the next interpreted
-// instruction, but a compiled call that ignores cancellation keeps it
-// alive. Blocked there (time.Sleep, a channel, I/O) it costs nothing and
-// the session stays usable; computing, it would hold a CPU and touch the
-// session's state behind later cells' backs, so the worker is replaced.
+// abandoned waits up to grace, after an interrupt, for the worker to go
+// quiet, and reports whether it still computes. yaegi returns from an
+// interrupted evaluation at once and stops interpreted code at its next
+// instruction, but abandons a compiled call that ignores cancellation,
+// which goes on running. Blocked (time.Sleep, a channel, I/O) it costs
+// nothing and the session stays usable; computing, it would hold a CPU and
+// touch the session's state behind later cells' backs, so the worker is
+// replaced. The test asks the kernel whether another thread of the worker
+// is running or waiting for a CPU (see computing): one sample in which
+// none is means the worker is quiet; on a loaded machine a computing
+// thread waits for a CPU often, but it stays runnable.
 func abandoned(grace time.Duration) bool {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	deadline := time.Now().Add(grace)
-	wait := 200 * time.Microsecond
-	quiet := 0
 	for {
-		switch evalState() {
-		case evalNone:
+		busy, ok := computing()
+		if !ok {
+			return false // cannot tell: keep the session
+		}
+		if !busy {
 			return false
-		case evalBlocked:
-			// Blocked in several samples in a row (a computing goroutine
-			// can be caught waiting for the GC or a lock for a moment).
-			if quiet++; quiet >= 3 {
-				return false
-			}
-		case evalBusy:
-			quiet = 0
 		}
 		if time.Now().After(deadline) {
 			return true
 		}
-		time.Sleep(wait)
-		wait = min(2*wait, 10*time.Millisecond)
+		time.Sleep(2 * time.Millisecond)
 	}
-}
-
-// evalCreators are the frames that start yaegi's evaluation goroutines.
-var evalCreators = []string{
-	"created by github.com/traefik/yaegi/interp.(*Interpreter).ExecuteWithContext",
-	"created by github.com/traefik/yaegi/interp.(*Interpreter).EvalWithContext",
-}
-
-const (
-	evalNone    = iota // no evaluation goroutine
-	evalBlocked        // all of them are blocked
-	evalBusy           // one is running or runnable
-)
-
-// evalState reports the state of the goroutines yaegi started to evaluate
-// code with a context.
-func evalState() int {
-	buf := make([]byte, 64<<10)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) || len(buf) >= 64<<20 {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	state := evalNone
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		found := false
-		for _, c := range evalCreators {
-			if strings.Contains(g, c) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			continue
-		}
-		state = evalBlocked
-		// The header is "goroutine 7 [state, 2 minutes]:".
-		_, st, _ := strings.Cut(g, "[")
-		for _, busy := range []string{"running", "runnable", "preempted", "GC assist"} {
-			if strings.HasPrefix(st, busy) {
-				return evalBusy
-			}
-		}
-	}
-	return state
 }
 
 // runCell runs the session's Execute, turning a panic that escapes it into

@@ -24,7 +24,6 @@ func TestMain(m *testing.M) {
 		os.Exit(Main(func() (cell.Session, error) { return nil, errors.New("no interpreter today") }))
 	}
 	if mode := os.Getenv("GOLDP_TEST_WORKER"); mode != "" {
-		evalCreators = append(evalCreators, "created by github.com/goldp/goldp/kernel/worker.startAbandoned")
 		os.Exit(Main(func() (cell.Session, error) {
 			return &fakeSession{vars: map[string]string{}}, nil
 		}))
