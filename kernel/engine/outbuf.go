@@ -16,20 +16,22 @@ import (
 	"github.com/goldp/goldp/kernel/display"
 )
 
-// Output of fmt.Print* to a file (the kernel worker's stdout pipe, a
-// script's terminal) is buffered while a cell runs: one write(2) per line
-// made a cell printing 10,000 lines spend two thirds of its time in
-// system calls and in waking the reader of the pipe.
+// Output of fmt.Print* to a file (a script's terminal) or to the cell's
+// Sink (the kernel worker's event pipe) is buffered while a cell runs: one
+// write(2) per line made a cell printing 10,000 lines spend two thirds of
+// its time in system calls and in waking the reader of the pipe.
 //
 // The buffer is flushed when it holds outBufSize bytes, outBufDelay after
 // the first unflushed write, when the cell ends, before anything the cell
 // displays (or an input prompt), before writes to standard error through
 // the interpreter (fmt.Fprint* to os.Stderr, log, panics) and before
-// os.Exit. fmt.Fprint* to os.Stdout goes through the same buffer, so fmt's
-// output stays in order. Only writes that bypass fmt to the file itself
-// (os.Stdout.Write, compiled code) can overtake fmt output written less
-// than outBufDelay before them. Between cells nothing is buffered, so
-// output of goroutines a cell left running is written at once.
+// os.Exit. fmt.Fprint* to os.Stdout goes through the same buffer, and to
+// os.Stderr to the session's standard error, so fmt's output stays in
+// order. Only writes that bypass fmt to the process's files (os.Stdout.Write,
+// compiled code) can overtake fmt output; the kernel's worker sends those
+// before anything the cell displays and before its reply. Between cells
+// nothing is buffered, so output of goroutines a cell left running is
+// written at once.
 const (
 	outBufSize  = 32 << 10
 	outBufDelay = 2 * time.Millisecond
@@ -48,9 +50,11 @@ type outBuffer struct {
 }
 
 // newOutBuffer returns the buffer for w, or nil (no buffering) when w is
-// not a file.
+// neither a file nor the Sink's stream.
 func newOutBuffer(w io.Writer) *outBuffer {
-	if _, ok := w.(*os.File); !ok {
+	switch w.(type) {
+	case *os.File, sinkWriter:
+	default:
 		return nil
 	}
 	b := &outBuffer{w: w}
@@ -140,12 +144,16 @@ func (f flushFirst) Write(p []byte) (int, error) {
 }
 
 // outExports returns the symbols that keep fmt output in order around the
-// buffer: os.Stdout as the cells see it (the original file), fmt.Fprint*
-// to it through the buffer and to os.Stderr after flushing it, and os.Exit
-// after flushing it.
+// buffer: os.Stdout as the cells see it (the file the buffer writes to, or
+// the process's), fmt.Fprint* to it through the buffer and to os.Stderr
+// to the session's standard error (which flushes the buffer first), and
+// os.Exit after flushing it.
 func (s *Session) outExports() interp.Exports {
 	out := s.outBuf
-	orig := out.w.(*os.File)
+	orig, ok := out.w.(*os.File)
+	if !ok {
+		orig = os.Stdout
+	}
 	file := orig // the variable os.Stdout of the cells
 	// route compares files only: comparing arbitrary writers could panic
 	// on an uncomparable type. A cell that sets os.Stdout to another file
@@ -158,7 +166,7 @@ func (s *Session) outExports() interp.Exports {
 		case f == orig:
 			return out
 		case f == os.Stderr:
-			return flushFirst{out, w}
+			return s.stderr
 		}
 		return w
 	}

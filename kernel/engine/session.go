@@ -35,7 +35,12 @@ type Session struct {
 	opts   Options
 	stdout io.Writer
 	stderr *stderrFilter
-	outBuf *outBuffer // buffers stdout while a cell runs, if it is a file
+	outBuf *outBuffer // buffers stdout while a cell runs (see outbuf.go)
+
+	// sink is the Sink of the running or latest cell, which receives the
+	// streams when Options leaves them nil.
+	sinkMu sync.Mutex
+	sink   cell.Sink
 
 	mu   sync.Mutex // serializes Execute and Reset
 	in   *interp.Interpreter
@@ -121,11 +126,11 @@ func New(opts Options) (*Session, error) {
 	s := &Session{opts: opts, idx: newIndex()}
 	s.stdout = opts.Stdout
 	if s.stdout == nil {
-		s.stdout = os.Stdout
+		s.stdout = sinkWriter{s, "stdout"}
 	}
 	var errw io.Writer = opts.Stderr
 	if errw == nil {
-		errw = os.Stderr
+		errw = sinkWriter{s, "stderr"}
 	}
 	if s.outBuf = newOutBuffer(s.stdout); s.outBuf != nil {
 		s.stdout = s.outBuf
@@ -331,6 +336,11 @@ func (s *Session) Execute(ctx context.Context, code string, out cell.Sink) (map[
 	// behaving differently under the kernel, nb run and its -timeout.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if out != nil {
+		s.sinkMu.Lock()
+		s.sink = out
+		s.sinkMu.Unlock()
+	}
 	restore := display.SetPublisher(newPublisher(s.outBuf, out), ctx)
 	defer restore()
 	s.outBuf.begin()
@@ -748,6 +758,27 @@ func (s *Session) runError(ctx context.Context, err error, c *chunk) *cell.Error
 
 func (s *Session) interrupted() *cell.Error {
 	return s.newError("Interrupted", "interrupted", 0, 0)
+}
+
+// sinkWriter writes a stream to the Sink of the running or latest cell;
+// before the first cell, to the process's own stream.
+type sinkWriter struct {
+	s    *Session
+	name string
+}
+
+func (w sinkWriter) Write(p []byte) (int, error) {
+	w.s.sinkMu.Lock()
+	k := w.s.sink
+	w.s.sinkMu.Unlock()
+	if k == nil {
+		if w.name == "stderr" {
+			return os.Stderr.Write(p)
+		}
+		return os.Stdout.Write(p)
+	}
+	k.Stream(w.name, string(p))
+	return len(p), nil
 }
 
 // stderrFilter passes the interpreted code's standard error through, and

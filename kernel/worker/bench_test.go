@@ -16,8 +16,8 @@ import (
 )
 
 // BenchmarkExecuteRoundTrip measures the supervisor-worker overhead of a
-// trivial cell: request frame, fake session, sync markers on both streams,
-// reply frame.
+// trivial cell: request frame, fake session, the check that fd 1 and 2 are
+// drained, reply frame.
 func BenchmarkExecuteRoundTrip(b *testing.B) {
 	s := newBenchSupervisor(b)
 	out := &recorder{}
@@ -58,7 +58,7 @@ func BenchmarkTenThousandLines(b *testing.B) {
 func BenchmarkFrame(b *testing.B) {
 	var buf bytes.Buffer
 	enc, dec := NewEncoder(&buf), NewDecoder(&buf)
-	m := &Msg{Kind: KindReply, ID: 1, Seq: 2, Marks: 3, Status: "ok", Data: map[string]any{"text/plain": "2"}}
+	m := &Msg{Kind: KindReply, ID: 1, Data: map[string]any{"text/plain": "2"}}
 	var got Msg
 	for range b.N {
 		enc.Encode(m)

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"syscall"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // pipeEmpty reports whether w is a pipe (or other file) with no unread
@@ -30,6 +32,10 @@ func pipeEmpty(w io.Writer) bool {
 	}
 	return errno == 0 && n == 0
 }
+
+// growPipe makes the pipe of fd hold 1 MiB, so that a burst of output
+// does not wait for the capturing goroutine (or, on fd 2, fail).
+func growPipe(fd int) { unix.FcntlInt(uintptr(fd), unix.F_SETPIPE_SZ, 1<<20) }
 
 // procAttr puts the worker in its own process group, so that a terminal's
 // Ctrl-C reaches the supervisor only and a kill of the group reaches the

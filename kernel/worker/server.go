@@ -19,8 +19,6 @@ import (
 // Environment variables the supervisor sets for the worker process. The
 // worker removes them from its environment before running cells.
 const (
-	// EnvNonce holds the sync-marker nonce.
-	EnvNonce = "GOLDP_WORKER_NONCE"
 	// EnvGrace holds Server.Grace as a time.Duration string.
 	EnvGrace = "GOLDP_WORKER_GRACE"
 )
@@ -36,11 +34,14 @@ type Server struct {
 	// worker process).
 	Requests io.Reader
 	Events   io.Writer
-	// Stdout and Stderr receive sync markers; they must be the captured
-	// streams the supervisor reads (nil: no marker on that stream).
-	Stdout, Stderr io.Writer
-	// Nonce is the marker nonce shared with the supervisor.
-	Nonce string
+	// Stdout is the read end of the pipe on the worker's fd 1 (see
+	// captureFd), whose text Serve sends as stream events (nil: not
+	// captured).
+	Stdout *os.File
+	// Stderr is a duplicate of the worker's fd 2, a pipe the supervisor
+	// reads: before an ordered event the worker waits until it is empty
+	// (nil: it does not).
+	Stderr *os.File
 	// Grace is how long the worker waits, after an interrupted cell
 	// returned, for the interpreter's evaluation goroutine to end or block
 	// (0: it does not check). yaegi returns from an interrupted evaluation
@@ -51,9 +52,12 @@ type Server struct {
 	// blocked in a sleep, channel or I/O is left blocked (see abandoned).
 	Grace time.Duration
 
-	enc     *Encoder
-	dec     *Decoder
-	orderMu sync.Mutex // serialises marker writes with event sends
+	enc *Encoder
+	dec *Decoder
+
+	fdMu    sync.Mutex // held while captured text is read and sent
+	fdBuf   [64 << 10]byte
+	pending []byte // read from fd 1, not sent: an unfinished UTF-8 sequence
 
 	// Executes take turns: tickets is the last one handed out (by the one
 	// reading goroutine), served the last one finished.
@@ -61,8 +65,6 @@ type Server struct {
 	turnMu  sync.Mutex
 	turnC   *sync.Cond
 	served  uint64
-	seq     uint64
-	mark    []byte
 
 	mu      sync.Mutex
 	cancel  context.CancelFunc // of the running execute
@@ -88,6 +90,9 @@ func (s *Server) Serve(ctx context.Context) error {
 	}
 	if err := s.enc.Encode(&Msg{Kind: KindReady}); err != nil {
 		return err
+	}
+	if s.Stdout != nil {
+		go s.capture()
 	}
 	s.dec = NewDecoder(s.Requests)
 	s.turnC = sync.NewCond(&s.turnMu)
@@ -183,7 +188,7 @@ func (s *Server) execute(m *Msg) {
 	} else {
 		r.Data = val
 	}
-	s.sendReply(r)
+	s.sendOrdered(r)
 }
 
 // abandoned waits up to grace, after an interrupt, for the worker to go
@@ -246,38 +251,11 @@ func (s *Server) answer(m *Msg) {
 	}
 }
 
-// sendOrdered writes a sync marker on both captured streams and then sends
-// m, so the supervisor delivers m after all output written before it.
-func (s *Server) sendOrdered(m *Msg) error { return s.send(m, false) }
-
-// sendReply sends an execute reply like sendOrdered, except that a stream
-// whose pipe holds no unread bytes gets no marker (see Msg.Drained): the
-// supervisor has read all its text already. That saves two writes here and
-// two wake-ups of the supervisor's stream readers on most cells. Displays
-// do not take this path: the text a cell prints right after a display must
-// not overtake it, while after the reply only goroutines the cell left
-// running can print.
-func (s *Server) sendReply(m *Msg) error { return s.send(m, true) }
-
-func (s *Server) send(m *Msg, reply bool) error {
-	s.orderMu.Lock()
-	defer s.orderMu.Unlock()
-	s.seq++
-	m.Seq = s.seq
-	s.mark = appendMarker(s.mark[:0], s.Nonce, s.seq)
-	for i, w := range [2]io.Writer{s.Stdout, s.Stderr} {
-		if w == nil {
-			continue
-		}
-		bit := uint8(1) << i
-		if reply && pipeEmpty(w) {
-			m.Drained |= bit
-			continue
-		}
-		if _, err := w.Write(s.mark); err == nil {
-			m.Marks |= bit
-		}
-	}
+// sendOrdered sends m after everything written to fd 1 and 2 before it.
+func (s *Server) sendOrdered(m *Msg) error {
+	s.fdMu.Lock()
+	defer s.fdMu.Unlock()
+	s.drainLocked()
 	return s.enc.Encode(m)
 }
 
@@ -289,12 +267,10 @@ type publisher struct {
 	allowStdin bool
 }
 
+// Stream sends text as an event: interpreted output travels on the event
+// pipe in order with displays and the reply.
 func (p *publisher) Stream(name, text string) {
-	f := os.Stdout
-	if name == "stderr" {
-		f = os.Stderr
-	}
-	f.WriteString(text)
+	p.s.enc.Encode(&Msg{Kind: KindStream, Name: name, Text: text})
 }
 
 func (p *publisher) Display(data, metadata map[string]any, displayID string, update bool) {
@@ -332,12 +308,10 @@ func (p *publisher) Input(prompt string, password bool) (string, error) {
 
 // Main is the body of the worker process ("goldp worker"): it serves the
 // session made by newSession over fd 3 (requests) and fd 4 (events), writes
-// sync markers on fd 1 and 2, treats SIGINT as an interrupt, and returns the
+// nothing of its own on fd 1 and 2, treats SIGINT as an interrupt, and returns the
 // exit status.
 func Main(newSession func() (cell.Session, error)) int {
-	nonce := os.Getenv(EnvNonce)
-	grace, _ := time.ParseDuration(os.Getenv(EnvGrace))
-	os.Unsetenv(EnvNonce)
+	grace, ok := os.LookupEnv(EnvGrace)
 	os.Unsetenv(EnvGrace)
 	// The request and event pipes are the worker's own (the supervisor
 	// closed its copies of these ends): non-blocking, they go through the
@@ -347,14 +321,20 @@ func Main(newSession func() (cell.Session, error)) int {
 	syscall.SetNonblock(4, true)
 	req := os.NewFile(3, "requests")
 	ev := os.NewFile(4, "events")
-	if req == nil || ev == nil || nonce == "" {
+	if req == nil || ev == nil || !ok {
 		fmt.Fprintln(os.Stderr, "goldp worker: this command is started by \"goldp kernel\", not by hand")
 		return 2
 	}
-	// Markers go to private duplicates of fd 1 and 2 so that cells closing
-	// or replacing os.Stdout do not break ordering.
-	stdout, stderr := dupFile(1, "stdout"), dupFile(2, "stderr")
-	s := &Server{New: newSession, Requests: req, Events: ev, Stdout: stdout, Stderr: stderr, Nonce: nonce, Grace: grace}
+	g, _ := time.ParseDuration(grace)
+	s := &Server{New: newSession, Requests: req, Events: ev, Grace: g}
+	stdout, err := captureFd()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "goldp worker: capturing fd 1:", err)
+		return 1
+	}
+	// A private duplicate of fd 2, so that a cell closing os.Stderr does
+	// not stop the draining.
+	s.Stdout, s.Stderr = stdout, dupFile(2, "stderr")
 	tuneGC(gcHeadroom)
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)

@@ -2,12 +2,9 @@ package worker
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/exec"
 	"strconv"
@@ -131,20 +128,14 @@ type proc struct {
 	crash    string // the fatal error or panic it died of, from its stderr
 	exited   bool   // reaped: pid may be reused
 
-	feedMu   [2]sync.Mutex // held while a stream reads and processes a chunk
-	syncMu   sync.Mutex
-	syncC    *sync.Cond
-	reached  [2]uint64 // last marker read on stdout, stderr
-	eof      [2]bool
-	released uint64 // last ordered event delivered
-	streams  [2]*stream
+	errMu   sync.Mutex // held while fd 1 or 2 is read and what was read processed
+	streams [2]*stream
 }
 
 // start launches a worker; s.mu is held.
 func (s *Supervisor) start() *proc {
 	p := &proc{s: s, n: s.procs.Add(1), ready: make(chan struct{}), dead: make(chan struct{}),
 		drain: make(chan struct{})}
-	p.syncC = sync.NewCond(&p.syncMu)
 	cfg := batching{Quiet: s.opts.Quiet, MinInterval: s.opts.MinInterval, MaxDelay: s.opts.MaxDelay, MaxBatch: s.opts.MaxBatch}
 	p.streams[0] = newStream("stdout", cfg, s.stream)
 	p.streams[1] = newStream("stderr", cfg, s.stream)
@@ -172,12 +163,6 @@ func (s *Supervisor) output() cell.Sink {
 
 func (s *Supervisor) logf(format string, args ...any) {
 	fmt.Fprintf(s.opts.Log, "goldp: "+format+"\n", args...)
-}
-
-func newNonce() string {
-	var b [12]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }
 
 // run starts the process and serves its pipes until it exits.
@@ -209,12 +194,11 @@ func (p *proc) run() {
 		fail(err)
 		return
 	}
-	nonce := newNonce()
 	cmd := p.s.opts.Command()
 	cmd.Stdin = nil
 	cmd.Stdout, cmd.Stderr = outW, errW
 	cmd.ExtraFiles = []*os.File{reqR, evW}
-	cmd.Env = append(cmd.Environ(), EnvNonce+"="+nonce, EnvGrace+"="+(p.s.opts.InterruptGrace/2).String())
+	cmd.Env = append(cmd.Environ(), EnvGrace+"="+(p.s.opts.InterruptGrace/2).String())
 	cmd.SysProcAttr = procAttr()
 	err = cmd.Start()
 	reqR.Close()
@@ -239,8 +223,8 @@ func (p *proc) run() {
 	}
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); p.readStream(0, outR, nonce) }()
-	go func() { defer wg.Done(); p.readStream(1, errR, nonce) }()
+	go func() { defer wg.Done(); p.readStream(0, outR) }()
+	go func() { defer wg.Done(); p.readStream(1, errR) }()
 	go func() { wg.Wait(); close(p.drain) }()
 	readyOnce := sync.OnceFunc(func() { close(p.ready) })
 	evDone := make(chan struct{})
@@ -288,11 +272,12 @@ func (p *proc) run() {
 	close(p.dead)
 }
 
-// readStream reads fd 1 or 2 of the worker into its batching stream,
-// taking sync markers out. Each read and the processing of what it
-// returned happen under feedMu[i], so that holding feedMu[i] means that
-// every byte read from the pipe so far is in the stream (see Msg.Drained).
-func (p *proc) readStream(i int, r *os.File, nonce string) {
+// readStream reads fd 1 or 2 of the worker into its batching stream (and
+// stderr through the crash filter). The worker captures its fd 1 itself
+// once it runs (see captureFd). Each read and the processing of what it
+// returned happen under errMu, so that holding errMu means that every byte
+// read so far is in the stream (see ordered).
+func (p *proc) readStream(i int, r *os.File) {
 	defer r.Close()
 	st := p.streams[i]
 	write := st.write
@@ -301,26 +286,7 @@ func (p *proc) readStream(i int, r *os.File, nonce string) {
 		crash = &crashFilter{out: st.write}
 		write = crash.write
 	}
-	sc := newMarkerScanner(nonce)
-	buf := make([]byte, 64<<10)
-	// At a marker the text before it is sent, and the text after it waits
-	// until the event it precedes has been delivered.
-	mark := func(seq uint64) {
-		st.flush(false)
-		p.syncMu.Lock()
-		p.reached[i] = seq
-		p.syncC.Broadcast()
-		// The text after the marker is not read yet as far as a drained
-		// reply is concerned: it follows that event.
-		p.feedMu[i].Unlock()
-		for p.released < seq {
-			p.syncC.Wait()
-		}
-		p.syncMu.Unlock()
-		p.feedMu[i].Lock()
-	}
 	end := func() {
-		sc.end(write)
 		if crash != nil {
 			crash.end()
 			p.mu.Lock()
@@ -328,102 +294,51 @@ func (p *proc) readStream(i int, r *os.File, nonce string) {
 			p.mu.Unlock()
 		}
 		st.flush(true)
-		p.syncMu.Lock()
-		p.eof[i] = true
-		p.syncMu.Unlock()
-		p.syncC.Broadcast()
 	}
 	rc, err := r.SyscallConn()
 	if err != nil {
 		end()
 		return
 	}
-	for {
-		var n int
-		var rerr error
+	buf := make([]byte, 64<<10)
+	for done := false; !done; {
 		err := rc.Read(func(fd uintptr) bool {
-			p.feedMu[i].Lock()
-			defer p.feedMu[i].Unlock()
-			for {
-				n, rerr = syscall.Read(int(fd), buf)
-				if rerr != syscall.EINTR {
-					break
-				}
-			}
-			if rerr == syscall.EAGAIN {
+			p.errMu.Lock()
+			defer p.errMu.Unlock()
+			n, err := syscall.Read(int(fd), buf)
+			if err == syscall.EAGAIN || err == syscall.EINTR {
 				return false // wait until readable
 			}
 			if n > 0 {
-				sc.feed(buf[:n], write, mark)
+				write(buf[:n])
+				return true
 			}
-			if rerr == nil && n == 0 {
-				rerr = io.EOF
-			}
-			if rerr != nil {
-				end()
-			}
+			end()
+			done = true
 			return true
 		})
-		if err != nil || rerr != nil {
-			if err != nil && rerr == nil {
-				p.feedMu[i].Lock()
-				end()
-				p.feedMu[i].Unlock()
-			}
+		if err != nil && !done {
+			p.errMu.Lock()
+			end()
+			p.errMu.Unlock()
 			return
 		}
 	}
 }
 
-// drained makes sure the text read so far from the streams flagged in
-// drained is sent, and keeps those streams from processing more until
-// undrain: their pipes were empty when the worker sent the reply, so all
-// text written before it has been read.
-func (p *proc) drained(drained uint8) {
-	for i := range 2 {
-		if drained&(1<<i) != 0 {
-			p.feedMu[i].Lock()
-			p.streams[i].flush(false)
-		}
-	}
-}
-
-func (p *proc) undrain(drained uint8) {
-	for i := range 2 {
-		if drained&(1<<i) != 0 {
-			p.feedMu[i].Unlock()
-		}
-	}
-}
-
-// waitMarks blocks until the streams flagged in marks have passed the
-// marker seq (or ended).
-func (p *proc) waitMarks(seq uint64, marks uint8) {
-	p.syncMu.Lock()
-	for i := range 2 {
-		if marks&(1<<i) == 0 {
-			continue
-		}
-		for p.reached[i] < seq && !p.eof[i] {
-			p.syncC.Wait()
-		}
-	}
-	p.syncMu.Unlock()
-}
-
-// release lets the streams go past the marker of seq.
-func (p *proc) release(seq uint64) {
-	p.syncMu.Lock()
-	if seq > p.released {
-		p.released = seq
-	}
-	p.syncMu.Unlock()
-	p.syncC.Broadcast()
+// ordered delivers an event after the stream text that came before it:
+// on the event pipe, and on fd 2, which the worker found empty (read by
+// this side) before it sent the event.
+func (p *proc) ordered(deliver func()) {
+	p.errMu.Lock()
+	defer p.errMu.Unlock()
+	p.streams[0].flush(false)
+	p.streams[1].flush(false)
+	deliver()
 }
 
 func (p *proc) readEvents(r *os.File, ready func()) {
 	defer r.Close()
-	defer p.release(math.MaxUint64) // no more events: streams run free
 	dec := NewDecoder(r)
 	for {
 		m := new(Msg)
@@ -434,12 +349,6 @@ func (p *proc) readEvents(r *os.File, ready func()) {
 			}
 			return
 		}
-		if m.Seq > 0 {
-			p.waitMarks(m.Seq, m.Marks)
-		}
-		if m.Kind == KindReply && m.Drained != 0 {
-			p.drained(m.Drained)
-		}
 		switch m.Kind {
 		case KindReady:
 			if m.Error != "" {
@@ -448,22 +357,29 @@ func (p *proc) readEvents(r *os.File, ready func()) {
 				p.mu.Unlock()
 			}
 			ready()
+		case KindStream:
+			i := 0
+			if m.Name == "stderr" {
+				i = 1
+			}
+			p.streams[i].write([]byte(m.Text))
 		case KindReply:
-			p.pending.deliver(m)
+			p.ordered(func() { p.pending.deliver(m) })
 		case KindDisplay:
 			if out := p.s.output(); out != nil {
 				md := m.Metadata
 				if md == nil {
 					md = map[string]any{}
 				}
-				out.Display(m.Data, md, m.DisplayID, m.Update)
+				p.ordered(func() { out.Display(m.Data, md, m.DisplayID, m.Update) })
 			}
 		case KindClear:
 			if out := p.s.output(); out != nil {
-				out.ClearOutput(m.Wait)
+				p.ordered(func() { out.ClearOutput(m.Wait) })
 			}
 		case KindInput:
 			out := p.s.output()
+			p.ordered(func() {})
 			go func() {
 				r := &Msg{Kind: KindInputReply, ID: m.ID}
 				if out == nil {
@@ -477,12 +393,6 @@ func (p *proc) readEvents(r *os.File, ready func()) {
 			}()
 		default:
 			p.s.logf("worker %d: unknown event %q", p.n, m.Kind)
-		}
-		if m.Kind == KindReply && m.Drained != 0 {
-			p.undrain(m.Drained)
-		}
-		if m.Seq > 0 {
-			p.release(m.Seq)
 		}
 	}
 }
