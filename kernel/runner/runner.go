@@ -1,6 +1,7 @@
 // Package runner runs notebook Go outside Jupyter: a script file as one cell
-// (goldp run) and the code cells of a notebook in order (goldp nb run). Both
-// drive an engine session in-process with the same semantics as the kernel.
+// (goldp run, an engine session in-process) and the code cells of a
+// notebook in order (goldp nb run, a worker process like the kernel's).
+// Both drive a cell.Session with the same semantics as the kernel.
 //
 // The package does not import the engine: the goldp command passes a
 // NewSession that starts one, which keeps the runners testable with a
