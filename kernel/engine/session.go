@@ -401,10 +401,8 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result
 			return nil, s.interrupted()
 		}
 		prog, err := s.compileRich(c)
-		var progSrc *interp.Program // compiled from c.src, not the rich form
 		if prog == nil && err == nil {
 			prog, err = s.compile(c.src)
-			progSrc = prog
 		}
 		if err != nil && c.fallback != "" {
 			prog2, err2 := s.compile(c.fallback)
@@ -427,11 +425,7 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result
 			return nil, e
 		}
 		s.record(c)
-		if c.quick && prog == progSrc {
-			_, err = s.executeQuick(prog)
-		} else {
-			_, err = s.in.ExecuteWithContext(ctx, prog)
-		}
+		_, err = s.in.ExecuteWithContext(ctx, prog)
 		if err != nil {
 			e := s.runError(ctx, err, c)
 			interrupted = e.Name == "Interrupted"
@@ -472,16 +466,6 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result
 		res.Value = renderValues(vals)
 	}
 	return res, nil
-}
-
-// executeQuick runs a quick chunk's program (see chunk.quick) on the
-// calling goroutine. ExecuteWithContext evaluates on a goroutine of its
-// own so that it can return at an interrupt; a quick chunk ends within
-// microseconds anyway, and starting that goroutine, handing over to it and
-// back, and growing its stack were most of the cost of a cell like `x` or
-// `1+1` in the worker. A panic becomes an interp.Panic error, as there.
-func (s *Session) executeQuick(prog *interp.Program) (reflect.Value, error) {
-	return s.in.Execute(prog)
 }
 
 // compile compiles one chunk, turning an interpreter panic into an error.

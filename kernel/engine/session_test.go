@@ -266,58 +266,9 @@ func TestNilErrorShowsNothing(t *testing.T) {
 	}
 }
 
-// TestQuickStatements checks which statements the engine runs without the
-// interpreter's cancellable evaluation goroutine, and that they behave
-// as the others: values, assignments, panics with their position.
-func TestQuickStatements(t *testing.T) {
-	view := func() *sessionView {
-		return &sessionView{
-			vars: map[string]bool{"x": true, "m": true, "s": true, "ch": true, "len2": true}, consts: map[string]bool{},
-			funcs: map[string]int{"f": 1}, types: map[string]string{}, imported: map[string]string{"fmt": "fmt"},
-			preload: map[string]string{},
-		}
-	}
-	for _, c := range []struct {
-		code  string
-		quick bool
-	}{
-		{"1+1", true},
-		{"x", true},
-		{"x = x + 1", true},
-		{"x++", true},
-		{`m["k"]`, true},
-		{"s[1:2]", true},
-		{"len(s) + cap(s)", true},
-		{"float64(x) / 2", true},
-		{"y := x * 2", true},
-		{"f()", false},
-		{"x = f()", false},
-		{"fmt.Sprint(x)", false},
-		{"<-ch", false},
-		{"x = <-ch", false},
-		{"func() int { return 1 }", false},
-		{"for {\n}", false},
-		{"if x > 0 {\n\tx = 1\n}", false},
-		{"make([]int, x)", false},
-	} {
-		p, err := rewrite(c.code, 1, 1, view())
-		if err != nil {
-			t.Fatalf("rewrite(%q): %v", c.code, err)
-		}
-		for _, ch := range p.chunks {
-			if ch.quick != c.quick {
-				t.Errorf("%q: chunk quick = %v, want %v\n%s", c.code, ch.quick, c.quick, ch.src)
-			}
-		}
-	}
-	// A name that shadows a builtin is a call of unknown length.
-	v := view()
-	v.funcs["len"] = 1
-	p, err := rewrite("len(s)", 1, 1, v)
-	if err != nil || len(p.chunks) != 1 || p.chunks[0].quick {
-		t.Errorf("len(s) with len a cell function: %+v, %v", p, err)
-	}
-
+// TestSimpleStatements checks that short statements (values, assignments,
+// panics) report their values and positions like the others.
+func TestSimpleStatements(t *testing.T) {
 	s := newTest(t)
 	s.exec(`m := map[string]int{"a": 1}` + "\nx := 2\nzero := 0")
 	for _, c := range []struct{ code, want string }{

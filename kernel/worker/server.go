@@ -335,7 +335,6 @@ func Main(newSession func() (cell.Session, error)) int {
 	// A private duplicate of fd 2, so that a cell closing os.Stderr does
 	// not stop the draining.
 	s.Stdout, s.Stderr = stdout, dupFile(2, "stderr")
-	tuneGC(gcHeadroom)
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
 	go func() {
