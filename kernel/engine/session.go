@@ -172,6 +172,11 @@ func (s *Session) start() error {
 		if err := in.Use(e); err != nil {
 			return fmt.Errorf("engine: loading symbols: %w", err)
 		}
+		if _, ok := e["gonum.org/v1/gonum/mat/mat"]; ok {
+			if err := in.Use(checkedMatrices()); err != nil {
+				return fmt.Errorf("engine: loading symbols: %w", err)
+			}
+		}
 	}
 	if err := in.Use(s.runtimeExports()); err != nil {
 		return fmt.Errorf("engine: loading the runtime: %w", err)
@@ -252,6 +257,7 @@ func (s *Session) runtimeExports() interp.Exports {
 			"GoPanic": reflect.ValueOf(s.rtGoPanic),
 			"Rich":    reflect.ValueOf(s.rtRich),
 			"Defer":   reflect.ValueOf(s.rtDefer),
+			"Len":     reflect.ValueOf(rtLen),
 		},
 	}
 }
