@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,12 +33,21 @@ type allocEdit struct {
 	after int
 }
 
+// guardEdits returns the edits of the guards at n: the size checks of
+// make and the panic guards of callbacks (see callbackEdits).
+func (r *rewriter) guardEdits(it *item, n ast.Node) []allocEdit {
+	call, ok := n.(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	return append(r.allocEdits(it, call), r.callbackEdits(it, call)...)
+}
+
 // allocEdits returns the edits that check the size arguments of a call of
 // the builtin make: make(T, n, c) becomes
 // make(T, rt.Len(n, (T)(nil)), rt.Len(c, (T)(nil))).
-func (r *rewriter) allocEdits(it *item, n ast.Node) []allocEdit {
-	call, ok := n.(*ast.CallExpr)
-	if !ok || len(call.Args) < 2 {
+func (r *rewriter) allocEdits(it *item, call *ast.CallExpr) []allocEdit {
+	if len(call.Args) < 2 {
 		return nil
 	}
 	if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "make" || r.exists("make") {
@@ -52,6 +62,89 @@ func (r *rewriter) allocEdits(it *item, n ast.Node) []allocEdit {
 			allocEdit{at: ae, ins: ", (" + typ + ")(nil))", after: ae})
 	}
 	return out
+}
+
+// Callbacks: a function literal passed to a function of a compiled
+// package (time.AfterFunc(d, func() { ... })) may run on a goroutine the
+// compiled code starts, where a panic would end the worker. Such a literal
+// starts with a deferred callbackGuard, which recovers a panic and hands
+// it to the runtime helper Callback: on a goroutine the interpreter runs
+// (the cell's own, or a go statement's, which has its own guard) the panic
+// goes on as it was, so that sort.Slice(s, func...) panics in the cell as
+// in Go; on a goroutine compiled code started, it is reported in the cell
+// that runs (or on standard error) instead.
+const callbackGuard = "__goldpCallback"
+
+// callbackEdits returns the edits that guard the function literals passed
+// to pkg.F(...), pkg a package.
+func (r *rewriter) callbackEdits(it *item, call *ast.CallExpr) []allocEdit {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	id, ok := sel.X.(*ast.Ident)
+	if !ok || r.exists(id.Name) {
+		return nil
+	}
+	_, imp := r.view.imported[id.Name]
+	_, cellImp := r.imported[id.Name]
+	_, pre := r.view.preload[id.Name]
+	if !imp && !cellImp && !pre {
+		return nil
+	}
+	var out []allocEdit
+	for _, a := range call.Args {
+		fl, ok := a.(*ast.FuncLit)
+		if !ok {
+			continue
+		}
+		l, c := r.ps.pos(it.off(fl.Pos()))
+		at := it.off(fl.Body.Lbrace) + 1
+		out = append(out, allocEdit{at: at, ins: fmt.Sprintf("defer %s(%q); ", callbackGuard, fmt.Sprintf("%d:%d", l, c)), after: at})
+	}
+	return out
+}
+
+// rtCallback receives a panic recovered by a callback guard: it panics on
+// with it on a goroutine the interpreter started, and reports it on one
+// that compiled code started.
+func (s *Session) rtCallback(pos string, r any) {
+	if interpreted() {
+		panic(r)
+	}
+	msg := fmt.Sprintf("panic in a callback defined at %s:%s: %v", s.fileName(), pos, r)
+	s.cellMu.Lock()
+	if s.running {
+		s.goPanics = append(s.goPanics, msg)
+	}
+	s.cellMu.Unlock()
+	fmt.Fprintln(s.stderr.w, msg)
+}
+
+// interpreted reports whether the calling goroutine was started by the
+// interpreter, rather than by compiled code calling an interpreted func
+// value: a goroutine compiled code starts with such a value begins in the
+// wrapper yaegi makes for it (genFunctionWrapper). When the stack is too
+// deep to tell, it says yes (the panic goes on, as in Go).
+// TestCallbackPanic fails if a yaegi upgrade changes this.
+func interpreted() bool {
+	pcs := make([]uintptr, 4096)
+	n := runtime.Callers(1, pcs)
+	if n == len(pcs) {
+		return true
+	}
+	frames := runtime.CallersFrames(pcs[:n])
+	entry := ""
+	for {
+		f, more := frames.Next()
+		if f.Function != "runtime.goexit" {
+			entry = f.Function
+		}
+		if !more {
+			break
+		}
+	}
+	return !strings.HasPrefix(entry, "github.com/traefik/yaegi/interp.genFunctionWrapper.")
 }
 
 // rtLen returns n as an int after checking that n elements of the slice,

@@ -32,3 +32,26 @@ func TestHugeMake(t *testing.T) {
 		t.Errorf("a cell's make: %q", got)
 	}
 }
+
+// A panic in a callback that compiled code runs on its own goroutine is
+// reported in the cell and the session lives on; one in a callback run
+// synchronously panics in the cell as in Go, and can be recovered there.
+func TestCallbackPanic(t *testing.T) {
+	s := newTest(t)
+	s.exec("x := 41")
+	e := s.fail("done := make(chan bool)\ntime.AfterFunc(time.Millisecond, func() {\n\tpanic(\"boom\")\n})\ntime.Sleep(200 * time.Millisecond)")
+	if e.Name != "Panic" || !strings.Contains(e.Message, "panic in a callback defined at cell:2:34: boom") {
+		t.Fatalf("AfterFunc panic: %+v", e)
+	}
+	if got := s.exec("x + 1"); got != "42" {
+		t.Fatalf("session after the callback panic: %q", got)
+	}
+	e = s.fail("v := []int{3, 1, 2}\nsort.Slice(v, func(i, j int) bool {\n\tpanic(\"less\")\n})")
+	if e.Name != "Panic" || !strings.Contains(e.Message, "less") || strings.Contains(e.Message, "callback") {
+		t.Fatalf("sort.Slice panic: %+v", e)
+	}
+	got := s.exec("func try() (msg string) {\n\tdefer func() { msg = fmt.Sprint(recover()) }()\n\tsort.Slice([]int{2, 1}, func(i, j int) bool { panic(\"caught\") })\n\treturn \"\"\n}\ntry()")
+	if got != `"caught"` && got != "caught" {
+		t.Fatalf("recover of a synchronous callback panic: %q", got)
+	}
+}

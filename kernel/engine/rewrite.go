@@ -742,7 +742,7 @@ func (r *rewriter) copyGuarded(b *strings.Builder, it *item, from, to int) {
 	r.collectLocalInts(node)
 	defer func() { r.localInts = nil }()
 	ast.Inspect(node, func(n ast.Node) bool {
-		for _, e := range r.allocEdits(it, n) { // guard.go
+		for _, e := range r.guardEdits(it, n) { // guard.go
 			edits = append(edits, edit(e))
 		}
 		if rs, ok := n.(*ast.RangeStmt); ok && r.isIntExpr(rs.X) && rs.Value == nil {

@@ -189,7 +189,8 @@ func (s *Session) start() error {
 	if _, err := in.Eval(boot); err != nil {
 		return fmt.Errorf("engine: boot: %w", err)
 	}
-	guard := "func " + guardName + "(pos string) { if r := recover(); r != nil { " + rtName + ".GoPanic(pos, r) } }\n"
+	guard := "func " + guardName + "(pos string) { if r := recover(); r != nil { " + rtName + ".GoPanic(pos, r) } }\n" +
+		"func " + callbackGuard + "(pos string) { if r := recover(); r != nil { " + rtName + ".Callback(pos, r) } }\n"
 	if _, err := in.Eval(guard); err != nil {
 		return fmt.Errorf("engine: boot: %w", err)
 	}
@@ -253,11 +254,12 @@ func (s *Session) Reset() error {
 func (s *Session) runtimeExports() interp.Exports {
 	return interp.Exports{
 		rtPath + "/goldprt": {
-			"Value":   reflect.ValueOf(s.rtValue),
-			"GoPanic": reflect.ValueOf(s.rtGoPanic),
-			"Rich":    reflect.ValueOf(s.rtRich),
-			"Defer":   reflect.ValueOf(s.rtDefer),
-			"Len":     reflect.ValueOf(rtLen),
+			"Value":    reflect.ValueOf(s.rtValue),
+			"GoPanic":  reflect.ValueOf(s.rtGoPanic),
+			"Rich":     reflect.ValueOf(s.rtRich),
+			"Defer":    reflect.ValueOf(s.rtDefer),
+			"Len":      reflect.ValueOf(rtLen),
+			"Callback": reflect.ValueOf(s.rtCallback),
 		},
 	}
 }
