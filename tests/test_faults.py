@@ -163,6 +163,23 @@ def test_kernel_callback_panic_keeps_state(kernel):
     assert r["status"] == "ok", r
 
 
+def test_goroutine_storm_bounded(kernel):
+    km, kc = kernel
+    run(kc, "x := 41\nstop := make(chan bool)")
+    r = run(kc, "for i := 0; i < 1000000; i++ {\n\tgo func() { <-stop }()\n}", timeout=120)
+    assert r["status"] == "error" and "too many goroutines: 100000 started by cells are running" in r["evalue"], r
+    time.sleep(0.2)  # see test_kill_worker_mid_cell
+    # Interrupt still works, and the state is kept.
+    msg_id = kc.execute("for {\n\tx++\n}", stop_on_error=False)
+    time.sleep(0.3)
+    km.interrupt_kernel()
+    r = reply_to(kc, msg_id, 10)
+    assert r["ename"] == "Interrupted" and "state was lost" not in r["evalue"], r
+    time.sleep(0.2)
+    run(kc, "close(stop)")
+    assert run(kc, "x > 41")["status"] == "ok"
+
+
 def test_interrupt_storm_keeps_state(kernel):
     km, kc = kernel
     run(kc, "x := 0")

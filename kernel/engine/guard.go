@@ -34,14 +34,44 @@ type allocEdit struct {
 }
 
 // guardEdits returns the edits of the guards at n: the size checks of
-// make and the panic guards of callbacks (see callbackEdits).
+// make, the panic guards of callbacks (see callbackEdits) and the count of
+// goroutines (see spawnEdits).
 func (r *rewriter) guardEdits(it *item, n ast.Node) []allocEdit {
 	call, ok := n.(*ast.CallExpr)
 	if !ok {
-		return nil
+		return r.spawnEdits(it, n)
 	}
 	return append(r.allocEdits(it, call), r.callbackEdits(it, call)...)
 }
+
+// Goroutine storms: a cell that starts a million goroutines holds gigabytes
+// and stops answering. A go statement of a cell first calls the runtime
+// helper Spawn, which panics in the starting goroutine once maxGoroutines
+// started by cells are alive; the go statement's guard (see copyGuarded)
+// counts them out when they end.
+const maxGoroutines = 100_000
+
+// spawnEdits puts the check before a go statement (always in a statement
+// list: go is not a simple statement).
+func (r *rewriter) spawnEdits(it *item, n ast.Node) []allocEdit {
+	gs, ok := n.(*ast.GoStmt)
+	if !ok {
+		return nil
+	}
+	at := it.off(gs.Pos())
+	return []allocEdit{{at: at, ins: rtName + ".Spawn(); ", after: at}}
+}
+
+// rtSpawn counts a goroutine a cell starts, or panics at the limit.
+func (s *Session) rtSpawn() {
+	if s.live.Add(1) > maxGoroutines {
+		s.live.Add(-1)
+		panic(fmt.Errorf("too many goroutines: %d started by cells are running, the limit of a session", maxGoroutines))
+	}
+}
+
+// rtGoEnd counts out a goroutine started by a go statement.
+func (s *Session) rtGoEnd() { s.live.Add(-1) }
 
 // allocEdits returns the edits that check the size arguments of a call of
 // the builtin make: make(T, n, c) becomes

@@ -55,3 +55,18 @@ func TestCallbackPanic(t *testing.T) {
 		t.Fatalf("recover of a synchronous callback panic: %q", got)
 	}
 }
+
+// A goroutine storm stops at the limit with an error naming it; the
+// goroutines that ended are counted out, and the session goes on.
+func TestGoroutineStorm(t *testing.T) {
+	s := newTest(t)
+	s.exec("stop := make(chan bool)")
+	e := s.fail("for i := 0; i < 1000000; i++ {\n\tgo func() { <-stop }()\n}")
+	if e.Name != "Panic" || !strings.Contains(e.Message, "too many goroutines: 100000 started by cells are running") {
+		t.Fatalf("storm: %+v", e)
+	}
+	s.exec("close(stop)\ntime.Sleep(500 * time.Millisecond)")
+	if got := s.exec("done := make(chan int)\nfor i := 0; i < 1000; i++ {\n\tgo func() { done <- 1 }()\n}\nn := 0\nfor i := 0; i < 1000; i++ {\n\tn += <-done\n}\nn"); got != "1000" {
+		t.Fatalf("after the storm: %q", got)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
@@ -53,6 +54,8 @@ type Session struct {
 	values   []any
 	goPanics []string
 	defers   []func()
+
+	live atomic.Int64 // goroutines started by go statements, alive
 
 	idx *index
 }
@@ -189,7 +192,7 @@ func (s *Session) start() error {
 	if _, err := in.Eval(boot); err != nil {
 		return fmt.Errorf("engine: boot: %w", err)
 	}
-	guard := "func " + guardName + "(pos string) { if r := recover(); r != nil { " + rtName + ".GoPanic(pos, r) } }\n" +
+	guard := "func " + guardName + "(pos string) { " + rtName + ".GoEnd(); if r := recover(); r != nil { " + rtName + ".GoPanic(pos, r) } }\n" +
 		"func " + callbackGuard + "(pos string) { if r := recover(); r != nil { " + rtName + ".Callback(pos, r) } }\n"
 	if _, err := in.Eval(guard); err != nil {
 		return fmt.Errorf("engine: boot: %w", err)
@@ -260,6 +263,8 @@ func (s *Session) runtimeExports() interp.Exports {
 			"Defer":    reflect.ValueOf(s.rtDefer),
 			"Len":      reflect.ValueOf(rtLen),
 			"Callback": reflect.ValueOf(s.rtCallback),
+			"Spawn":    reflect.ValueOf(s.rtSpawn),
+			"GoEnd":    reflect.ValueOf(s.rtGoEnd),
 		},
 	}
 }
