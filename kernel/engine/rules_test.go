@@ -1,14 +1,17 @@
 package engine
 
 import (
-	"github.com/goldp/goldp/kernel/cell"
-
 	"context"
+	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/traefik/yaegi/interp"
+
+	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/display"
 )
 
@@ -72,7 +75,20 @@ case float64:
 
 func TestGoStatementGuarded(t *testing.T) {
 	s := newTest(t)
-	e := s.fail("done := make(chan bool)\ngo func() {\n\tdefer close(done)\n\tpanic(\"in goroutine\")\n}()\n<-done\ntime.Sleep(10 * time.Millisecond)\n")
+	// The cell waits until the goroutine's panic was reported (a compiled
+	// helper watching standard error), so the panic happens while the
+	// cell runs, whatever the scheduling: the test does not depend on time.
+	err := s.in.Use(interp.Exports{"testhook/testhook": {
+		"WaitStderr": reflect.ValueOf(func(text string) {
+			for !strings.Contains(s.errOut.String(), text) {
+				runtime.Gosched()
+			}
+		}),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := s.fail("import \"testhook\"\ngo func() {\n\tpanic(\"in goroutine\")\n}()\ntesthook.WaitStderr(\"in goroutine\")\n")
 	if e.Name != "Panic" || !strings.Contains(e.Message, "in goroutine") || !strings.Contains(e.Message, "cell:2:1") {
 		t.Fatalf("goroutine panic: %+v", e)
 	}
