@@ -62,27 +62,16 @@ func (k kernel) Interrupt()                         { k.s.Interrupt() }
 func (k kernel) Restart(ctx context.Context) error  { return k.s.Restart(ctx) }
 func (k kernel) Shutdown(ctx context.Context) error { return k.s.Shutdown(ctx) }
 
-// sink is a jupyter.Output seen as the cell.Sink of one execute_request.
+// sink is the jupyter.Output (a cell.Sink) of one execute_request, whose
+// Input fails with cell.ErrNoInput when the request did not allow stdin.
 type sink struct {
-	out        jupyter.Output
+	jupyter.Output
 	allowStdin bool
 }
-
-func (k sink) Stream(name, text string) { k.out.Stream(name, text) }
-
-func (k sink) Display(data, metadata map[string]any, displayID string, update bool) {
-	var transient map[string]any
-	if displayID != "" {
-		transient = map[string]any{"display_id": displayID}
-	}
-	k.out.Display(data, metadata, transient, update)
-}
-
-func (k sink) ClearOutput(wait bool) { k.out.ClearOutput(wait) }
 
 func (k sink) Input(prompt string, password bool) (string, error) {
 	if !k.allowStdin {
 		return "", cell.ErrNoInput
 	}
-	return k.out.Input(prompt, password)
+	return k.Output.Input(prompt, password)
 }

@@ -147,7 +147,7 @@ func (f *fakeSession) Reset() error { return nil }
 // event is one thing the front end received.
 type event struct{ kind, name, text string }
 
-// recorder is a jupyter.Output that records what it is sent.
+// recorder is a jupyter.Output (a cell.Sink) that records what it is sent.
 type recorder struct {
 	mu     sync.Mutex
 	events []event
@@ -160,7 +160,7 @@ func (r *recorder) Stream(name, text string) {
 	r.events = append(r.events, event{"stream", name, text})
 }
 
-func (r *recorder) Display(data, metadata, transient map[string]any, update bool) {
+func (r *recorder) Display(data, metadata map[string]any, displayID string, update bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, event{"display", "", fmt.Sprint(data["text/html"])})
