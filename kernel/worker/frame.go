@@ -58,7 +58,6 @@ const (
 	KindComplete   = "complete"    // Code, Cursor; answered by KindReply
 	KindInspect    = "inspect"     // Code, Cursor, Detail; answered by KindReply
 	KindIsComplete = "is_complete" // Code; answered by KindReply
-	KindReset      = "reset"       // answered by KindReply
 	KindInterrupt  = "interrupt"   // cancels the running execute; no answer
 	KindInputReply = "input_reply" // ID of the KindInput event, Text or Error
 

@@ -59,12 +59,7 @@ type Server struct {
 	fdBuf   [64 << 10]byte
 	pending []byte // read from fd 1, not sent: an unfinished UTF-8 sequence
 
-	// Executes take turns: tickets is the last one handed out (by the one
-	// reading goroutine), served the last one finished.
-	tickets uint64
-	turnMu  sync.Mutex
-	turnC   *sync.Cond
-	served  uint64
+	execs chan *Msg // executes, in the order they were read
 
 	mu      sync.Mutex
 	cancel  context.CancelFunc // of the running execute
@@ -73,8 +68,8 @@ type Server struct {
 }
 
 // Serve reads requests until Requests ends (the supervisor went away) or
-// ctx is cancelled. Executes run one at a time on the goroutine that read
-// them; other requests are answered concurrently with a running execute.
+// ctx is cancelled. Executes run one at a time on a goroutine of their
+// own; other requests are answered concurrently with a running execute.
 func (s *Server) Serve(ctx context.Context) error {
 	s.enc = NewEncoder(s.Events)
 	if s.Session == nil {
@@ -95,63 +90,40 @@ func (s *Server) Serve(ctx context.Context) error {
 		go s.capture()
 	}
 	s.dec = NewDecoder(s.Requests)
-	s.turnC = sync.NewCond(&s.turnMu)
-	errc := make(chan error, 1)
-	go s.read(ctx, errc)
-	return <-errc
+	s.execs = make(chan *Msg, 16)
+	go func() {
+		for m := range s.execs {
+			s.execute(m)
+		}
+	}()
+	defer close(s.execs)
+	return s.read(ctx)
 }
 
-// read decodes requests, runs the executes among them itself, and sends
-// the end of Requests (or of ctx) on errc. Executes run one at a time in
-// the order they were read. While an execute runs, requests must still be
-// read (an interrupt, an input reply, a completion): another goroutine
-// takes over the reading at the start of the execute, and this one ends
-// with its execute.
-func (s *Server) read(ctx context.Context, errc chan<- error) {
+// read decodes requests until Requests ends (nil) or fails, or ctx ends.
+// Executes go to the goroutine that runs them one at a time, in order;
+// everything else is answered while a cell runs.
+func (s *Server) read(ctx context.Context) error {
 	for {
 		if ctx.Err() != nil {
-			errc <- ctx.Err()
-			return
+			return ctx.Err()
 		}
 		m := new(Msg)
 		if err := s.dec.Decode(m); err != nil {
 			if err == io.EOF {
 				err = nil
 			}
-			errc <- err
-			return
+			return err
 		}
 		switch m.Kind {
 		case KindExecute:
-			s.tickets++
-			turn := s.tickets
-			go s.read(ctx, errc)
-			s.turnMu.Lock()
-			for s.served+1 != turn {
-				s.turnC.Wait()
-			}
-			s.turnMu.Unlock()
-			s.execute(m)
-			s.turnMu.Lock()
-			s.served = turn
-			s.turnMu.Unlock()
-			s.turnC.Broadcast()
-			return
+			s.execs <- m
 		case KindInterrupt:
 			s.Interrupt()
 		case KindInputReply:
 			s.inputs.deliver(m)
 		case KindComplete, KindInspect, KindIsComplete:
 			go s.answer(m)
-		case KindReset:
-			// A reset waits for nothing: the supervisor only sends it
-			// between cells.
-			err := s.Session.Reset()
-			r := &Msg{Kind: KindReply, ID: m.ID}
-			if err != nil {
-				r.Error = err.Error()
-			}
-			s.enc.Encode(r)
 		default:
 			s.enc.Encode(&Msg{Kind: KindReply, ID: m.ID, Error: fmt.Sprintf("worker: unknown request kind %q", m.Kind)})
 		}

@@ -113,10 +113,6 @@ func (f *fakeSession) Execute(ctx context.Context, code string, pub cell.Sink) (
 	return val, nil
 }
 
-// bothSessions runs f (it ran f twice, for a session that announced slow
-// code and one that did not; the worker no longer tells them apart).
-func bothSessions(t *testing.T, f func(t *testing.T, cmd func() *exec.Cmd)) { f(t, testWorkerCommand) }
-
 // startAbandoned starts a goroutine that never ends, standing for yaegi's
 // evaluation goroutine stuck in a compiled call: computing or blocked.
 func startAbandoned(spin bool) {
@@ -286,7 +282,7 @@ func TestSupervisorManyLines(t *testing.T) {
 	t.Logf("10,000 lines in %d stream messages", n)
 }
 
-func TestSupervisorInterrupt(t *testing.T) { bothSessions(t, testSupervisorInterrupt) }
+func TestSupervisorInterrupt(t *testing.T) { testSupervisorInterrupt(t, testWorkerCommand) }
 
 func testSupervisorInterrupt(t *testing.T, cmd func() *exec.Cmd) {
 	s := newTestSupervisor(t, Options{Command: cmd, InterruptGrace: 500 * time.Millisecond})
@@ -335,7 +331,7 @@ func testSupervisorInterrupt(t *testing.T, cmd func() *exec.Cmd) {
 	}
 }
 
-func TestSupervisorCrash(t *testing.T) { bothSessions(t, testSupervisorCrash) }
+func TestSupervisorCrash(t *testing.T) { testSupervisorCrash(t, testWorkerCommand) }
 
 func testSupervisorCrash(t *testing.T, cmd func() *exec.Cmd) {
 	s := newTestSupervisor(t, Options{Command: cmd})
@@ -362,7 +358,7 @@ func testSupervisorCrash(t *testing.T, cmd func() *exec.Cmd) {
 	}
 }
 
-func TestSupervisorInputAndQueries(t *testing.T) { bothSessions(t, testSupervisorInputAndQueries) }
+func TestSupervisorInputAndQueries(t *testing.T) { testSupervisorInputAndQueries(t, testWorkerCommand) }
 
 func testSupervisorInputAndQueries(t *testing.T, cmd func() *exec.Cmd) {
 	s := newTestSupervisor(t, Options{Command: cmd})
