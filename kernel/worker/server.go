@@ -178,6 +178,9 @@ func abandoned(grace time.Duration) bool {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	deadline := time.Now().Add(grace)
+	// The interpreted code stops within microseconds of the interrupt:
+	// look again soon at first, then less often.
+	wait := 50 * time.Microsecond
 	for {
 		busy, ok := computing()
 		if !ok {
@@ -189,7 +192,8 @@ func abandoned(grace time.Duration) bool {
 		if time.Now().After(deadline) {
 			return true
 		}
-		time.Sleep(2 * time.Millisecond)
+		time.Sleep(wait)
+		wait = min(2*wait, 5*time.Millisecond)
 	}
 }
 
