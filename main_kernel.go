@@ -53,7 +53,7 @@ func cmdKernel(args []string) int {
 	// A server killed with SIGKILL cannot stop its kernels: leave with it.
 	ctx, stop := jupyter.WatchParent(context.Background(), time.Second)
 	defer stop()
-	err = jupyter.Serve(ctx, ci, sup, jupyter.WithImplementationVersion(version), jupyter.WithHistoryFile(*history))
+	err = jupyter.Serve(ctx, ci, sup.Jupyter(), jupyter.WithImplementationVersion(version), jupyter.WithHistoryFile(*history))
 	if errors.Is(context.Cause(ctx), jupyter.ErrParentGone) {
 		fmt.Fprintln(os.Stderr, "goldp kernel: shutting down:", context.Cause(ctx))
 		return 0

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/display"
 	"github.com/goldp/goldp/kernel/engine"
 	"github.com/goldp/goldp/kernel/runner"
@@ -114,28 +115,7 @@ func interruptContext() (context.Context, context.CancelFunc) {
 	}
 }
 
-// engineSession adapts an engine session to the runners.
-type engineSession struct{ s *engine.Session }
-
-func newEngineSession(o runner.Options) (runner.Session, error) {
-	s, err := engine.New(engine.Options{Stdout: o.Stdout, Stderr: o.Stderr, Stdin: o.Stdin, Args: o.Args, Filename: o.Filename})
-	if err != nil {
-		return nil, err
-	}
-	return engineSession{s}, nil
-}
-
-func (e engineSession) Execute(ctx context.Context, code string, pub display.Publisher) (display.Bundle, error) {
-	res, err := e.s.Execute(ctx, code, pub)
-	if err != nil {
-		var ee *engine.Error
-		if errors.As(err, &ee) {
-			return nil, &runner.CellError{Name: ee.Name, Message: ee.Message, Line: ee.Line, Col: ee.Col, Traceback: ee.Traceback}
-		}
-		return nil, err
-	}
-	if res == nil {
-		return nil, nil
-	}
-	return res.Value, nil
+// newEngineSession starts an engine session for the runners.
+func newEngineSession(o runner.Options) (cell.Session, error) {
+	return newSession(engine.Options{Stdout: o.Stdout, Stderr: o.Stderr, Stdin: o.Stdin, Args: o.Args, Filename: o.Filename})
 }

@@ -212,7 +212,6 @@ def test_compiled_call_ignoring_interrupt_restarts_worker(kernel):
     content = reply["content"]
     assert content["status"] == "error"
     assert "state was lost" in content["evalue"], content
-    assert "state was lost" in stderr_of(msgs)
     assert took < 5, "the worker restart took %.1fs" % took
     reply, msgs = run(kc, "lost")
     assert reply["status"] == "error", "state survived a worker restart?"

@@ -311,3 +311,24 @@ def test_kernel_progress_updates_in_place(display_works, kernel):
 
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+def test_nb_run_rejects_trailing_data(goldp, tmp_path):
+    src = make_nb(tmp_path / "t.ipynb", [("code", "1")])
+    with open(src, "a") as f:
+        f.write("}\n")
+    p = subprocess.run([goldp, "nb", "run", str(src)], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1
+    assert "data after the notebook object" in p.stderr, p.stderr
+    assert not (tmp_path / "t.out.ipynb").exists()
+
+
+def test_nb_run_inplace_through_symlink(goldp, tmp_path):
+    real = make_nb(tmp_path / "real.ipynb", [("code", "6 * 7")])
+    link = tmp_path / "link.ipynb"
+    link.symlink_to("real.ipynb")
+    p = subprocess.run([goldp, "nb", "run", "--inplace", str(link)], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert link.is_symlink(), "--inplace replaced the link with a file"
+    nb = nbformat.read(str(real), as_version=4)
+    assert nb.cells[0].outputs[0].data["text/plain"] == "42"

@@ -3,13 +3,14 @@
 //
 // A Session holds one interpreter. Execute rewrites a cell (declarations and
 // statements in any order, optional imports, redefinition, last value shown)
-// and evaluates it; errors come back as *Error with the cell's line and
-// column. Complete, Inspect and IsComplete answer from the engine's own
+// and evaluates it; errors come back as *cell.Error with the cell's line
+// and column. Complete, Inspect and IsComplete answer from the engine's own
 // index and never call into the interpreter, so they are safe while a cell
 // runs.
 //
-// The engine touches no sockets: the Jupyter worker, `goldp run` and
-// `goldp nb run` all drive a Session.
+// The engine touches no sockets: it implements cell.Session, which the
+// kernel's worker process serves to the Jupyter supervisor and to `goldp nb
+// run`, and which `goldp run` drives in-process.
 //
 // # Notebook Go
 //
@@ -50,10 +51,9 @@
 package engine
 
 import (
-	"fmt"
 	"io"
-	"time"
 
+	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/display"
 )
 
@@ -75,55 +75,14 @@ type Options struct {
 	Filename string
 }
 
-// Result is the outcome of a successful Execute.
-type Result struct {
-	// Value is the rendered last expression of the cell, nil when the cell
-	// has no value (a declaration, an assignment, a void call).
+// result is the outcome of a successful run: the rendered last value of
+// the cell, nil when it has none.
+type result struct {
 	Value display.Bundle
-	// Duration is the wall time of the evaluation.
-	Duration time.Duration
 }
 
-// Error is a cell that failed: it did not parse or type-check, it panicked,
-// or it was interrupted.
-type Error struct {
-	// Name is the kind: "SyntaxError", "CompileError", "Panic",
-	// "Interrupted" or "Error" (a magic or the engine itself).
-	Name string
-	// Message is the error message without position.
-	Message string
-	// Line and Col locate the error in the cell (1-based); 0 when unknown.
-	Line, Col int
-	// Traceback is the error as lines for Jupyter's error message, the
-	// first naming the position and the message.
-	Traceback []string
-}
+// Completion is the answer to a completion request (see cell.Completion).
+type Completion = cell.Completion
 
-func (e *Error) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Message)
-	}
-	return e.Message
-}
-
-// Completion is the answer to a completion request: the candidates replace
-// the code between Start and End (byte offsets in the cell).
-type Completion struct {
-	Matches    []string
-	Start, End int
-	// Kinds, if not nil, holds for each match its kind ("func", "var",
-	// "const", "type", "package", "keyword", "method", "field").
-	Kinds []string
-}
-
-// The methods a Session provides (implemented in session.go and friends):
-//
-//	func New(opts Options) (*Session, error)
-//	func (s *Session) Execute(ctx context.Context, code string, pub display.Publisher) (*Result, error) // error is *Error
-//	func (s *Session) Complete(code string, cursor int) Completion
-//	func (s *Session) Inspect(code string, cursor, detail int) (display.Bundle, bool)
-//	func (s *Session) IsComplete(code string) (status, indent string)
-//	func (s *Session) Reset() error
-//
-// Cursor positions are byte offsets into code. (Jupyter counts cursor_pos in
-// Unicode code points; the Jupyter glue converts.)
+// *Session implements the cell contract (session.go and friends).
+var _ cell.Session = (*Session)(nil)

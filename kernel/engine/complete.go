@@ -463,7 +463,7 @@ func symSignature(name string, v reflect.Value) string {
 // Inspect documents the identifier under the cursor: a package member
 // (pkg.Name), a method or field of a variable (x.Name), a name a cell
 // declared, or a package. detail > 0 adds the source of cell declarations.
-func (s *Session) Inspect(code string, cursor, detail int) (display.Bundle, bool) {
+func (s *Session) Inspect(code string, cursor, detail int) (map[string]any, bool) {
 	if cursor < 0 || cursor > len(code) {
 		cursor = len(code)
 	}

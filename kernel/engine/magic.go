@@ -73,8 +73,8 @@ func parseMagic(code string) (magicCall, bool) {
 }
 
 // magic runs a magic.
-func (s *Session) magic(ctx context.Context, m magicCall) (*Result, error) {
-	var res *Result
+func (s *Session) magic(ctx context.Context, m magicCall) (*result, error) {
+	var res *result
 	var err error
 	switch {
 	case m.name == "time":
@@ -82,15 +82,15 @@ func (s *Session) magic(ctx context.Context, m magicCall) (*Result, error) {
 	case m.cell:
 		return nil, s.newError("Error", fmt.Sprintf("unknown cell magic %%%%%s (known: %%%%time)", m.name), 1, 1)
 	case m.name == "help":
-		res = &Result{Value: display.Bundle{"text/plain": helpText(), "text/markdown": helpMarkdown()}}
+		res = &result{Value: display.Bundle{"text/plain": helpText(), "text/markdown": helpMarkdown()}}
 	case m.name == "who":
-		res = &Result{Value: s.who()}
+		res = &result{Value: s.who()}
 	case m.name == "reset":
 		if err := s.start(); err != nil {
 			return nil, s.newError("Error", err.Error(), 0, 0)
 		}
 		fmt.Fprintln(s.stdout, "session reset: every definition was discarded")
-		res = &Result{}
+		res = &result{}
 	default:
 		return nil, s.newError("Error", fmt.Sprintf("unknown magic %%%s (known: %%help, %%time, %%%%time, %%who, %%reset)", m.name), 1, 1)
 	}
@@ -110,7 +110,7 @@ func (s *Session) magic(ctx context.Context, m magicCall) (*Result, error) {
 }
 
 // timed runs code and prints its wall time to the cell's output.
-func (s *Session) timed(ctx context.Context, code string, line, col int, cell bool) (*Result, error) {
+func (s *Session) timed(ctx context.Context, code string, line, col int, cell bool) (*result, error) {
 	if strings.TrimSpace(code) == "" {
 		what := "%time needs a statement: %time f(x)"
 		if cell {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,23 +12,26 @@ import (
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 
+	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/display"
 )
 
-// Output of fmt.Print* to a file (the kernel worker's stdout pipe, a
-// script's terminal) is buffered while a cell runs: one write(2) per line
-// made a cell printing 10,000 lines spend two thirds of its time in
-// system calls and in waking the reader of the pipe.
+// Output of fmt.Print* to a file (a script's terminal) or to the cell's
+// Sink (the kernel worker's event pipe) is buffered while a cell runs: one
+// write(2) per line made a cell printing 10,000 lines spend two thirds of
+// its time in system calls and in waking the reader of the pipe.
 //
 // The buffer is flushed when it holds outBufSize bytes, outBufDelay after
 // the first unflushed write, when the cell ends, before anything the cell
 // displays (or an input prompt), before writes to standard error through
 // the interpreter (fmt.Fprint* to os.Stderr, log, panics) and before
-// os.Exit. fmt.Fprint* to os.Stdout goes through the same buffer, so fmt's
-// output stays in order. Only writes that bypass fmt to the file itself
-// (os.Stdout.Write, compiled code) can overtake fmt output written less
-// than outBufDelay before them. Between cells nothing is buffered, so
-// output of goroutines a cell left running is written at once.
+// os.Exit. fmt.Fprint* to os.Stdout goes through the same buffer, and to
+// os.Stderr to the session's standard error, so fmt's output stays in
+// order. Only writes that bypass fmt to the process's files (os.Stdout.Write,
+// compiled code) can overtake fmt output; the kernel's worker sends those
+// before anything the cell displays and before its reply. Between cells
+// nothing is buffered, so output of goroutines a cell left running is
+// written at once.
 const (
 	outBufSize  = 32 << 10
 	outBufDelay = 2 * time.Millisecond
@@ -46,9 +50,11 @@ type outBuffer struct {
 }
 
 // newOutBuffer returns the buffer for w, or nil (no buffering) when w is
-// not a file.
+// neither a file nor the Sink's stream.
 func newOutBuffer(w io.Writer) *outBuffer {
-	if _, ok := w.(*os.File); !ok {
+	switch w.(type) {
+	case *os.File, sinkWriter:
+	default:
 		return nil
 	}
 	b := &outBuffer{w: w}
@@ -138,12 +144,16 @@ func (f flushFirst) Write(p []byte) (int, error) {
 }
 
 // outExports returns the symbols that keep fmt output in order around the
-// buffer: os.Stdout as the cells see it (the original file), fmt.Fprint*
-// to it through the buffer and to os.Stderr after flushing it, and os.Exit
-// after flushing it.
+// buffer: os.Stdout as the cells see it (the file the buffer writes to, or
+// the process's), fmt.Fprint* to it through the buffer and to os.Stderr
+// to the session's standard error (which flushes the buffer first), and
+// os.Exit after flushing it.
 func (s *Session) outExports() interp.Exports {
 	out := s.outBuf
-	orig := out.w.(*os.File)
+	orig, ok := out.w.(*os.File)
+	if !ok {
+		orig = os.Stdout
+	}
 	file := orig // the variable os.Stdout of the cells
 	// route compares files only: comparing arbitrary writers could panic
 	// on an uncomparable type. A cell that sets os.Stdout to another file
@@ -156,7 +166,7 @@ func (s *Session) outExports() interp.Exports {
 		case f == orig:
 			return out
 		case f == os.Stderr:
-			return flushFirst{out, w}
+			return s.stderr
 		}
 		return w
 	}
@@ -186,50 +196,56 @@ func (s *Session) outExports() interp.Exports {
 	}
 }
 
-// flushingPublisher flushes fmt output before what a cell displays.
-type flushingPublisher struct {
-	out *outBuffer
-	pub display.Publisher
+// publisher is the display.Publisher of a running cell: what the cell
+// displays goes to its cell.Sink, after the fmt output buffered before it.
+type publisher struct {
+	out  *outBuffer // nil when stdout is not buffered
+	sink cell.Sink
 }
 
-func (p flushingPublisher) Publish(data display.Bundle, metadata map[string]any, displayID string, update bool) {
+func (p publisher) Publish(data display.Bundle, metadata map[string]any, displayID string, update bool) {
 	p.out.Flush()
-	p.pub.Publish(data, metadata, displayID, update)
+	p.sink.Display(data, metadata, displayID, update)
 }
 
-func (p flushingPublisher) ClearOutput(wait bool) {
+func (p publisher) ClearOutput(wait bool) {
 	p.out.Flush()
-	p.pub.ClearOutput(wait)
+	p.sink.ClearOutput(wait)
 }
 
-func (p flushingPublisher) Input(prompt string, password bool) (string, error) {
+func (p publisher) Input(prompt string, password bool) (string, error) {
 	p.out.Flush()
-	return p.pub.Input(prompt, password)
+	s, err := p.sink.Input(prompt, password)
+	if errors.Is(err, cell.ErrNoInput) {
+		err = display.ErrNoInput
+	}
+	return s, err
 }
 
-// flushingTextOutput is a flushingPublisher for a publisher that also
-// implements display.TextOutput (goldp run), which must stay visible
-// through the wrapper. The progress writer is passed on as it is (the
-// bar measures the terminal through it); the bar is on standard error,
-// whose order relative to standard output is not kept anyway.
-type flushingTextOutput struct {
-	flushingPublisher
+// textPublisher is a publisher whose sink also implements
+// display.TextOutput (goldp run), which must stay visible through it. The
+// progress writer is passed on as it is (the bar measures the terminal
+// through it); the bar is on standard error, whose order relative to
+// standard output is not kept anyway.
+type textPublisher struct {
+	publisher
 	text display.TextOutput
 }
 
-func (p flushingTextOutput) ProgressWriter() (io.Writer, bool) {
+func (p textPublisher) ProgressWriter() (io.Writer, bool) {
 	p.out.Flush()
 	return p.text.ProgressWriter()
 }
 
-// wrapPublisher returns pub wrapped to flush out first.
-func wrapPublisher(out *outBuffer, pub display.Publisher) display.Publisher {
-	if pub == nil || out == nil {
-		return pub
+// newPublisher returns the publisher of a cell showing its output in sink
+// (nil: nothing is shown).
+func newPublisher(out *outBuffer, sink cell.Sink) display.Publisher {
+	if sink == nil {
+		return nil
 	}
-	fp := flushingPublisher{out, pub}
-	if t, ok := pub.(display.TextOutput); ok {
-		return flushingTextOutput{fp, t}
+	p := publisher{out, sink}
+	if t, ok := sink.(display.TextOutput); ok {
+		return textPublisher{p, t}
 	}
-	return fp
+	return p
 }

@@ -9,8 +9,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/goldp/goldp/kernel/display"
 )
 
 // pipeOut is a pipe standing in for the worker's stdout: the session
@@ -66,7 +64,8 @@ func (p *pipeOut) waitFor(want string) string {
 // test sees displays and text in the order they reached the pipe.
 type pipePublisher struct{ w *os.File }
 
-func (p pipePublisher) Publish(b display.Bundle, _ map[string]any, _ string, _ bool) {
+func (p pipePublisher) Stream(_, text string) { p.w.WriteString(text) }
+func (p pipePublisher) Display(b, _ map[string]any, _ string, _ bool) {
 	p.w.WriteString("[display]\n")
 }
 func (p pipePublisher) ClearOutput(bool) { p.w.WriteString("[clear]\n") }
@@ -164,10 +163,10 @@ func TestBufferedOutputWhileRunning(t *testing.T) {
 	}
 }
 
-// textPublisher is a pipePublisher of a text runner (display.TextOutput).
-type textPublisher struct{ pipePublisher }
+// textSink is a pipePublisher of a text runner (display.TextOutput).
+type textSink struct{ pipePublisher }
 
-func (p textPublisher) ProgressWriter() (io.Writer, bool) { return p.w, false }
+func (p textSink) ProgressWriter() (io.Writer, bool) { return p.w, false }
 
 func TestBufferedOutputKeepsTextOutput(t *testing.T) {
 	p := newPipeOut(t)
@@ -176,7 +175,7 @@ func TestBufferedOutputKeepsTextOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	cell := "fmt.Println(\"before\")\np := display.NewProgress(\"work\", 2)\np.Add(2)\np.Done()"
-	if _, err := s.Execute(context.Background(), cell, textPublisher{pipePublisher{p.w}}); err != nil {
+	if _, err := s.Execute(context.Background(), cell, textSink{pipePublisher{p.w}}); err != nil {
 		t.Fatal(err)
 	}
 	got := p.waitFor("work")

@@ -742,6 +742,9 @@ func (r *rewriter) copyGuarded(b *strings.Builder, it *item, from, to int) {
 	r.collectLocalInts(node)
 	defer func() { r.localInts = nil }()
 	ast.Inspect(node, func(n ast.Node) bool {
+		for _, e := range r.guardEdits(it, n) { // guard.go
+			edits = append(edits, edit(e))
+		}
 		if rs, ok := n.(*ast.RangeStmt); ok && r.isIntExpr(rs.X) && rs.Value == nil {
 			// for i := range n (Go 1.22), which the interpreter cannot
 			// type, becomes for i := 0; i < n; i++ when n is known to be

@@ -2,11 +2,16 @@ package engine
 
 import (
 	"context"
+	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/traefik/yaegi/interp"
+
+	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/display"
 )
 
@@ -70,7 +75,20 @@ case float64:
 
 func TestGoStatementGuarded(t *testing.T) {
 	s := newTest(t)
-	e := s.fail("done := make(chan bool)\ngo func() {\n\tdefer close(done)\n\tpanic(\"in goroutine\")\n}()\n<-done\ntime.Sleep(10 * time.Millisecond)\n")
+	// The cell waits until the goroutine's panic was reported (a compiled
+	// helper watching standard error), so the panic happens while the
+	// cell runs, whatever the scheduling: the test does not depend on time.
+	err := s.in.Use(interp.Exports{"testhook/testhook": {
+		"WaitStderr": reflect.ValueOf(func(text string) {
+			for !strings.Contains(s.errOut.String(), text) {
+				runtime.Gosched()
+			}
+		}),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := s.fail("import \"testhook\"\ngo func() {\n\tpanic(\"in goroutine\")\n}()\ntesthook.WaitStderr(\"in goroutine\")\n")
 	if e.Name != "Panic" || !strings.Contains(e.Message, "in goroutine") || !strings.Contains(e.Message, "cell:2:1") {
 		t.Fatalf("goroutine panic: %+v", e)
 	}
@@ -152,7 +170,7 @@ func TestDisplayContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	_, err := s.Execute(ctx, "time.Sleep(time.Hour)", nil)
-	if e, ok := err.(*Error); !ok || e.Name != "Interrupted" {
+	if e, ok := err.(*cell.Error); !ok || e.Name != "Interrupted" {
 		t.Fatalf("sleep interrupt: %v", err)
 	}
 }
@@ -166,7 +184,7 @@ func TestPreloadedLibraries(t *testing.T) {
 		t.Fatalf("stat.Mean = %q", got)
 	}
 	res, err := s.Execute(context.Background(), `display.HTML("<b>hi</b>")`, nil)
-	if err != nil || res.Value["text/html"] != "<b>hi</b>" {
+	if err != nil || res["text/html"] != "<b>hi</b>" {
 		t.Fatalf("display.HTML value = %v, %v", res, err)
 	}
 	// A user variable named like a preloaded package wins.
@@ -187,13 +205,14 @@ func TestPreloadedLibraries(t *testing.T) {
 	}
 }
 
-// recorder is a display.Publisher that keeps what cells display.
+// recorder is a cell.Sink that keeps what cells display.
 type recorder struct {
 	mu  sync.Mutex
 	got []display.Bundle
 }
 
-func (r *recorder) Publish(b display.Bundle, _ map[string]any, _ string, _ bool) {
+func (r *recorder) Stream(string, string) {}
+func (r *recorder) Display(b, _ map[string]any, _ string, _ bool) {
 	r.mu.Lock()
 	r.got = append(r.got, b)
 	r.mu.Unlock()
@@ -211,14 +230,14 @@ func TestPublisherAndContext(t *testing.T) {
 	if len(rec.got) != 1 || rec.got[0]["text/html"] != "<i>x</i>" {
 		t.Fatalf("published %v", rec.got)
 	}
-	if res.Value["text/plain"] != "typed" {
-		t.Fatalf("input round trip: %v", res.Value)
+	if res["text/plain"] != "typed" {
+		t.Fatalf("input round trip: %v", res)
 	}
 	// display.Context is the cell's context: cancelled on interrupt.
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(30 * time.Millisecond); cancel() }()
 	_, err = s.Execute(ctx, "<-display.Context().Done()\nfmt.Println(\"not reached\")", nil)
-	if e, ok := err.(*Error); !ok || e.Name != "Interrupted" {
+	if e, ok := err.(*cell.Error); !ok || e.Name != "Interrupted" {
 		t.Fatalf("display.Context interrupt: %v", err)
 	}
 }
@@ -234,8 +253,8 @@ func TestRichValuesOfCellTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Value["text/html"] != "<h1>hi</h1>" || res.Value["text/markdown"] != "# hi" {
-		t.Fatalf("rich bundle: %v", res.Value)
+	if res["text/html"] != "<h1>hi</h1>" || res["text/markdown"] != "# hi" {
+		t.Fatalf("rich bundle: %v", res)
 	}
 	// Values of other types are unaffected.
 	if got := s.exec("1 + 2"); got != "3" {
@@ -263,12 +282,12 @@ func TestScriptWithMain(t *testing.T) {
 		t.Fatalf("output %q", out.String())
 	}
 	_, err = s.Execute(context.Background(), "package main\n\nfunc main() {\n\tvar m map[string]int\n\tm[\"a\"] = 1\n}\n", nil)
-	e, ok := err.(*Error)
+	e, ok := err.(*cell.Error)
 	if !ok || e.Name != "Panic" || !strings.HasPrefix(e.Traceback[0], "rates.go:") {
 		t.Fatalf("script panic: %v", err)
 	}
 	_, err = s.Execute(context.Background(), "x := 1\nundefinedThing(x)\n", nil)
-	if e, ok := err.(*Error); !ok || e.Traceback[0] != "rates.go:2:1: undefined: undefinedThing" {
+	if e, ok := err.(*cell.Error); !ok || e.Traceback[0] != "rates.go:2:1: undefined: undefinedThing" {
 		t.Fatalf("script compile error: %v", err)
 	}
 }
@@ -368,10 +387,10 @@ func TestValueWithNilErrorShowsRichForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Value["text/html"] != "<b>x</b>" {
-		t.Fatalf("(HTML, nil) as last value: bundle %v, want text/html", res.Value)
+	if res["text/html"] != "<b>x</b>" {
+		t.Fatalf("(HTML, nil) as last value: bundle %v, want text/html", res)
 	}
-	if got, _ := res.Value["text/plain"].(string); !strings.HasSuffix(got, "\n<nil>") {
+	if got, _ := res["text/plain"].(string); !strings.HasSuffix(got, "\n<nil>") {
 		t.Fatalf("text/plain should still list every result: %q", got)
 	}
 }

@@ -12,11 +12,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
+	"sync/atomic"
 
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 
+	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/display"
 )
 
@@ -35,15 +36,16 @@ type Session struct {
 	opts   Options
 	stdout io.Writer
 	stderr *stderrFilter
-	outBuf *outBuffer // buffers stdout while a cell runs, if it is a file
+	outBuf *outBuffer // buffers stdout while a cell runs (see outbuf.go)
+
+	// sink is the Sink of the running or latest cell, which receives the
+	// streams when Options leaves them nil.
+	sinkMu sync.Mutex
+	sink   cell.Sink
 
 	mu   sync.Mutex // serializes Execute and Reset
 	in   *interp.Interpreter
 	view sessionView
-
-	// slow is the Slow method of the running cell's publisher, if it has
-	// one (see Execute); guarded by mu.
-	slow func()
 
 	// cell state, guarded by cellMu: the values passed to the runtime by
 	// the last expression and a goroutine panic reported by the guard.
@@ -52,6 +54,8 @@ type Session struct {
 	values   []any
 	goPanics []string
 	defers   []func()
+
+	live atomic.Int64 // goroutines started by go statements, alive
 
 	idx *index
 }
@@ -125,11 +129,11 @@ func New(opts Options) (*Session, error) {
 	s := &Session{opts: opts, idx: newIndex()}
 	s.stdout = opts.Stdout
 	if s.stdout == nil {
-		s.stdout = os.Stdout
+		s.stdout = sinkWriter{s, "stdout"}
 	}
 	var errw io.Writer = opts.Stderr
 	if errw == nil {
-		errw = os.Stderr
+		errw = sinkWriter{s, "stderr"}
 	}
 	if s.outBuf = newOutBuffer(s.stdout); s.outBuf != nil {
 		s.stdout = s.outBuf
@@ -171,6 +175,11 @@ func (s *Session) start() error {
 		if err := in.Use(e); err != nil {
 			return fmt.Errorf("engine: loading symbols: %w", err)
 		}
+		if _, ok := e["gonum.org/v1/gonum/mat/mat"]; ok {
+			if err := in.Use(checkedMatrices()); err != nil {
+				return fmt.Errorf("engine: loading symbols: %w", err)
+			}
+		}
 	}
 	if err := in.Use(s.runtimeExports()); err != nil {
 		return fmt.Errorf("engine: loading the runtime: %w", err)
@@ -183,7 +192,8 @@ func (s *Session) start() error {
 	if _, err := in.Eval(boot); err != nil {
 		return fmt.Errorf("engine: boot: %w", err)
 	}
-	guard := "func " + guardName + "(pos string) { if r := recover(); r != nil { " + rtName + ".GoPanic(pos, r) } }\n"
+	guard := "func " + guardName + "(pos string) { " + rtName + ".GoEnd(); if r := recover(); r != nil { " + rtName + ".GoPanic(pos, r) } }\n" +
+		"func " + callbackGuard + "(pos string) { if r := recover(); r != nil { " + rtName + ".Callback(pos, r) } }\n"
 	if _, err := in.Eval(guard); err != nil {
 		return fmt.Errorf("engine: boot: %w", err)
 	}
@@ -247,10 +257,14 @@ func (s *Session) Reset() error {
 func (s *Session) runtimeExports() interp.Exports {
 	return interp.Exports{
 		rtPath + "/goldprt": {
-			"Value":   reflect.ValueOf(s.rtValue),
-			"GoPanic": reflect.ValueOf(s.rtGoPanic),
-			"Rich":    reflect.ValueOf(s.rtRich),
-			"Defer":   reflect.ValueOf(s.rtDefer),
+			"Value":    reflect.ValueOf(s.rtValue),
+			"GoPanic":  reflect.ValueOf(s.rtGoPanic),
+			"Rich":     reflect.ValueOf(s.rtRich),
+			"Defer":    reflect.ValueOf(s.rtDefer),
+			"Len":      reflect.ValueOf(rtLen),
+			"Callback": reflect.ValueOf(s.rtCallback),
+			"Spawn":    reflect.ValueOf(s.rtSpawn),
+			"GoEnd":    reflect.ValueOf(s.rtGoEnd),
 		},
 	}
 }
@@ -285,7 +299,7 @@ func (s *Session) rtDefer(f func()) {
 
 // runDefers runs the cell's deferred calls, last first, and returns the
 // first panic among them.
-func (s *Session) runDefers() (err *Error) {
+func (s *Session) runDefers() (err *cell.Error) {
 	s.cellMu.Lock()
 	ds := s.defers
 	s.defers = nil
@@ -320,20 +334,13 @@ func (s *Session) fileName() string {
 	return "cell"
 }
 
-// Execute runs a cell (or a script's source). The result holds the
-// rendered last value; a failure is returned as *Error. ctx interrupts the
-// cell: interpreted code stops at once, compiled calls when they honour
-// display.Context(). pub receives what the cell displays. If pub has a
-// method Slow(), Execute calls it before running code that may take long
-// or block (anything but a quick statement, see chunk.quick): the kernel's
-// worker reads interrupts and other requests from then on.
-func (s *Session) Execute(ctx context.Context, code string, pub display.Publisher) (*Result, error) {
+// Execute runs a cell (or a script's source) and returns the rendered last
+// value; a failure is returned as *cell.Error. ctx interrupts the cell:
+// interpreted code stops at once, compiled calls when they honour
+// display.Context(). out receives what the cell displays.
+func (s *Session) Execute(ctx context.Context, code string, out cell.Sink) (map[string]any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.slow = nil
-	if sl, ok := pub.(interface{ Slow() }); ok {
-		s.slow = sl.Slow
-	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -342,24 +349,27 @@ func (s *Session) Execute(ctx context.Context, code string, pub display.Publishe
 	// behaving differently under the kernel, nb run and its -timeout.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	pub = wrapPublisher(s.outBuf, pub)
-	restore := display.SetPublisher(pub, ctx)
+	if out != nil {
+		s.sinkMu.Lock()
+		s.sink = out
+		s.sinkMu.Unlock()
+	}
+	restore := display.SetPublisher(newPublisher(s.outBuf, out), ctx)
 	defer restore()
 	s.outBuf.begin()
 	defer s.outBuf.end()
-	start := time.Now()
 	res, err := s.execute(ctx, code)
-	if res != nil {
-		res.Duration = time.Since(start)
-	}
 	if err != nil {
 		return nil, err
 	}
-	return res, nil
+	if res == nil || res.Value == nil {
+		return nil, nil
+	}
+	return res.Value, nil
 }
 
 // execute handles magics, then runs the cell.
-func (s *Session) execute(ctx context.Context, code string) (*Result, error) {
+func (s *Session) execute(ctx context.Context, code string) (*result, error) {
 	if m, ok := parseMagic(code); ok {
 		return s.magic(ctx, m)
 	}
@@ -368,7 +378,7 @@ func (s *Session) execute(ctx context.Context, code string) (*Result, error) {
 
 // run rewrites and evaluates src, whose first byte is at line0:col0 of
 // the cell.
-func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*Result, error) {
+func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result, error) {
 	p, err := rewrite(src, line0, col0, &s.view)
 	if err != nil {
 		var ce *cellError
@@ -404,10 +414,8 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*Result
 			return nil, s.interrupted()
 		}
 		prog, err := s.compileRich(c)
-		var progSrc *interp.Program // compiled from c.src, not the rich form
 		if prog == nil && err == nil {
 			prog, err = s.compile(c.src)
-			progSrc = prog
 		}
 		if err != nil && c.fallback != "" {
 			prog2, err2 := s.compile(c.fallback)
@@ -430,14 +438,7 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*Result
 			return nil, e
 		}
 		s.record(c)
-		if c.quick && prog == progSrc {
-			_, err = s.executeQuick(prog)
-		} else {
-			if s.slow != nil {
-				s.slow()
-			}
-			_, err = s.in.ExecuteWithContext(ctx, prog)
-		}
+		_, err = s.in.ExecuteWithContext(ctx, prog)
 		if err != nil {
 			e := s.runError(ctx, err, c)
 			interrupted = e.Name == "Interrupted"
@@ -473,21 +474,11 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*Result
 		}
 	}
 	s.idx.addCell(p, live)
-	res := &Result{}
+	res := &result{}
 	if value {
 		res.Value = renderValues(vals)
 	}
 	return res, nil
-}
-
-// executeQuick runs a quick chunk's program (see chunk.quick) on the
-// calling goroutine. ExecuteWithContext evaluates on a goroutine of its
-// own so that it can return at an interrupt; a quick chunk ends within
-// microseconds anyway, and starting that goroutine, handing over to it and
-// back, and growing its stack were most of the cost of a cell like `x` or
-// `1+1` in the worker. A panic becomes an interp.Panic error, as there.
-func (s *Session) executeQuick(prog *interp.Program) (reflect.Value, error) {
-	return s.in.Execute(prog)
 }
 
 // compile compiles one chunk, turning an interpreter panic into an error.
@@ -665,8 +656,8 @@ func plainValues(vals []any) string {
 // present in parse errors and absent from compile errors.
 var posRE = regexp.MustCompile(`^(?:_\.go:)?(\d+):(\d+): (.*)$`)
 
-func (s *Session) newError(name, msg string, line, col int) *Error {
-	e := &Error{Name: name, Message: msg, Line: line, Col: col}
+func (s *Session) newError(name, msg string, line, col int) *cell.Error {
+	e := &cell.Error{Name: name, Message: msg, Line: line, Col: col}
 	if line > 0 {
 		e.Traceback = []string{fmt.Sprintf("%s:%d:%d: %s", s.fileName(), line, col, msg)}
 	} else {
@@ -676,7 +667,7 @@ func (s *Session) newError(name, msg string, line, col int) *Error {
 }
 
 // compileError converts an error of the interpreter's parser or compiler.
-func (s *Session) compileError(err error, c *chunk) *Error {
+func (s *Session) compileError(err error, c *chunk) *cell.Error {
 	name := "CompileError"
 	var el scanner.ErrorList
 	if errors.As(err, &el) && len(el) > 0 {
@@ -717,7 +708,7 @@ func isCrash(msg string) bool {
 // main). A panic is reported at the cell statement that caused it; the
 // traceback adds the interpreted functions it went through, each with the
 // position where its body starts (the interpreter knows no finer position).
-func (s *Session) runError(ctx context.Context, err error, c *chunk) *Error {
+func (s *Session) runError(ctx context.Context, err error, c *chunk) *cell.Error {
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return s.interrupted()
 	}
@@ -728,7 +719,7 @@ func (s *Session) runError(ctx context.Context, err error, c *chunk) *Error {
 		if e, ok := p.Value.(error); ok {
 			msg = e.Error()
 		}
-		e := &Error{Name: "Panic", Message: msg}
+		e := &cell.Error{Name: "Panic", Message: msg}
 		// The outermost frame is the engine's wrapper.
 		if len(frames) > 0 {
 			frames = frames[:len(frames)-1]
@@ -762,8 +753,29 @@ func (s *Session) runError(ctx context.Context, err error, c *chunk) *Error {
 	return s.newError("Error", msg, 0, 0)
 }
 
-func (s *Session) interrupted() *Error {
+func (s *Session) interrupted() *cell.Error {
 	return s.newError("Interrupted", "interrupted", 0, 0)
+}
+
+// sinkWriter writes a stream to the Sink of the running or latest cell;
+// before the first cell, to the process's own stream.
+type sinkWriter struct {
+	s    *Session
+	name string
+}
+
+func (w sinkWriter) Write(p []byte) (int, error) {
+	w.s.sinkMu.Lock()
+	k := w.s.sink
+	w.s.sinkMu.Unlock()
+	if k == nil {
+		if w.name == "stderr" {
+			return os.Stderr.Write(p)
+		}
+		return os.Stdout.Write(p)
+	}
+	k.Stream(w.name, string(p))
+	return len(p), nil
 }
 
 // stderrFilter passes the interpreted code's standard error through, and

@@ -1,14 +1,14 @@
 package engine
 
 import (
+	"github.com/goldp/goldp/kernel/cell"
+
 	"bytes"
 	"context"
 	"errors"
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/goldp/goldp/kernel/display"
 )
 
 // syncBuf is a bytes.Buffer safe for the goroutines of a cell.
@@ -60,23 +60,23 @@ func (ts *testSession) exec(code string) string {
 	if err != nil {
 		ts.t.Fatalf("cell %q failed: %v\nstderr: %s", code, err, ts.errOut)
 	}
-	if res.Value == nil {
+	if res == nil {
 		return ""
 	}
-	s, _ := res.Value["text/plain"].(string)
+	s, _ := res["text/plain"].(string)
 	return s
 }
 
 // fail runs a cell that must fail and returns the error.
-func (ts *testSession) fail(code string) *Error {
+func (ts *testSession) fail(code string) *cell.Error {
 	ts.t.Helper()
 	res, err := ts.Execute(context.Background(), code, nil)
 	if err == nil {
-		ts.t.Fatalf("cell %q succeeded with %v, want an error", code, res.Value)
+		ts.t.Fatalf("cell %q succeeded with %v, want an error", code, res)
 	}
-	var e *Error
+	var e *cell.Error
 	if !errors.As(err, &e) {
-		ts.t.Fatalf("cell %q: error %T %v is not *Error", code, err, err)
+		ts.t.Fatalf("cell %q: error %T %v is not *cell.Error", code, err, err)
 	}
 	return e
 }
@@ -185,7 +185,7 @@ func TestInterrupt(t *testing.T) {
 	}()
 	cancel()
 	err := <-done
-	var e *Error
+	var e *cell.Error
 	if !errors.As(err, &e) || e.Name != "Interrupted" {
 		t.Fatalf("err = %v", err)
 	}
@@ -266,58 +266,9 @@ func TestNilErrorShowsNothing(t *testing.T) {
 	}
 }
 
-// TestQuickStatements checks which statements the engine runs without the
-// interpreter's cancellable evaluation goroutine, and that they behave
-// as the others: values, assignments, panics with their position.
-func TestQuickStatements(t *testing.T) {
-	view := func() *sessionView {
-		return &sessionView{
-			vars: map[string]bool{"x": true, "m": true, "s": true, "ch": true, "len2": true}, consts: map[string]bool{},
-			funcs: map[string]int{"f": 1}, types: map[string]string{}, imported: map[string]string{"fmt": "fmt"},
-			preload: map[string]string{},
-		}
-	}
-	for _, c := range []struct {
-		code  string
-		quick bool
-	}{
-		{"1+1", true},
-		{"x", true},
-		{"x = x + 1", true},
-		{"x++", true},
-		{`m["k"]`, true},
-		{"s[1:2]", true},
-		{"len(s) + cap(s)", true},
-		{"float64(x) / 2", true},
-		{"y := x * 2", true},
-		{"f()", false},
-		{"x = f()", false},
-		{"fmt.Sprint(x)", false},
-		{"<-ch", false},
-		{"x = <-ch", false},
-		{"func() int { return 1 }", false},
-		{"for {\n}", false},
-		{"if x > 0 {\n\tx = 1\n}", false},
-		{"make([]int, x)", false},
-	} {
-		p, err := rewrite(c.code, 1, 1, view())
-		if err != nil {
-			t.Fatalf("rewrite(%q): %v", c.code, err)
-		}
-		for _, ch := range p.chunks {
-			if ch.quick != c.quick {
-				t.Errorf("%q: chunk quick = %v, want %v\n%s", c.code, ch.quick, c.quick, ch.src)
-			}
-		}
-	}
-	// A name that shadows a builtin is a call of unknown length.
-	v := view()
-	v.funcs["len"] = 1
-	p, err := rewrite("len(s)", 1, 1, v)
-	if err != nil || len(p.chunks) != 1 || p.chunks[0].quick {
-		t.Errorf("len(s) with len a cell function: %+v, %v", p, err)
-	}
-
+// TestSimpleStatements checks that short statements (values, assignments,
+// panics) report their values and positions like the others.
+func TestSimpleStatements(t *testing.T) {
 	s := newTest(t)
 	s.exec(`m := map[string]int{"a": 1}` + "\nx := 2\nzero := 0")
 	for _, c := range []struct{ code, want string }{
@@ -337,38 +288,5 @@ func TestQuickStatements(t *testing.T) {
 	}
 	if got := s.exec("x"); got != "30" {
 		t.Errorf("after the panics, x = %q", got)
-	}
-}
-
-// slowPublisher counts the calls of its Slow method.
-type slowPublisher struct {
-	display.Publisher
-	slow int
-}
-
-func (p *slowPublisher) Slow() { p.slow++ }
-
-// TestExecuteSlow checks that Execute tells a publisher with a Slow method
-// when a cell is about to run more than quick statements, and only then.
-func TestExecuteSlow(t *testing.T) {
-	s := newTest(t)
-	s.exec("x := 1\nf := func() int { return x }")
-	for _, c := range []struct {
-		code string
-		slow bool
-	}{
-		{"1+1", false},
-		{"x = x + 1\nx", false},
-		{"f()", true},
-		{"x++\nfmt.Sprint(x)", true},
-		{"for i := 0; i < 3; i++ {\n\tx += i\n}", true},
-	} {
-		p := &slowPublisher{}
-		if _, err := s.Execute(context.Background(), c.code, p); err != nil {
-			t.Fatalf("%q: %v", c.code, err)
-		}
-		if got := p.slow > 0; got != c.slow {
-			t.Errorf("%q: Slow called %d times, want slow %v", c.code, p.slow, c.slow)
-		}
 	}
 }

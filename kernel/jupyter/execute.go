@@ -274,12 +274,13 @@ func (o *cellOutput) Stream(name, text string) {
 }
 
 // Display implements Output.
-func (o *cellOutput) Display(data, metadata, transient map[string]any, update bool) {
+func (o *cellOutput) Display(data, metadata map[string]any, displayID string, update bool) {
 	if metadata == nil {
 		metadata = map[string]any{}
 	}
-	if transient == nil {
-		transient = map[string]any{}
+	transient := map[string]any{}
+	if displayID != "" {
+		transient["display_id"] = displayID
 	}
 	if data == nil {
 		data = map[string]any{}

@@ -90,8 +90,8 @@ func (f *fakeInterp) Execute(ctx context.Context, req ExecuteRequest, out Output
 		}
 		return ExecuteReply{Status: "ok", Data: map[string]any{"text/plain": v}}
 	case code == "display":
-		out.Display(map[string]any{"text/plain": "one"}, nil, map[string]any{"display_id": "d1"}, false)
-		out.Display(map[string]any{"text/plain": "two"}, nil, map[string]any{"display_id": "d1"}, true)
+		out.Display(map[string]any{"text/plain": "one"}, nil, "d1", false)
+		out.Display(map[string]any{"text/plain": "two"}, nil, "d1", true)
 		out.ClearOutput(true)
 		return ExecuteReply{Status: "ok"}
 	}

@@ -1,6 +1,10 @@
 package jupyter
 
-import "context"
+import (
+	"context"
+
+	"github.com/goldp/goldp/kernel/cell"
+)
 
 // Interpreter is what the kernel drives. The transport (this package) owns
 // the sockets, signatures, the execution queue and message bookkeeping; the
@@ -65,23 +69,14 @@ type ExecuteRequest struct {
 	UserExpressions map[string]string
 }
 
-// Output is how a running Execute sends output to the front end. Messages
-// go out on IOPub with the running request as parent; Input goes through
-// the stdin channel. Implementations are safe for concurrent use.
-type Output interface {
-	// Stream sends text on "stdout" or "stderr".
-	Stream(name, text string)
-	// Display sends display_data, or update_display_data when update is
-	// true (transient must then hold the display_id).
-	Display(data, metadata, transient map[string]any, update bool)
-	// ClearOutput sends clear_output.
-	ClearOutput(wait bool)
-	// Input sends input_request and waits for input_reply. It fails with
-	// ErrStdinNotAllowed when the request did not allow stdin, and with
-	// ErrInputInterrupted when the kernel is interrupted or shut down
-	// while waiting.
-	Input(prompt string, password bool) (string, error)
-}
+// Output is how a running Execute sends output to the front end: the
+// cell contract's Sink. Messages go out on IOPub with the running request
+// as parent (a display with a display ID carries it in transient); Input
+// goes through the stdin channel and fails with ErrStdinNotAllowed when
+// the request did not allow stdin, and with ErrInputInterrupted when the
+// kernel is interrupted or shut down while waiting. Implementations are
+// safe for concurrent use.
+type Output = cell.Sink
 
 // ExecuteReply is the outcome of an execution. Status is "ok", "error" or
 // "aborted". For "ok", Data (if not nil) is published as execute_result.

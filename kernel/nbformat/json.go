@@ -20,8 +20,11 @@ func decodeJSON(data []byte) (any, error) {
 	if err := d.Decode(&v); err != nil {
 		return nil, err
 	}
-	if d.More() {
-		return nil, fmt.Errorf("data after the notebook object at offset %d", d.InputOffset())
+	// Anything but white space after the object is an error (Decoder.More
+	// would let a stray "}" or "]" through).
+	off := d.InputOffset()
+	if rest := bytes.TrimLeft(data[off:], " \t\r\n"); len(rest) > 0 {
+		return nil, fmt.Errorf("data after the notebook object at offset %d", len(data)-len(rest))
 	}
 	return v, nil
 }

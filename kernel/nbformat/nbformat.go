@@ -389,7 +389,8 @@ func (n *Notebook) Write(w io.Writer) error {
 // WriteFile writes n to path atomically: to a temporary file in the same
 // directory, synced, then renamed over path. A crash or an interrupt leaves
 // either the old file or the new one, never a truncated notebook. An
-// existing file keeps its permissions.
+// existing file keeps its permissions; when path is a symbolic link, the
+// file it points to is replaced and the link stays.
 func WriteFile(path string, n *Notebook) error {
 	data, err := n.Marshal()
 	if err != nil {
@@ -399,6 +400,9 @@ func WriteFile(path string, n *Notebook) error {
 }
 
 func writeAtomic(path string, data []byte) (err error) {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."

@@ -142,6 +142,8 @@ func TestErrors(t *testing.T) {
 		{`{"nbformat":4,"nbformat_minor":5,"metadata":{},"cells":[{"cell_type":"markdown","source":""},{"cell_type":"cod","source":""}]}`, `cell 1: field cell_type: unknown type "cod"`},
 		{`{"nbformat":4,"nbformat_minor":5,"metadata":{},"cells":[{"cell_type":"code","source":"","outputs":[{"output_type":"stream","text":["a",1]}]}]}`, "cell 0: output 0: field text: line 1 is the number 1"},
 		{`{"nbformat":4,"metadata":{},"cells":[]} x`, "not valid JSON"},
+		{`{"nbformat":4,"metadata":{},"cells":[]}}`, "data after the notebook object at offset 39"},
+		{"{\"nbformat\":4,\"metadata\":{},\"cells\":[]}\n ]", "data after the notebook object at offset 41"},
 	}
 	for _, c := range cases {
 		_, err := Parse([]byte(c.in))
@@ -191,6 +193,32 @@ func TestWriteFileAtomic(t *testing.T) {
 		if err := WriteFile(target, nb); err == nil {
 			t.Errorf("write into a read-only directory succeeded")
 		}
+	}
+}
+
+// Writing through a symbolic link replaces the file it points to and
+// keeps the link.
+func TestWriteFileSymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "real.ipynb")
+	link := filepath.Join(dir, "link.ipynb")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real.ipynb", link); err != nil {
+		t.Fatal(err)
+	}
+	nb := New()
+	if err := WriteFile(link, nb); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+	got, _ := os.ReadFile(target)
+	want, _ := nb.Marshal()
+	if !bytes.Equal(got, want) {
+		t.Errorf("the link's target holds %q", got)
 	}
 }
 

@@ -11,31 +11,28 @@ import (
 	"sync"
 	"time"
 
-	"github.com/goldp/goldp/kernel/display"
+	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/nbformat"
 )
 
 // Notebook describes a headless execution of a notebook (goldp nb run).
 type Notebook struct {
 	// In is the notebook to execute; it is never modified unless
-	// InPlace is set, and then only when every cell succeeded.
+	// InPlace is set (or Out names the same file), and then only when
+	// every cell succeeded or AllowErrors is set.
 	In string
 	// Out is where the executed notebook is written; "" means
 	// DefaultOut(In). Ignored with InPlace.
 	Out string
-	// InPlace writes the executed notebook over In, atomically, and only
-	// when the run succeeded.
+	// InPlace writes the executed notebook over In, atomically.
 	InPlace bool
 	// AllowErrors continues after a failing cell (the error is recorded as
-	// the cell's output) instead of stopping there.
+	// the cell's output) instead of stopping there, and lets a run with
+	// failed cells write over In.
 	AllowErrors bool
 	// Timeout, if positive, limits each cell's run time; a cell that takes
 	// longer is cancelled and fails with a "Timeout" error.
 	Timeout time.Duration
-	// CaptureFD also captures what compiled code writes to the process's
-	// file descriptors 1 and 2 during a cell (os.Stdout, os.Stderr) into
-	// the cell's stream outputs.
-	CaptureFD bool
 	// Log receives one line per cell and the output path (nil: discard).
 	Log io.Writer
 	// NewSession starts the engine session.
@@ -61,15 +58,21 @@ type Result struct {
 	Executed int
 	// Failed lists the indices of the cells that failed.
 	Failed []int
+	// Kept tells that nothing was written because a cell failed and the
+	// output would have replaced In.
+	Kept bool
 }
 
 // Run executes the code cells in order with one session, then writes the
 // notebook (nbformat 4.5: cells without an id get one; a missing kernelspec
-// or language_info is filled in for goldp). Outputs of all code cells are replaced (as "restart and run
-// all" does); blank code cells are not executed. On a cell error it stops
-// (unless AllowErrors), still writes Out (not In: with InPlace nothing is
-// written) and returns the *CellError. When ctx is cancelled (SIGINT) it
-// stops and writes nothing, returning ErrInterrupted.
+// or language_info is filled in for goldp). Outputs of all code cells are
+// replaced (as "restart and run all" does); blank code cells are not
+// executed. On a cell error it stops (unless AllowErrors), still writes Out
+// unless Out is In (then nothing is written, and Result.Kept is set,
+// unless AllowErrors) and returns an error wrapping the *cell.Error. A
+// failed write returns an error wrapping *WriteError. When ctx is
+// cancelled (SIGINT) it stops and writes nothing, returning
+// ErrInterrupted.
 func (r *Notebook) Run(ctx context.Context) (*Result, error) {
 	log := r.Log
 	if log == nil {
@@ -102,11 +105,6 @@ func (r *Notebook) Run(ctx context.Context) (*Result, error) {
 		Stdin:  strings.NewReader(""),
 		Args:   []string{r.In},
 	}
-	if r.CaptureFD {
-		// Interpreted output goes through the same captured descriptors as
-		// compiled output, so the two keep their order within a stream.
-		opts.Stdout, opts.Stderr = os.Stdout, os.Stderr
-	}
 	sess, err := r.NewSession(opts)
 	if err != nil {
 		return nil, err
@@ -132,7 +130,7 @@ func (r *Notebook) Run(ctx context.Context) (*Result, error) {
 			return res, ErrInterrupted
 		}
 		if err != nil {
-			e := asCellError(err)
+			e := cell.AsError(err)
 			pub.add(&nbformat.Output{Type: nbformat.ErrorOutput, EName: e.Name, EValue: e.Message, Traceback: e.Traceback})
 			fmt.Fprintf(log, "cell %d [%d]: %s: %s\n", i, count, e.Name, e.Error())
 			res.Failed = append(res.Failed, i)
@@ -152,23 +150,52 @@ func (r *Notebook) Run(ctx context.Context) (*Result, error) {
 	pub.close()
 	out := r.Out
 	switch {
-	case r.InPlace && firstErr != nil:
-		return res, firstErr
 	case r.InPlace:
 		out = r.In
 	case out == "":
 		out = DefaultOut(r.In)
 	}
+	if firstErr != nil && !r.AllowErrors && sameFile(out, r.In) {
+		res.Kept = true
+		return res, firstErr
+	}
 	if err := nbformat.WriteFile(out, nb); err != nil {
-		return res, err
+		werr := &WriteError{Path: out, Err: err}
+		if firstErr != nil {
+			return res, fmt.Errorf("%w; %w", firstErr, werr)
+		}
+		return res, werr
 	}
 	res.Written = out
 	fmt.Fprintf(log, "wrote %s\n", out)
 	return res, firstErr
 }
 
-// runCell runs one cell with its timeout and output capture.
-func (r *Notebook) runCell(ctx context.Context, sess Session, pub *nbPublisher, c *nbformat.Cell) (display.Bundle, error) {
+// WriteError is a failure to write the executed notebook.
+type WriteError struct {
+	Path string
+	Err  error
+}
+
+func (e *WriteError) Error() string { return "writing " + e.Path + ": " + e.Err.Error() }
+
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// sameFile reports whether a and b name the same file (through links, or
+// as the same path when neither exists yet).
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(fa, fb)
+	}
+	pa, _ := filepath.Abs(a)
+	pb, _ := filepath.Abs(b)
+	return pa == pb
+}
+
+// runCell runs one cell with its timeout.
+func (r *Notebook) runCell(ctx context.Context, sess cell.Session, pub *nbPublisher, c *nbformat.Cell) (map[string]any, error) {
 	cctx, cancel := ctx, context.CancelFunc(func() {})
 	if r.Timeout > 0 {
 		cctx, cancel = context.WithTimeout(ctx, r.Timeout)
@@ -176,20 +203,8 @@ func (r *Notebook) runCell(ctx context.Context, sess Session, pub *nbPublisher, 
 	defer cancel()
 	pub.begin(c)
 	defer pub.end()
-	if r.CaptureFD {
-		capt, err := startCapture(streamWriter{pub, "stdout"}, streamWriter{pub, "stderr"})
-		if err == nil {
-			pub.setFlush(capt.sync)
-			defer func() {
-				pub.setFlush(nil)
-				capt.stop()
-			}()
-		}
-	}
-	restore := display.SetPublisher(pub, cctx)
-	defer restore()
 	type outcome struct {
-		value display.Bundle
+		value map[string]any
 		err   error
 	}
 	done := make(chan outcome, 1)
@@ -208,7 +223,7 @@ func (r *Notebook) runCell(ctx context.Context, sess Session, pub *nbPublisher, 
 		case o = <-done:
 		case <-time.After(StuckGrace):
 			r.stuck = true
-			o.err = &CellError{Name: "Interrupted", Message: fmt.Sprintf("the cell did not stop within %s of its cancellation; no further cells run", StuckGrace)}
+			o.err = cell.Errorf(cell.Interrupted, "the cell did not stop within %s of its cancellation; no further cells run", StuckGrace)
 		}
 	}
 	if ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
@@ -216,7 +231,7 @@ func (r *Notebook) runCell(ctx context.Context, sess Session, pub *nbPublisher, 
 		if r.stuck {
 			msg += " and did not stop; no further cells run"
 		}
-		return nil, &CellError{Name: "Timeout", Message: msg, Traceback: []string{"Timeout: " + msg}}
+		return nil, cell.Errorf("Timeout", "%s", msg)
 	}
 	return o.value, o.err
 }
@@ -226,7 +241,7 @@ func (r *Notebook) runCell(ctx context.Context, sess Session, pub *nbPublisher, 
 var StuckGrace = 2 * time.Second
 
 // bundleData copies a display bundle into notebook output data.
-func bundleData(b display.Bundle) map[string]any {
+func bundleData(b map[string]any) map[string]any {
 	d := make(map[string]any, len(b))
 	for k, v := range b {
 		d[k] = v
@@ -234,49 +249,51 @@ func bundleData(b display.Bundle) map[string]any {
 	return d
 }
 
-// nbPublisher turns the displays of the running cell into its outputs.
+// nbPublisher is the cell.Sink of a notebook run: what a cell shows
+// becomes its outputs. Text of a stream is gathered in a builder and put
+// into the output's Text when another output follows or the run ends, so
+// a cell printing a lot of small pieces takes time linear in its output.
 type nbPublisher struct {
 	mu        sync.Mutex
 	nb        *nbformat.Notebook
 	cell      *nbformat.Cell // the running cell; nil between cells
 	last      *nbformat.Cell // the cell that ran last (late output goes there)
 	clearWait bool
-	closed    bool   // the run is over: drop late output (abandoned cells, goroutines)
-	flush     func() // copies captured output written so far into the cell
+	closed    bool // the run is over: drop late output (abandoned cells, goroutines)
+
+	text    strings.Builder  // pending text of open
+	open    *nbformat.Output // the stream output text is appended to
+	openIn  *nbformat.Cell   // the cell holding open
+	pending bool             // text holds text not yet in open.Text
 }
 
-func (p *nbPublisher) setFlush(f func()) {
-	p.mu.Lock()
-	p.flush = f
-	p.mu.Unlock()
-}
-
-// sync brings captured output up to date before a new output is added, so
-// outputs keep the order in which the cell produced them. p.mu is not held.
-func (p *nbPublisher) sync() {
-	p.mu.Lock()
-	f := p.flush
-	p.mu.Unlock()
-	if f != nil {
-		f()
+// settle puts pending stream text into its output; p.mu is held.
+func (p *nbPublisher) settle() {
+	if p.open != nil && p.pending {
+		p.open.Text = p.text.String()
 	}
+	p.open, p.openIn, p.pending = nil, nil, false
+	p.text.Reset()
 }
 
 // close drops all later output, so the notebook can be written safely.
 func (p *nbPublisher) close() {
 	p.mu.Lock()
+	p.settle()
 	p.closed = true
 	p.mu.Unlock()
 }
 
 func (p *nbPublisher) begin(c *nbformat.Cell) {
 	p.mu.Lock()
+	p.settle()
 	p.cell, p.last, p.clearWait = c, c, false
 	p.mu.Unlock()
 }
 
 func (p *nbPublisher) end() {
 	p.mu.Lock()
+	p.settle()
 	p.cell = nil
 	p.mu.Unlock()
 }
@@ -305,6 +322,7 @@ func (p *nbPublisher) addLocked(o *nbformat.Output) {
 	if c == nil {
 		return
 	}
+	p.settle()
 	if p.clearWait {
 		c.Outputs = c.Outputs[:0]
 		p.clearWait = false
@@ -319,18 +337,21 @@ func (p *nbPublisher) stream(name, text string) {
 	if c == nil {
 		return
 	}
-	if n := len(c.Outputs); n > 0 && !p.clearWait {
-		if o := c.Outputs[n-1]; o.Type == nbformat.Stream && o.Name == name {
-			o.Text += text
-			return
-		}
+	if p.open == nil || p.openIn != c || p.open.Name != name || p.clearWait {
+		o := &nbformat.Output{Type: nbformat.Stream, Name: name}
+		p.addLocked(o)
+		p.open, p.openIn = o, c
 	}
-	p.addLocked(&nbformat.Output{Type: nbformat.Stream, Name: name, Text: text})
+	p.text.WriteString(text)
+	p.pending = true
 }
 
-// Publish adds display_data, or with update replaces the data of every
+// Stream appends text to the running cell's stream output.
+func (p *nbPublisher) Stream(name, text string) { p.stream(name, text) }
+
+// Display adds display_data, or with update replaces the data of every
 // earlier output shown under displayID (in any cell).
-func (p *nbPublisher) Publish(data display.Bundle, metadata map[string]any, displayID string, update bool) {
+func (p *nbPublisher) Display(data, metadata map[string]any, displayID string, update bool) {
 	if metadata == nil {
 		metadata = map[string]any{}
 	}
@@ -352,16 +373,15 @@ func (p *nbPublisher) Publish(data display.Bundle, metadata map[string]any, disp
 		}
 		return
 	}
-	p.sync()
 	p.add(&nbformat.Output{Type: nbformat.DisplayData, Data: bundleData(data), Metadata: metadata, DisplayID: displayID})
 }
 
 // ClearOutput clears the running cell's outputs, at once or (wait) when
 // the next output arrives.
 func (p *nbPublisher) ClearOutput(wait bool) {
-	p.sync()
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.settle()
 	if wait {
 		p.clearWait = true
 		return
@@ -373,7 +393,7 @@ func (p *nbPublisher) ClearOutput(wait bool) {
 }
 
 // Input fails: a headless notebook has nobody to answer.
-func (p *nbPublisher) Input(string, bool) (string, error) { return "", display.ErrNoInput }
+func (p *nbPublisher) Input(string, bool) (string, error) { return "", cell.ErrNoInput }
 
 // streamWriter appends what is written to the running cell's stream output.
 type streamWriter struct {

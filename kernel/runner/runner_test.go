@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/display"
 	"github.com/goldp/goldp/kernel/nbformat"
 	"gonum.org/v1/plot"
@@ -39,11 +42,36 @@ type fakeSession struct {
 	handle *display.Handle
 }
 
-func newFake(opts Options) (Session, error) { return &fakeSession{opts: opts}, nil }
+func newFake(opts Options) (cell.Session, error) { return &fakeSession{opts: opts}, nil }
 
-func (f *fakeSession) Execute(ctx context.Context, code string, pub display.Publisher) (display.Bundle, error) {
+// The runners only execute.
+func (f *fakeSession) Complete(string, int) cell.Completion            { return cell.Completion{} }
+func (f *fakeSession) Inspect(string, int, int) (map[string]any, bool) { return nil, false }
+func (f *fakeSession) IsComplete(string) (string, string)              { return "unknown", "" }
+func (f *fakeSession) Reset() error                                    { return nil }
+
+// fakePublisher shows the fake's displays in its sink, as the engine does.
+type fakePublisher struct{ cell.Sink }
+
+func (p fakePublisher) Publish(data display.Bundle, md map[string]any, id string, update bool) {
+	p.Display(data, md, id, update)
+}
+
+// ProgressWriter passes a text runner's progress writer on.
+func (p fakePublisher) ProgressWriter() (io.Writer, bool) {
+	if t, ok := p.Sink.(display.TextOutput); ok {
+		return t.ProgressWriter()
+	}
+	return nil, false
+}
+
+func (f *fakeSession) Execute(ctx context.Context, code string, out cell.Sink) (map[string]any, error) {
+	var pub display.Publisher = fakePublisher{out}
+	if _, ok := out.(display.TextOutput); !ok {
+		pub = struct{ display.Publisher }{pub} // hide ProgressWriter
+	}
 	defer display.SetPublisher(pub, ctx)()
-	var value display.Bundle
+	var value map[string]any
 	for _, line := range strings.Split(code, "\n") {
 		cmd, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
 		switch cmd {
@@ -82,12 +110,12 @@ func (f *fakeSession) Execute(ctx context.Context, code string, pub display.Publ
 			fmt.Sscanf(arg, "%d %d", &l, &c)
 			parts := strings.SplitN(arg, " ", 3)
 			msg = parts[2]
-			return nil, &CellError{Name: "Panic", Message: msg, Line: l, Col: c, Traceback: []string{fmt.Sprintf("%d:%d: %s", l, c, msg), "goroutine 1"}}
+			return nil, &cell.Error{Name: "Panic", Message: msg, Line: l, Col: c, Traceback: []string{fmt.Sprintf("%d:%d: %s", l, c, msg), "goroutine 1"}}
 		case "hang":
 			time.Sleep(time.Second)
 		case "block":
 			<-ctx.Done()
-			return nil, &CellError{Name: "Interrupted", Message: "interrupted"}
+			return nil, cell.Errorf(cell.Interrupted, "interrupted")
 		}
 	}
 	return value, nil
@@ -162,7 +190,7 @@ func TestScriptError(t *testing.T) {
 	var out, errOut bytes.Buffer
 	s := &Script{Path: path, Stdout: &out, Stderr: &errOut, NewSession: newFake}
 	err := s.Run(context.Background())
-	if _, ok := err.(*CellError); !ok {
+	if _, ok := err.(*cell.Error); !ok {
 		t.Fatalf("err = %v", err)
 	}
 	if want := path + ":2:5: index out of range\ngoroutine 1\n"; errOut.String() != want {
@@ -352,9 +380,10 @@ func TestNotebookTimeoutAndInterrupt(t *testing.T) {
 	}
 }
 
-func TestNotebookCaptureFD(t *testing.T) {
-	in := makeNotebook(t, "print interp\nosprint compiled\nprint again\nosprint end\nhtml <p>x</p>\nprint after", "print gone\nclear\nprint kept")
-	r := &Notebook{In: in, CaptureFD: true, NewSession: newFake}
+// Stream text in pieces joins into one output until a display comes.
+func TestNotebookStreamOrder(t *testing.T) {
+	in := makeNotebook(t, "print interp\nprint compiled\nprint again\nprint end\nhtml <p>x</p>\nprint after", "print gone\nclear\nprint kept")
+	r := &Notebook{In: in, NewSession: newFake}
 	res, err := r.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -364,9 +393,44 @@ func TestNotebookCaptureFD(t *testing.T) {
 		t.Errorf("outputs %+v", outs)
 	}
 	if outs := res.Notebook.Cells[1].Outputs; len(outs) != 1 || outs[0].Text != "kept\n" {
-		t.Errorf("clear_output with captured output: %+v", outs)
+		t.Errorf("clear_output with stream output: %+v", outs)
 	}
-	fmt.Fprint(os.Stdout, "") // fd 1 works again
+}
+
+// --out naming the input (here through a link) is --inplace: a failed
+// run leaves the input alone unless errors are allowed.
+func TestNotebookOutIsIn(t *testing.T) {
+	in := makeNotebook(t, "print a", "fail 1 1 boom")
+	link := filepath.Join(filepath.Dir(in), "link.ipynb")
+	if err := os.Symlink(filepath.Base(in), link); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(in)
+	res, err := (&Notebook{In: in, Out: link, NewSession: newFake}).Run(context.Background())
+	if err == nil || !res.Kept || res.Written != "" {
+		t.Fatalf("err %v kept %v written %q", err, res.Kept, res.Written)
+	}
+	if after, _ := os.ReadFile(in); !bytes.Equal(before, after) {
+		t.Errorf("a failed run rewrote its input")
+	}
+	res, err = (&Notebook{In: in, InPlace: true, AllowErrors: true, NewSession: newFake}).Run(context.Background())
+	if err == nil || res.Written != in {
+		t.Fatalf("with --allow-errors: err %v written %q", err, res.Written)
+	}
+	if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced")
+	}
+}
+
+// A failed write is reported as a *WriteError naming the path.
+func TestNotebookWriteError(t *testing.T) {
+	in := makeNotebook(t, "print a")
+	out := filepath.Join(t.TempDir(), "missing", "x.ipynb")
+	_, err := (&Notebook{In: in, Out: out, NewSession: newFake}).Run(context.Background())
+	var we *WriteError
+	if !errors.As(err, &we) || we.Path != out {
+		t.Fatalf("err %v, want a WriteError for %s", err, out)
+	}
 }
 
 func TestNotebookPNGValid(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/goldp/goldp/kernel/display"
+	"github.com/goldp/goldp/kernel/cell"
 )
 
 // Script describes a run of a notebook-Go script (goldp run).
@@ -70,7 +70,7 @@ func ReadScript(path string) (string, error) {
 // displayed image or plot is saved in OutDir as NNN.png (or .svg) and its
 // path printed; HTML, Markdown and LaTeX displays print their text/plain
 // form; the last value is printed like a display. A failure prints
-// "file.go:line:col: message" on Stderr and returns the *CellError; an
+// "file.go:line:col: message" on Stderr and returns the *cell.Error; an
 // interrupt (ctx cancelled) returns ErrInterrupted.
 func (s *Script) Run(ctx context.Context) error {
 	stdout, stderr := s.Stdout, s.Stderr
@@ -115,7 +115,7 @@ func (s *Script) Run(ctx context.Context) error {
 		return ErrInterrupted
 	}
 	if err != nil {
-		e := asCellError(err)
+		e := cell.AsError(err)
 		if e.Line > 0 {
 			fmt.Fprintf(stderr, "%s:%d:%d: %s\n", s.Path, e.Line, e.Col, e.Message)
 		} else {
@@ -127,7 +127,7 @@ func (s *Script) Run(ctx context.Context) error {
 		return e
 	}
 	if value != nil {
-		pub.Publish(value, nil, "", false)
+		pub.Display(value, nil, "", false)
 	}
 	return pub.err
 }
@@ -155,7 +155,8 @@ func removeOldImages(dir string) error {
 	return nil
 }
 
-// scriptPublisher shows displays of a script as text and files.
+// scriptPublisher is the cell.Sink of a script: displays become text and
+// files.
 type scriptPublisher struct {
 	mu       sync.Mutex
 	out      io.Writer
@@ -169,7 +170,16 @@ type scriptPublisher struct {
 
 func (p *scriptPublisher) ProgressWriter() (io.Writer, bool) { return p.errOut, p.terminal }
 
-func (p *scriptPublisher) Publish(data display.Bundle, _ map[string]any, _ string, _ bool) {
+// Stream writes text to the script's standard output or error.
+func (p *scriptPublisher) Stream(name, text string) {
+	w := p.out
+	if name == "stderr" {
+		w = p.errOut
+	}
+	io.WriteString(w, text)
+}
+
+func (p *scriptPublisher) Display(data, _ map[string]any, _ string, _ bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var ext string

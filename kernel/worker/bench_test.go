@@ -16,16 +16,16 @@ import (
 )
 
 // BenchmarkExecuteRoundTrip measures the supervisor-worker overhead of a
-// trivial cell: request frame, fake session, sync markers on both streams,
-// reply frame.
+// trivial cell: request frame, fake session, the check that fd 1 and 2 are
+// drained, reply frame.
 func BenchmarkExecuteRoundTrip(b *testing.B) {
 	s := newBenchSupervisor(b)
 	out := &recorder{}
 	req := jupyter.ExecuteRequest{Code: "get x"}
-	s.Execute(context.Background(), req, out)
+	s.Jupyter().Execute(context.Background(), req, out)
 	b.ResetTimer()
 	for range b.N {
-		if rep := s.Execute(context.Background(), req, out); rep.Status != "ok" {
+		if rep := s.Jupyter().Execute(context.Background(), req, out); rep.Status != "ok" {
 			b.Fatal(rep)
 		}
 	}
@@ -34,10 +34,10 @@ func BenchmarkExecuteRoundTrip(b *testing.B) {
 // BenchmarkComplete measures a completion request through the worker.
 func BenchmarkComplete(b *testing.B) {
 	s := newBenchSupervisor(b)
-	s.Complete(context.Background(), "fmt.Pr", 6)
+	s.Jupyter().Complete(context.Background(), "fmt.Pr", 6)
 	b.ResetTimer()
 	for range b.N {
-		s.Complete(context.Background(), "fmt.Pr", 6)
+		s.Jupyter().Complete(context.Background(), "fmt.Pr", 6)
 	}
 }
 
@@ -47,7 +47,7 @@ func BenchmarkTenThousandLines(b *testing.B) {
 	s := newBenchSupervisor(b)
 	for range b.N {
 		out := &recorder{}
-		s.Execute(context.Background(), jupyter.ExecuteRequest{Code: "print 10000"}, out)
+		s.Jupyter().Execute(context.Background(), jupyter.ExecuteRequest{Code: "print 10000"}, out)
 		if text, _ := out.text("stdout"); len(text) != 98890 {
 			b.Fatalf("got %d bytes", len(text))
 		}
@@ -58,7 +58,7 @@ func BenchmarkTenThousandLines(b *testing.B) {
 func BenchmarkFrame(b *testing.B) {
 	var buf bytes.Buffer
 	enc, dec := NewEncoder(&buf), NewDecoder(&buf)
-	m := &Msg{Kind: KindReply, ID: 1, Seq: 2, Marks: 3, Status: "ok", Data: map[string]any{"text/plain": "2"}}
+	m := &Msg{Kind: KindReply, ID: 1, Data: map[string]any{"text/plain": "2"}}
 	var got Msg
 	for range b.N {
 		enc.Encode(m)
@@ -93,7 +93,7 @@ func BenchmarkWorkerBinary(b *testing.B) {
 	out := &recorder{}
 	req := jupyter.ExecuteRequest{Code: "1+1"}
 	for range 100 {
-		if rep := s.Execute(context.Background(), req, out); rep.Status != "ok" {
+		if rep := s.Jupyter().Execute(context.Background(), req, out); rep.Status != "ok" {
 			b.Fatal(rep)
 		}
 	}
@@ -104,7 +104,7 @@ func BenchmarkWorkerBinary(b *testing.B) {
 	w0, s0 := procCPU(pid), selfCPU()
 	b.ResetTimer()
 	for range b.N {
-		if rep := s.Execute(context.Background(), req, out); rep.Status != "ok" {
+		if rep := s.Jupyter().Execute(context.Background(), req, out); rep.Status != "ok" {
 			b.Fatal(rep)
 		}
 	}

@@ -1,37 +1,32 @@
 // Package worker runs notebook-Go cells in a subprocess and drives it from
-// the Jupyter kernel process.
+// the Jupyter kernel process and from `goldp nb run`.
 //
-// The kernel is two processes (design §3). The supervisor ("goldp kernel")
-// owns the Jupyter sockets and implements jupyter.Interpreter with a
-// Supervisor; it never runs user code. The worker ("goldp worker") holds the
-// engine session and is served by Serve. They talk over a private pipe pair
-// on extra file descriptors (fd 3: requests from the supervisor, fd 4:
-// events to it) carrying length-prefixed JSON frames (Encoder, Decoder,
-// Msg). The worker's fd 1 and fd 2 are pipes the supervisor reads and turns
-// into batched stream messages, so output from interpreted code, os.Stdout
-// and compiled or C code is all captured.
+// The kernel is two processes (design §3). The supervisor (a Supervisor,
+// in "goldp kernel" or "goldp nb run") is a cell.Session that never runs
+// user code; the worker ("goldp worker") holds the engine session and is
+// served by Serve. They talk over a private pipe pair on extra file
+// descriptors (fd 3: requests from the supervisor, fd 4: events to it)
+// carrying length-prefixed JSON frames (Encoder, Decoder, Msg).
 //
-// Ordering: before the worker sends an event that must not overtake earlier
-// output (a display, a reply), it writes a sync marker carrying the event's
-// sequence number on its stdout and stderr. The supervisor holds the event
-// until it has read the marker on both streams, flushing the text before
-// it first, and the text after the marker waits until the event is out, so
-// output and events reach the front end in the order the cell produced
-// them (between two events, stdout and stderr are not ordered relative to
-// each other, as in ipykernel). Markers carry a random per-worker nonce and
-// are removed from the text. An execute reply skips the marker on a stream
-// whose pipe the worker finds empty (FIONREAD): the supervisor has then
-// read everything written before the reply, and it delivers the reply once
-// what it read is sent (Msg.Drained). Most cells print nothing after their
-// last display, so their replies need no marker at all.
+// Ordering: everything a cell shows travels as events on the one event
+// pipe, in the order the cell produced it: the text interpreted code
+// prints (KindStream, batched by the engine), displays, input requests and
+// the reply. The worker's fd 1 is a pipe the worker reads itself: what
+// compiled or C code prints there becomes stream events too, and an
+// ordered event first takes everything written before it. fd 2 stays a
+// pipe the supervisor reads, because a dying Go runtime reports there when
+// no goroutine of the worker runs any more; before an ordered event the
+// worker waits until that pipe is empty, and the supervisor sends what it
+// read from it before the event (ipykernel's fd watcher is the model).
+// No markers are written into the streams.
 //
 // Interrupt is a message on the request pipe that cancels the running
 // cell's context; the worker also treats SIGINT as an interrupt, and runs
 // in its own process group so a terminal's Ctrl-C reaches only the
 // supervisor. The interpreter stops interpreted code at once and returns;
 // a compiled call that ignores cancellation is abandoned on its goroutine.
-// If that goroutine is still computing InterruptGrace/2 later (a blocked
-// one, in time.Sleep or I/O, is harmless and left alone), or if the cell
+// If the worker still computes InterruptGrace/2 later (a blocked call, in
+// time.Sleep or I/O, is harmless and left alone), or if the cell
 // has not returned at all after InterruptGrace, the supervisor kills the
 // worker, starts a fresh one and says in the reply that the state was
 // lost. A worker that dies during a cell (a fatal runtime error, the OOM
@@ -47,6 +42,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+
+	"github.com/goldp/goldp/kernel/cell"
 )
 
 // MaxFrame is the largest frame payload Decoder accepts (64 MiB), a guard
@@ -61,7 +58,6 @@ const (
 	KindComplete   = "complete"    // Code, Cursor; answered by KindReply
 	KindInspect    = "inspect"     // Code, Cursor, Detail; answered by KindReply
 	KindIsComplete = "is_complete" // Code; answered by KindReply
-	KindReset      = "reset"       // answered by KindReply
 	KindInterrupt  = "interrupt"   // cancels the running execute; no answer
 	KindInputReply = "input_reply" // ID of the KindInput event, Text or Error
 
@@ -71,6 +67,7 @@ const (
 	KindDisplay = "display" // Data, Metadata, DisplayID, Update
 	KindClear   = "clear"   // Wait
 	KindInput   = "input"   // Prompt, Password; answered by KindInputReply
+	KindStream  = "stream"  // Name ("stdout" or "stderr"), Text
 )
 
 // Msg is one frame of the worker protocol. Which fields are used depends on
@@ -79,28 +76,17 @@ type Msg struct {
 	Kind string `json:"k"`
 	// ID pairs a request with its reply and an input event with its answer.
 	ID uint64 `json:"id,omitempty"`
-	// Seq is the sync-marker sequence number of an ordered event, and Marks
-	// says on which streams the marker was written (MarkStdout|MarkStderr).
-	Seq   uint64 `json:"seq,omitempty"`
-	Marks uint8  `json:"marks,omitempty"`
-	// Drained says on which streams an execute reply wrote no marker
-	// because the worker found nothing unread in the pipe: everything
-	// written before the reply has already been read by the supervisor,
-	// which delivers the reply once it has processed what it read.
-	Drained uint8 `json:"drained,omitempty"`
 
 	Code       string `json:"code,omitempty"`
 	Cursor     int    `json:"cursor,omitempty"`
 	Detail     int    `json:"detail,omitempty"`
 	AllowStdin bool   `json:"stdin,omitempty"`
 
-	// Execute replies: Data is the cell's value; for a failed cell EName,
-	// EValue and Traceback describe the error.
-	Data      map[string]any `json:"data,omitempty"`
-	Metadata  map[string]any `json:"meta,omitempty"`
-	EName     string         `json:"ename,omitempty"`
-	EValue    string         `json:"evalue,omitempty"`
-	Traceback []string       `json:"tb,omitempty"`
+	// Execute replies: Data is the cell's value, Fail the error of a
+	// failed cell.
+	Data     map[string]any `json:"data,omitempty"`
+	Metadata map[string]any `json:"meta,omitempty"`
+	Fail     *cell.Error    `json:"fail,omitempty"`
 	// Runaway marks an interrupted cell whose compiled code kept the
 	// worker busy after the interpreter gave up on it (see Server.Grace).
 	Runaway bool `json:"runaway,omitempty"`
@@ -120,18 +106,15 @@ type Msg struct {
 	Update    bool   `json:"update,omitempty"`
 	Wait      bool   `json:"wait,omitempty"`
 
+	// Stream events.
+	Name string `json:"name,omitempty"`
+
 	// Input events and their answers.
 	Prompt   string `json:"prompt,omitempty"`
 	Password bool   `json:"pw,omitempty"`
 	Text     string `json:"text,omitempty"`
 	Error    string `json:"err,omitempty"`
 }
-
-// Marker flags of Msg.Marks.
-const (
-	MarkStdout uint8 = 1 << iota
-	MarkStderr
-)
 
 // Encoder writes frames: a 4-byte big-endian payload length, then the JSON
 // encoding of a Msg. It is safe for concurrent use; each frame is written

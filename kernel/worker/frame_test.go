@@ -7,17 +7,20 @@ import (
 	"io"
 	"reflect"
 	"testing"
+
+	"github.com/goldp/goldp/kernel/cell"
 )
 
 func TestFrameRoundTrip(t *testing.T) {
 	msgs := []*Msg{
 		{Kind: KindExecute, ID: 1, Code: "x := 1\nx", AllowStdin: true},
-		{Kind: KindReply, ID: 1, Seq: 7, Marks: MarkStdout | MarkStderr, Status: "ok", Data: map[string]any{"text/plain": "1"}},
-		{Kind: KindReply, ID: 2, Status: "error", EName: "Panic", EValue: "boom", Traceback: []string{"a", "b"}},
+		{Kind: KindReply, ID: 1, Data: map[string]any{"text/plain": "1"}},
+		{Kind: KindReply, ID: 2, Fail: &cell.Error{Name: "Panic", Message: "boom", Line: 2, Col: 3, Traceback: []string{"a", "b"}}},
 		{Kind: KindReply, ID: 3, Matches: []string{"Println", "Printf"}, Kinds: []string{"func", "func"}, Start: 4, End: 9},
-		{Kind: KindDisplay, Seq: 8, Data: map[string]any{"text/html": "<b>hi</b>"}, DisplayID: "d1", Update: true},
+		{Kind: KindDisplay, Data: map[string]any{"text/html": "<b>hi</b>"}, DisplayID: "d1", Update: true},
 		{Kind: KindInput, ID: 4, Prompt: "name? ", Password: true},
 		{Kind: KindInputReply, ID: 4, Text: "héllo\x00"},
+		{Kind: KindStream, Name: "stderr", Text: "x\n"},
 	}
 	var buf bytes.Buffer
 	enc := NewEncoder(&buf)
@@ -77,7 +80,7 @@ func FuzzDecode(f *testing.F) {
 	var buf bytes.Buffer
 	enc := NewEncoder(&buf)
 	enc.Encode(&Msg{Kind: KindExecute, ID: 1, Code: "fmt.Println(1)"})
-	enc.Encode(&Msg{Kind: KindReply, ID: 1, Seq: 3, Marks: 3, Data: map[string]any{"text/plain": "1"}})
+	enc.Encode(&Msg{Kind: KindReply, ID: 1, Data: map[string]any{"text/plain": "1"}})
 	f.Add(buf.Bytes())
 	f.Add([]byte{0, 0, 0, 0})
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, '{'})
@@ -112,9 +115,6 @@ func normalize(m *Msg) Msg {
 	}
 	if len(c.Metadata) == 0 {
 		c.Metadata = nil
-	}
-	if len(c.Traceback) == 0 {
-		c.Traceback = nil
 	}
 	if len(c.Matches) == 0 {
 		c.Matches = nil

@@ -4,16 +4,20 @@ package worker
 
 import (
 	"io"
-	"os"
+	"syscall"
 )
 
 // pipeEmpty reports whether w is a pipe with no unread bytes in it; off
-// Linux it cannot tell and says false.
-func pipeEmpty(w io.Writer) bool { return false }
+// Linux it cannot tell and says true.
+func pipeEmpty(w io.Writer) bool { return true }
 
-// newRawPipe returns f: off Linux the worker's pipes use the ordinary
-// file I/O.
-func newRawPipe(f *os.File) io.ReadWriter { return f }
+// growPipe leaves the pipe's size alone off Linux.
+func growPipe(fd int) {}
 
-// wakeMonitor does nothing off Linux (see the Linux version).
-func wakeMonitor() {}
+// procAttr puts the worker in its own process group, so that a terminal's
+// Ctrl-C reaches the supervisor only and a kill of the group reaches the
+// processes a cell started.
+func procAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+
+// computing cannot tell off Linux: an interrupted cell keeps its worker.
+func computing() (busy, ok bool) { return false, false }

@@ -8,68 +8,17 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
-	"github.com/goldp/goldp/kernel/display"
+	"github.com/goldp/goldp/kernel/cell"
 )
-
-// Session is what a worker serves: the engine session, seen through the
-// few methods the kernel needs. cmd/goldp adapts *engine.Session to it, so
-// this package does not depend on the interpreter.
-type Session interface {
-	// Execute runs a cell; the value is the cell's last expression (nil
-	// for none). A failed cell returns a *CellError (or any error).
-	Execute(ctx context.Context, code string, pub display.Publisher) (display.Bundle, error)
-	// Complete returns candidates replacing code[start:end] (byte offsets)
-	// and, optionally, the kind of each candidate.
-	Complete(code string, cursor int) (matches, kinds []string, start, end int)
-	// Inspect returns documentation for the name at cursor.
-	Inspect(code string, cursor, detail int) (display.Bundle, bool)
-	// IsComplete reports "complete", "incomplete" (with an indent),
-	// "invalid" or "unknown".
-	IsComplete(code string) (status, indent string)
-	// Reset discards all state.
-	Reset() error
-}
-
-// A SlowSession is a Session whose Execute says, by calling the Slow
-// method of the publisher it is given (see Slower), when the cell is about
-// to run code that may take long or block. Until then the worker reads no
-// other request: most cells end before, and their goroutine reads the
-// next request itself, with no goroutine started or woken. A Session that
-// is not a SlowSession gets another reader at the start of every execute.
-type SlowSession interface {
-	Session
-	// AnnouncesSlow marks the Session; it is never called.
-	AnnouncesSlow()
-}
-
-// Slower is implemented by the publisher the worker passes to Execute.
-type Slower interface {
-	// Slow says that the cell is about to run code that may take long or
-	// block: from then on, interrupts, input replies and completions are
-	// read while it runs. Calls after the first do nothing.
-	Slow()
-}
-
-// CellError is a failed cell as Jupyter shows it.
-type CellError struct {
-	Name      string   // e.g. "CompileError", "Panic", "Interrupted"
-	Value     string   // the message
-	Traceback []string // lines shown to the user
-}
-
-func (e *CellError) Error() string { return e.Name + ": " + e.Value }
 
 // Environment variables the supervisor sets for the worker process. The
 // worker removes them from its environment before running cells.
 const (
-	// EnvNonce holds the sync-marker nonce.
-	EnvNonce = "GOLDP_WORKER_NONCE"
 	// EnvGrace holds Server.Grace as a time.Duration string.
 	EnvGrace = "GOLDP_WORKER_GRACE"
 )
@@ -79,17 +28,20 @@ const (
 type Server struct {
 	// Session is served; New is called by Serve when Session is nil, and
 	// its failure is reported to the supervisor in the ready event.
-	Session Session
-	New     func() (Session, error)
+	Session cell.Session
+	New     func() (cell.Session, error)
 	// Requests and Events are the frame streams (fd 3 and fd 4 in a
 	// worker process).
 	Requests io.Reader
 	Events   io.Writer
-	// Stdout and Stderr receive sync markers; they must be the captured
-	// streams the supervisor reads (nil: no marker on that stream).
-	Stdout, Stderr io.Writer
-	// Nonce is the marker nonce shared with the supervisor.
-	Nonce string
+	// Stdout is the read end of the pipe on the worker's fd 1 (see
+	// captureFd), whose text Serve sends as stream events (nil: not
+	// captured).
+	Stdout *os.File
+	// Stderr is a duplicate of the worker's fd 2, a pipe the supervisor
+	// reads: before an ordered event the worker waits until it is empty
+	// (nil: it does not).
+	Stderr *os.File
 	// Grace is how long the worker waits, after an interrupted cell
 	// returned, for the interpreter's evaluation goroutine to end or block
 	// (0: it does not check). yaegi returns from an interrupted evaluation
@@ -100,22 +52,14 @@ type Server struct {
 	// blocked in a sleep, channel or I/O is left blocked (see abandoned).
 	Grace time.Duration
 
-	enc     *Encoder
-	dec     *Decoder
-	orderMu sync.Mutex // serialises marker writes with event sends
+	enc *Encoder
+	dec *Decoder
 
-	// Executes take turns: tickets is the last one handed out (by the one
-	// reading goroutine), served the last one finished.
-	tickets uint64
-	turnMu  sync.Mutex
-	turnC   *sync.Cond
-	served  uint64
-	seq     uint64
-	mark    []byte
+	fdMu    sync.Mutex // held while captured text is read and sent
+	fdBuf   [64 << 10]byte
+	pending []byte // read from fd 1, not sent: an unfinished UTF-8 sequence
 
-	// handOff, while an execute of a SlowSession holds the reading
-	// goroutine, starts another reader (see read).
-	handOff atomic.Pointer[func()]
+	execs chan *Msg // executes, in the order they were read
 
 	mu      sync.Mutex
 	cancel  context.CancelFunc // of the running execute
@@ -124,9 +68,8 @@ type Server struct {
 }
 
 // Serve reads requests until Requests ends (the supervisor went away) or
-// ctx is cancelled. Executes run one at a time on the goroutine that read
-// them; other requests are answered concurrently with a running execute
-// (with a SlowSession, once the cell said it may take long; see read).
+// ctx is cancelled. Executes run one at a time on a goroutine of their
+// own; other requests are answered concurrently with a running execute.
 func (s *Server) Serve(ctx context.Context) error {
 	s.enc = NewEncoder(s.Events)
 	if s.Session == nil {
@@ -143,85 +86,44 @@ func (s *Server) Serve(ctx context.Context) error {
 	if err := s.enc.Encode(&Msg{Kind: KindReady}); err != nil {
 		return err
 	}
+	if s.Stdout != nil {
+		go s.capture()
+	}
 	s.dec = NewDecoder(s.Requests)
-	s.turnC = sync.NewCond(&s.turnMu)
-	errc := make(chan error, 1)
-	go s.read(ctx, errc)
-	return <-errc
+	s.execs = make(chan *Msg, 16)
+	go func() {
+		for m := range s.execs {
+			s.execute(m)
+		}
+	}()
+	defer close(s.execs)
+	return s.read(ctx)
 }
 
-// read decodes requests, runs the executes among them itself, and sends
-// the end of Requests (or of ctx) on errc. Executes run one at a time in
-// the order they were read. While an execute runs, requests must still be
-// read (an interrupt, an input reply, a completion): another goroutine
-// takes over the reading at the start of the execute, or, with a
-// SlowSession, once the cell says it is about to run code that may take
-// long or block, or asks for input; this one then ends with its execute.
-// Most cells never say so, and the goroutine that read them goes on
-// reading: no goroutine is started or woken, and none grows a new stack
-// to the interpreter's depth, on those cells.
-func (s *Server) read(ctx context.Context, errc chan<- error) {
+// read decodes requests until Requests ends (nil) or fails, or ctx ends.
+// Executes go to the goroutine that runs them one at a time, in order;
+// everything else is answered while a cell runs.
+func (s *Server) read(ctx context.Context) error {
 	for {
 		if ctx.Err() != nil {
-			errc <- ctx.Err()
-			return
+			return ctx.Err()
 		}
 		m := new(Msg)
 		if err := s.dec.Decode(m); err != nil {
 			if err == io.EOF {
 				err = nil
 			}
-			errc <- err
-			return
+			return err
 		}
 		switch m.Kind {
 		case KindExecute:
-			s.tickets++
-			turn := s.tickets
-			// handed is set by whichever comes first: handOff, which
-			// starts the next reader, or the end of the execute, after
-			// which this goroutine reads on.
-			var handed atomic.Bool
-			handOff := func() {
-				if handed.CompareAndSwap(false, true) {
-					wakeMonitor()
-					go s.read(ctx, errc)
-				}
-			}
-			if _, ok := s.Session.(SlowSession); ok {
-				s.handOff.Store(&handOff)
-			} else {
-				handOff()
-			}
-			s.turnMu.Lock()
-			for s.served+1 != turn {
-				s.turnC.Wait()
-			}
-			s.turnMu.Unlock()
-			s.execute(m)
-			s.turnMu.Lock()
-			s.served = turn
-			s.turnMu.Unlock()
-			s.turnC.Broadcast()
-			s.handOff.CompareAndSwap(&handOff, nil)
-			if !handed.CompareAndSwap(false, true) {
-				return
-			}
+			s.execs <- m
 		case KindInterrupt:
 			s.Interrupt()
 		case KindInputReply:
 			s.inputs.deliver(m)
 		case KindComplete, KindInspect, KindIsComplete:
 			go s.answer(m)
-		case KindReset:
-			// A reset waits for nothing: the supervisor only sends it
-			// between cells.
-			err := s.Session.Reset()
-			r := &Msg{Kind: KindReply, ID: m.ID}
-			if err != nil {
-				r.Error = err.Error()
-			}
-			s.enc.Encode(r)
 		default:
 			s.enc.Encode(&Msg{Kind: KindReply, ID: m.ID, Error: fmt.Sprintf("worker: unknown request kind %q", m.Kind)})
 		}
@@ -254,110 +156,53 @@ func (s *Server) execute(m *Msg) {
 		r.Runaway = abandoned(s.Grace)
 	}
 	if err != nil {
-		var ce *CellError
-		if errors.As(err, &ce) {
-			r.EName, r.EValue, r.Traceback = ce.Name, ce.Value, ce.Traceback
-		} else {
-			r.EName, r.EValue, r.Traceback = "Error", err.Error(), []string{err.Error()}
-		}
-		if r.EName == "" {
-			r.EName = "Error"
-		}
-		r.Status = "error"
+		r.Fail = cell.AsError(err)
 	} else {
-		r.Status = "ok"
 		r.Data = val
 	}
-	s.sendReply(r)
+	s.sendOrdered(r)
 }
 
-// abandoned waits up to grace, after an interrupt, for the interpreter's
-// evaluation goroutine to end or block, and reports whether it is still
-// busy. yaegi's ExecuteWithContext returns as soon as the context is
-// cancelled; the goroutine it evaluates on stops at the next interpreted
-// instruction, but a compiled call that ignores cancellation keeps it
-// alive. Blocked there (time.Sleep, a channel, I/O) it costs nothing and
-// the session stays usable; computing, it would hold a CPU and touch the
-// session's state behind later cells' backs, so the worker is replaced.
+// abandoned waits up to grace, after an interrupt, for the worker to go
+// quiet, and reports whether it still computes. yaegi returns from an
+// interrupted evaluation at once and stops interpreted code at its next
+// instruction, but abandons a compiled call that ignores cancellation,
+// which goes on running. Blocked (time.Sleep, a channel, I/O) it costs
+// nothing and the session stays usable; computing, it would hold a CPU and
+// touch the session's state behind later cells' backs, so the worker is
+// replaced. The test asks the kernel whether another thread of the worker
+// is running or waiting for a CPU (see computing): one sample in which
+// none is means the worker is quiet; on a loaded machine a computing
+// thread waits for a CPU often, but it stays runnable.
 func abandoned(grace time.Duration) bool {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	deadline := time.Now().Add(grace)
-	wait := 200 * time.Microsecond
-	quiet := 0
+	// The interpreted code stops within microseconds of the interrupt:
+	// look again soon at first, then less often.
+	wait := 50 * time.Microsecond
 	for {
-		switch evalState() {
-		case evalNone:
+		busy, ok := computing()
+		if !ok {
+			return false // cannot tell: keep the session
+		}
+		if !busy {
 			return false
-		case evalBlocked:
-			// Blocked in several samples in a row (a computing goroutine
-			// can be caught waiting for the GC or a lock for a moment).
-			if quiet++; quiet >= 3 {
-				return false
-			}
-		case evalBusy:
-			quiet = 0
 		}
 		if time.Now().After(deadline) {
 			return true
 		}
 		time.Sleep(wait)
-		wait = min(2*wait, 10*time.Millisecond)
+		wait = min(2*wait, 5*time.Millisecond)
 	}
-}
-
-// evalCreators are the frames that start yaegi's evaluation goroutines.
-var evalCreators = []string{
-	"created by github.com/traefik/yaegi/interp.(*Interpreter).ExecuteWithContext",
-	"created by github.com/traefik/yaegi/interp.(*Interpreter).EvalWithContext",
-}
-
-const (
-	evalNone    = iota // no evaluation goroutine
-	evalBlocked        // all of them are blocked
-	evalBusy           // one is running or runnable
-)
-
-// evalState reports the state of the goroutines yaegi started to evaluate
-// code with a context.
-func evalState() int {
-	buf := make([]byte, 64<<10)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) || len(buf) >= 64<<20 {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	state := evalNone
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		found := false
-		for _, c := range evalCreators {
-			if strings.Contains(g, c) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			continue
-		}
-		state = evalBlocked
-		// The header is "goroutine 7 [state, 2 minutes]:".
-		_, st, _ := strings.Cut(g, "[")
-		for _, busy := range []string{"running", "runnable", "preempted", "GC assist"} {
-			if strings.HasPrefix(st, busy) {
-				return evalBusy
-			}
-		}
-	}
-	return state
 }
 
 // runCell runs the session's Execute, turning a panic that escapes it into
 // an error so the worker survives.
-func (s *Server) runCell(ctx context.Context, code string, pub *publisher) (val display.Bundle, err error) {
+func (s *Server) runCell(ctx context.Context, code string, pub *publisher) (val map[string]any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &CellError{Name: "Panic", Value: fmt.Sprint(r), Traceback: []string{"panic: " + fmt.Sprint(r)}}
+			err = cell.Errorf(cell.Panic, "%v", r)
 		}
 	}()
 	return s.Session.Execute(ctx, code, pub)
@@ -373,69 +218,39 @@ func (s *Server) answer(m *Msg) {
 	}()
 	switch m.Kind {
 	case KindComplete:
-		r.Matches, r.Kinds, r.Start, r.End = s.Session.Complete(m.Code, m.Cursor)
+		c := s.Session.Complete(m.Code, m.Cursor)
+		r.Matches, r.Kinds, r.Start, r.End = c.Matches, c.Kinds, c.Start, c.End
 	case KindInspect:
-		var b display.Bundle
-		b, r.Found = s.Session.Inspect(m.Code, m.Cursor, m.Detail)
-		r.Data = b
+		r.Data, r.Found = s.Session.Inspect(m.Code, m.Cursor, m.Detail)
 	case KindIsComplete:
 		r.Status, r.Indent = s.Session.IsComplete(m.Code)
 	}
 }
 
-// sendOrdered writes a sync marker on both captured streams and then sends
-// m, so the supervisor delivers m after all output written before it.
-func (s *Server) sendOrdered(m *Msg) error { return s.send(m, false) }
-
-// sendReply sends an execute reply like sendOrdered, except that a stream
-// whose pipe holds no unread bytes gets no marker (see Msg.Drained): the
-// supervisor has read all its text already. That saves two writes here and
-// two wake-ups of the supervisor's stream readers on most cells. Displays
-// do not take this path: the text a cell prints right after a display must
-// not overtake it, while after the reply only goroutines the cell left
-// running can print.
-func (s *Server) sendReply(m *Msg) error { return s.send(m, true) }
-
-func (s *Server) send(m *Msg, reply bool) error {
-	s.orderMu.Lock()
-	defer s.orderMu.Unlock()
-	s.seq++
-	m.Seq = s.seq
-	s.mark = appendMarker(s.mark[:0], s.Nonce, s.seq)
-	for i, w := range [2]io.Writer{s.Stdout, s.Stderr} {
-		if w == nil {
-			continue
-		}
-		bit := uint8(1) << i
-		if reply && pipeEmpty(w) {
-			m.Drained |= bit
-			continue
-		}
-		if _, err := w.Write(s.mark); err == nil {
-			m.Marks |= bit
-		}
-	}
+// sendOrdered sends m after everything written to fd 1 and 2 before it.
+func (s *Server) sendOrdered(m *Msg) error {
+	s.fdMu.Lock()
+	defer s.fdMu.Unlock()
+	s.drainLocked()
 	return s.enc.Encode(m)
 }
 
-// publisher is the display.Publisher of a cell in the worker: displays
-// become ordered events, Input waits for the supervisor's answer.
+// publisher is the cell.Sink of a cell in the worker: displays become
+// ordered events, Input waits for the supervisor's answer.
 type publisher struct {
 	s          *Server
 	ctx        context.Context
 	allowStdin bool
 }
 
-func (p *publisher) Publish(data display.Bundle, metadata map[string]any, displayID string, update bool) {
-	p.s.sendOrdered(&Msg{Kind: KindDisplay, Data: data, Metadata: metadata, DisplayID: displayID, Update: update})
+// Stream sends text as an event: interpreted output travels on the event
+// pipe in order with displays and the reply.
+func (p *publisher) Stream(name, text string) {
+	p.s.enc.Encode(&Msg{Kind: KindStream, Name: name, Text: text})
 }
 
-// Slow implements Slower: it hands the reading of requests on (see
-// Server.read).
-func (p *publisher) Slow() {
-	if h := p.s.handOff.Load(); h != nil {
-		(*h)()
-	}
+func (p *publisher) Display(data, metadata map[string]any, displayID string, update bool) {
+	p.s.sendOrdered(&Msg{Kind: KindDisplay, Data: data, Metadata: metadata, DisplayID: displayID, Update: update})
 }
 
 func (p *publisher) ClearOutput(wait bool) {
@@ -444,10 +259,8 @@ func (p *publisher) ClearOutput(wait bool) {
 
 func (p *publisher) Input(prompt string, password bool) (string, error) {
 	if !p.allowStdin {
-		return "", display.ErrNoInput
+		return "", cell.ErrNoInput
 	}
-	// The reply must be read while this cell waits for it.
-	p.Slow()
 	id := p.s.inputID.Add(1)
 	ch := p.s.inputs.add(id)
 	if err := p.s.sendOrdered(&Msg{Kind: KindInput, ID: id, Prompt: prompt, Password: password}); err != nil {
@@ -455,7 +268,11 @@ func (p *publisher) Input(prompt string, password bool) (string, error) {
 	}
 	select {
 	case r := <-ch:
-		if r.Error != "" {
+		switch r.Error {
+		case "":
+		case cell.ErrNoInput.Error():
+			return "", cell.ErrNoInput
+		default:
 			return "", errors.New(r.Error)
 		}
 		return r.Text, nil
@@ -467,12 +284,10 @@ func (p *publisher) Input(prompt string, password bool) (string, error) {
 
 // Main is the body of the worker process ("goldp worker"): it serves the
 // session made by newSession over fd 3 (requests) and fd 4 (events), writes
-// sync markers on fd 1 and 2, treats SIGINT as an interrupt, and returns the
+// nothing of its own on fd 1 and 2, treats SIGINT as an interrupt, and returns the
 // exit status.
-func Main(newSession func() (Session, error)) int {
-	nonce := os.Getenv(EnvNonce)
-	grace, _ := time.ParseDuration(os.Getenv(EnvGrace))
-	os.Unsetenv(EnvNonce)
+func Main(newSession func() (cell.Session, error)) int {
+	grace, ok := os.LookupEnv(EnvGrace)
 	os.Unsetenv(EnvGrace)
 	// The request and event pipes are the worker's own (the supervisor
 	// closed its copies of these ends): non-blocking, they go through the
@@ -482,15 +297,20 @@ func Main(newSession func() (Session, error)) int {
 	syscall.SetNonblock(4, true)
 	req := os.NewFile(3, "requests")
 	ev := os.NewFile(4, "events")
-	if req == nil || ev == nil || nonce == "" {
+	if req == nil || ev == nil || !ok {
 		fmt.Fprintln(os.Stderr, "goldp worker: this command is started by \"goldp kernel\", not by hand")
 		return 2
 	}
-	// Markers go to private duplicates of fd 1 and 2 so that cells closing
-	// or replacing os.Stdout do not break ordering.
-	stdout, stderr := dupFile(1, "stdout"), dupFile(2, "stderr")
-	s := &Server{New: newSession, Requests: newRawPipe(req), Events: newRawPipe(ev), Stdout: stdout, Stderr: stderr, Nonce: nonce, Grace: grace}
-	tuneGC(gcHeadroom)
+	g, _ := time.ParseDuration(grace)
+	s := &Server{New: newSession, Requests: req, Events: ev, Grace: g}
+	stdout, err := captureFd()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "goldp worker: capturing fd 1:", err)
+		return 1
+	}
+	// A private duplicate of fd 2, so that a cell closing os.Stderr does
+	// not stop the draining.
+	s.Stdout, s.Stderr = stdout, dupFile(2, "stderr")
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
 	go func() {

@@ -10,7 +10,7 @@ import (
 // few stream messages: text is sent when Quiet passes without new text (but
 // not sooner than MinInterval after the previous message), when MaxDelay
 // passed since the oldest unsent byte, when MaxBatch bytes are pending, and
-// before any event that follows it (sync marker).
+// before any event that follows it (see proc.ordered).
 type stream struct {
 	name string
 	send func(name, text string)

@@ -2,12 +2,9 @@ package worker
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/exec"
 	"strconv"
@@ -17,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/jupyter"
 )
 
@@ -50,10 +48,10 @@ type Options struct {
 	Log io.Writer
 }
 
-// Supervisor implements jupyter.Interpreter by running cells in a worker
-// process (see the package documentation). It starts the worker at once,
-// in the background, and replaces it when it dies, is killed after an
-// ignored interrupt, or exceeds MaxRSS.
+// Supervisor is a cell.Session whose cells run in a worker process (see
+// the package documentation); Jupyter drives it through Jupyter. It starts
+// the worker at once, in the background, and replaces it when it dies, is
+// killed after an ignored interrupt, or exceeds MaxRSS.
 type Supervisor struct {
 	opts  Options
 	ids   atomic.Uint64
@@ -61,8 +59,8 @@ type Supervisor struct {
 
 	mu      sync.Mutex
 	cur     *proc
-	out     jupyter.Output // receives streams and events
-	notice  string         // told at the next Execute
+	out     cell.Sink // receives streams and events
+	notice  string    // told at the next Execute
 	closed  bool
 	running *proc  // the worker running an execute
 	runID   uint64 // the ID of that execute
@@ -107,7 +105,7 @@ func New(opts Options) *Supervisor {
 	return s
 }
 
-var _ jupyter.Interpreter = (*Supervisor)(nil)
+var _ cell.Session = (*Supervisor)(nil)
 
 // proc is one worker process.
 type proc struct {
@@ -122,26 +120,22 @@ type proc struct {
 	why   string        // exit reason, set before dead closes
 	drain chan struct{} // closed when stdout and stderr reached EOF
 
-	mu      sync.Mutex // guards the fields below and cmd, enc, reqW, pid
-	err     error      // why it could not start; set before ready closes
-	pending waiters    // replies awaited, by request ID
-	killed  string     // why we killed it, "" if we did not
-	exited  bool       // reaped: pid may be reused
+	mu       sync.Mutex // guards the fields below and cmd, enc, reqW, pid
+	err      error      // why it could not start; set before ready closes
+	pending  waiters    // replies awaited, by request ID
+	killed   string     // why we killed it, "" if we did not
+	killedBy killer
+	crash    string // the fatal error or panic it died of, from its stderr
+	exited   bool   // reaped: pid may be reused
 
-	feedMu   [2]sync.Mutex // held while a stream reads and processes a chunk
-	syncMu   sync.Mutex
-	syncC    *sync.Cond
-	reached  [2]uint64 // last marker read on stdout, stderr
-	eof      [2]bool
-	released uint64 // last ordered event delivered
-	streams  [2]*stream
+	errMu   sync.Mutex // held while fd 1 or 2 is read and what was read processed
+	streams [2]*stream
 }
 
 // start launches a worker; s.mu is held.
 func (s *Supervisor) start() *proc {
 	p := &proc{s: s, n: s.procs.Add(1), ready: make(chan struct{}), dead: make(chan struct{}),
 		drain: make(chan struct{})}
-	p.syncC = sync.NewCond(&p.syncMu)
 	cfg := batching{Quiet: s.opts.Quiet, MinInterval: s.opts.MinInterval, MaxDelay: s.opts.MaxDelay, MaxBatch: s.opts.MaxBatch}
 	p.streams[0] = newStream("stdout", cfg, s.stream)
 	p.streams[1] = newStream("stderr", cfg, s.stream)
@@ -161,7 +155,7 @@ func (s *Supervisor) stream(name, text string) {
 	}
 }
 
-func (s *Supervisor) output() jupyter.Output {
+func (s *Supervisor) output() cell.Sink {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.out
@@ -169,12 +163,6 @@ func (s *Supervisor) output() jupyter.Output {
 
 func (s *Supervisor) logf(format string, args ...any) {
 	fmt.Fprintf(s.opts.Log, "goldp: "+format+"\n", args...)
-}
-
-func newNonce() string {
-	var b [12]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }
 
 // run starts the process and serves its pipes until it exits.
@@ -206,15 +194,12 @@ func (p *proc) run() {
 		fail(err)
 		return
 	}
-	nonce := newNonce()
 	cmd := p.s.opts.Command()
 	cmd.Stdin = nil
 	cmd.Stdout, cmd.Stderr = outW, errW
 	cmd.ExtraFiles = []*os.File{reqR, evW}
-	cmd.Env = append(cmd.Environ(), EnvNonce+"="+nonce, EnvGrace+"="+(p.s.opts.InterruptGrace/2).String())
-	// Own process group: a terminal's Ctrl-C goes to the supervisor only,
-	// and a kill reaches processes the cell started.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Env = append(cmd.Environ(), EnvGrace+"="+(p.s.opts.InterruptGrace/2).String())
+	cmd.SysProcAttr = procAttr()
 	err = cmd.Start()
 	reqR.Close()
 	evW.Close()
@@ -230,23 +215,24 @@ func (p *proc) run() {
 	}
 	p.mu.Lock()
 	p.cmd, p.reqW, p.pid = cmd, reqW, cmd.Process.Pid
-	// The pipes' own reads and writes use raw system calls, which do not
-	// wake the runtime's monitor thread (see newRawPipe).
-	p.enc = NewEncoder(newRawPipe(reqW))
+	p.enc = NewEncoder(reqW)
 	killed := p.killed
 	p.mu.Unlock()
 	if killed != "" {
-		p.kill(killed)
+		p.kill(p.killedBy, killed)
 	}
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); p.readStream(0, outR, nonce) }()
-	go func() { defer wg.Done(); p.readStream(1, errR, nonce) }()
+	go func() { defer wg.Done(); p.readStream(0, outR) }()
+	go func() { defer wg.Done(); p.readStream(1, errR) }()
 	go func() { wg.Wait(); close(p.drain) }()
 	readyOnce := sync.OnceFunc(func() { close(p.ready) })
 	evDone := make(chan struct{})
 	go func() { defer close(evDone); p.readEvents(evR, readyOnce) }()
 	werr := cmd.Wait()
+	// Processes the cells started end with the worker: they are in its
+	// process group (unless they left it).
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	p.mu.Lock()
 	p.exited = true
 	p.mu.Unlock()
@@ -286,145 +272,82 @@ func (p *proc) run() {
 	close(p.dead)
 }
 
-// readStream reads fd 1 or 2 of the worker into its batching stream,
-// taking sync markers out. Each read and the processing of what it
-// returned happen under feedMu[i], so that holding feedMu[i] means that
-// every byte read from the pipe so far is in the stream (see Msg.Drained).
-func (p *proc) readStream(i int, r *os.File, nonce string) {
+// readStream reads fd 1 or 2 of the worker into its batching stream (and
+// stderr through the crash filter). The worker captures its fd 1 itself
+// once it runs (see captureFd). Each read and the processing of what it
+// returned happen under errMu, so that holding errMu means that every byte
+// read so far is in the stream (see ordered).
+func (p *proc) readStream(i int, r *os.File) {
 	defer r.Close()
 	st := p.streams[i]
-	sc := newMarkerScanner(nonce)
-	buf := make([]byte, 64<<10)
-	// At a marker the text before it is sent, and the text after it waits
-	// until the event it precedes has been delivered.
-	mark := func(seq uint64) {
-		st.flush(false)
-		p.syncMu.Lock()
-		p.reached[i] = seq
-		p.syncC.Broadcast()
-		// The text after the marker is not read yet as far as a drained
-		// reply is concerned: it follows that event.
-		p.feedMu[i].Unlock()
-		for p.released < seq {
-			p.syncC.Wait()
-		}
-		p.syncMu.Unlock()
-		p.feedMu[i].Lock()
+	write := st.write
+	var crash *crashFilter
+	if i == 1 {
+		crash = &crashFilter{out: st.write}
+		write = crash.write
 	}
 	end := func() {
-		sc.end(st.write)
+		if crash != nil {
+			crash.end()
+			p.mu.Lock()
+			p.crash = crash.reason
+			p.mu.Unlock()
+		}
 		st.flush(true)
-		p.syncMu.Lock()
-		p.eof[i] = true
-		p.syncMu.Unlock()
-		p.syncC.Broadcast()
 	}
 	rc, err := r.SyscallConn()
 	if err != nil {
 		end()
 		return
 	}
-	for {
-		var n int
-		var rerr error
+	buf := make([]byte, 64<<10)
+	for done := false; !done; {
 		err := rc.Read(func(fd uintptr) bool {
-			p.feedMu[i].Lock()
-			defer p.feedMu[i].Unlock()
-			for {
-				n, rerr = syscall.Read(int(fd), buf)
-				if rerr != syscall.EINTR {
-					break
-				}
-			}
-			if rerr == syscall.EAGAIN {
+			p.errMu.Lock()
+			defer p.errMu.Unlock()
+			n, err := syscall.Read(int(fd), buf)
+			if err == syscall.EAGAIN || err == syscall.EINTR {
 				return false // wait until readable
 			}
 			if n > 0 {
-				sc.feed(buf[:n], st.write, mark)
+				write(buf[:n])
+				return true
 			}
-			if rerr == nil && n == 0 {
-				rerr = io.EOF
-			}
-			if rerr != nil {
-				end()
-			}
+			end()
+			done = true
 			return true
 		})
-		if err != nil || rerr != nil {
-			if err != nil && rerr == nil {
-				p.feedMu[i].Lock()
-				end()
-				p.feedMu[i].Unlock()
-			}
+		if err != nil && !done {
+			p.errMu.Lock()
+			end()
+			p.errMu.Unlock()
 			return
 		}
 	}
 }
 
-// drained makes sure the text read so far from the streams flagged in
-// drained is sent, and keeps those streams from processing more until
-// undrain: their pipes were empty when the worker sent the reply, so all
-// text written before it has been read.
-func (p *proc) drained(drained uint8) {
-	for i := range 2 {
-		if drained&(1<<i) != 0 {
-			p.feedMu[i].Lock()
-			p.streams[i].flush(false)
-		}
-	}
-}
-
-func (p *proc) undrain(drained uint8) {
-	for i := range 2 {
-		if drained&(1<<i) != 0 {
-			p.feedMu[i].Unlock()
-		}
-	}
-}
-
-// waitMarks blocks until the streams flagged in marks have passed the
-// marker seq (or ended).
-func (p *proc) waitMarks(seq uint64, marks uint8) {
-	p.syncMu.Lock()
-	for i := range 2 {
-		if marks&(1<<i) == 0 {
-			continue
-		}
-		for p.reached[i] < seq && !p.eof[i] {
-			p.syncC.Wait()
-		}
-	}
-	p.syncMu.Unlock()
-}
-
-// release lets the streams go past the marker of seq.
-func (p *proc) release(seq uint64) {
-	p.syncMu.Lock()
-	if seq > p.released {
-		p.released = seq
-	}
-	p.syncMu.Unlock()
-	p.syncC.Broadcast()
+// ordered delivers an event after the stream text that came before it:
+// on the event pipe, and on fd 2, which the worker found empty (read by
+// this side) before it sent the event.
+func (p *proc) ordered(deliver func()) {
+	p.errMu.Lock()
+	defer p.errMu.Unlock()
+	p.streams[0].flush(false)
+	p.streams[1].flush(false)
+	deliver()
 }
 
 func (p *proc) readEvents(r *os.File, ready func()) {
 	defer r.Close()
-	defer p.release(math.MaxUint64) // no more events: streams run free
-	dec := NewDecoder(newRawPipe(r))
+	dec := NewDecoder(r)
 	for {
 		m := new(Msg)
 		if err := dec.Decode(m); err != nil {
 			if err != io.EOF {
 				p.s.logf("worker %d: reading events: %v", p.n, err)
-				p.kill("the worker sent a corrupt event (" + err.Error() + ")")
+				p.kill(killCorrupt, "the worker sent a corrupt event ("+err.Error()+")")
 			}
 			return
-		}
-		if m.Seq > 0 {
-			p.waitMarks(m.Seq, m.Marks)
-		}
-		if m.Kind == KindReply && m.Drained != 0 {
-			p.drained(m.Drained)
 		}
 		switch m.Kind {
 		case KindReady:
@@ -434,26 +357,29 @@ func (p *proc) readEvents(r *os.File, ready func()) {
 				p.mu.Unlock()
 			}
 			ready()
+		case KindStream:
+			i := 0
+			if m.Name == "stderr" {
+				i = 1
+			}
+			p.streams[i].write([]byte(m.Text))
 		case KindReply:
-			p.pending.deliver(m)
+			p.ordered(func() { p.pending.deliver(m) })
 		case KindDisplay:
 			if out := p.s.output(); out != nil {
-				var transient map[string]any
-				if m.DisplayID != "" {
-					transient = map[string]any{"display_id": m.DisplayID}
-				}
 				md := m.Metadata
 				if md == nil {
 					md = map[string]any{}
 				}
-				out.Display(m.Data, md, transient, m.Update)
+				p.ordered(func() { out.Display(m.Data, md, m.DisplayID, m.Update) })
 			}
 		case KindClear:
 			if out := p.s.output(); out != nil {
-				out.ClearOutput(m.Wait)
+				p.ordered(func() { out.ClearOutput(m.Wait) })
 			}
 		case KindInput:
 			out := p.s.output()
+			p.ordered(func() {})
 			go func() {
 				r := &Msg{Kind: KindInputReply, ID: m.ID}
 				if out == nil {
@@ -467,12 +393,6 @@ func (p *proc) readEvents(r *os.File, ready func()) {
 			}()
 		default:
 			p.s.logf("worker %d: unknown event %q", p.n, m.Kind)
-		}
-		if m.Kind == KindReply && m.Drained != 0 {
-			p.undrain(m.Drained)
-		}
-		if m.Seq > 0 {
-			p.release(m.Seq)
 		}
 	}
 }
@@ -497,10 +417,26 @@ func (p *proc) call(m *Msg) (chan *Msg, error) {
 	return ch, nil
 }
 
-// kill ends the worker (and its process group), recording why.
-func (p *proc) kill(why string) {
+// killer says who ended a worker, and so what its death means for the
+// cell that ran.
+type killer int
+
+const (
+	killNone      killer = iota // it died by itself
+	killInterrupt               // it ignored an interrupt
+	killRestart                 // a restart, a shutdown or the memory limit
+	killCorrupt                 // its event stream was corrupt
+)
+
+// kill ends the worker (and its process group), recording who did and
+// why (why may be empty for an interrupt).
+func (p *proc) kill(by killer, why string) {
 	p.mu.Lock()
-	if p.killed == "" {
+	if p.killedBy == killNone && by != killNone {
+		p.killedBy = by
+		if why == "" {
+			why = "the cell ignored an interrupt"
+		}
 		p.killed = why
 	}
 	pid, exited := p.pid, p.exited
@@ -573,8 +509,8 @@ func (s *Supervisor) noticeLocked(n string) {
 }
 
 // replace kills p (if still current) and starts a new worker.
-func (s *Supervisor) replace(p *proc, why string) {
-	p.kill(why)
+func (s *Supervisor) replace(p *proc, by killer, why string) {
+	p.kill(by, why)
 	s.mu.Lock()
 	if s.cur == p && !s.closed {
 		s.cur = s.start()
@@ -582,11 +518,10 @@ func (s *Supervisor) replace(p *proc, why string) {
 	s.mu.Unlock()
 }
 
-// Info returns the language info given in Options.
-func (s *Supervisor) Info() jupyter.LanguageInfo { return s.opts.Info }
-
-// Execute runs a cell in the worker.
-func (s *Supervisor) Execute(ctx context.Context, req jupyter.ExecuteRequest, out jupyter.Output) jupyter.ExecuteReply {
+// Execute runs a cell in the worker. When the worker dies during the
+// cell, the error (named cell.WorkerDied) says why, and the next cell runs
+// in a fresh worker.
+func (s *Supervisor) Execute(ctx context.Context, code string, out cell.Sink) (map[string]any, error) {
 	s.mu.Lock()
 	s.out = out
 	s.waiting, s.intr = true, false
@@ -602,10 +537,10 @@ func (s *Supervisor) Execute(ctx context.Context, req jupyter.ExecuteRequest, ou
 		out.Stream("stderr", notice+"\n")
 	}
 	if err != nil {
-		return errorReply("WorkerError", "the Go worker is not available: "+err.Error())
+		return nil, cell.Errorf("WorkerError", "the Go worker is not available: %v", err)
 	}
 	if intr {
-		return errorReply("Interrupted", "interrupted before the cell started")
+		return nil, cell.Errorf(cell.Interrupted, "interrupted before the cell started")
 	}
 	id := s.ids.Add(1)
 	s.mu.Lock()
@@ -622,10 +557,10 @@ func (s *Supervisor) Execute(ctx context.Context, req jupyter.ExecuteRequest, ou
 		}
 		s.mu.Unlock()
 	}()
-	ch, err := p.call(&Msg{Kind: KindExecute, ID: id, Code: req.Code, AllowStdin: req.AllowStdin})
+	ch, err := p.call(&Msg{Kind: KindExecute, ID: id, Code: code, AllowStdin: true})
 	if err != nil {
 		<-p.dead
-		return s.died(p, out)
+		return nil, s.died(p, out)
 	}
 	done := ctx.Done()
 	for {
@@ -633,15 +568,23 @@ func (s *Supervisor) Execute(ctx context.Context, req jupyter.ExecuteRequest, ou
 		case m := <-ch:
 			if m.Runaway {
 				s.logf("worker %d: compiled code kept running after the interrupt; replacing the worker", p.n)
-				p.kill("interrupt ignored")
+				p.kill(killInterrupt, "")
 				<-p.dead
-				return s.died(p, out)
+				return nil, s.died(p, out)
 			}
-			rep := executeReply(m)
 			s.checkRSS(p, out)
-			return rep
+			switch {
+			case m.Error != "":
+				return nil, cell.Errorf("WorkerError", "%s", m.Error)
+			case m.Fail != nil:
+				return nil, cell.AsError(m.Fail)
+			}
+			if len(m.Data) == 0 {
+				return nil, nil
+			}
+			return m.Data, nil
 		case <-p.dead:
-			return s.died(p, out)
+			return nil, s.died(p, out)
 		case <-done:
 			done = nil
 			s.Interrupt()
@@ -649,53 +592,27 @@ func (s *Supervisor) Execute(ctx context.Context, req jupyter.ExecuteRequest, ou
 	}
 }
 
-// died turns the death of the worker during a cell into an error reply and
-// a stream notice, and starts a new worker.
-func (s *Supervisor) died(p *proc, out jupyter.Output) jupyter.ExecuteReply {
+// died turns the death of the worker during a cell into its error and a
+// stream notice, and starts a new worker.
+func (s *Supervisor) died(p *proc, out cell.Sink) *cell.Error {
 	p.flush()
-	s.replace(p, p.why)
+	s.replace(p, killNone, "")
 	p.mu.Lock()
-	interrupted := strings.HasPrefix(p.killed, "interrupt")
+	interrupted := p.killedBy == killInterrupt
+	why := p.why
+	if p.crash != "" && p.killedBy == killNone {
+		why = p.crash + "; " + why
+	}
 	p.mu.Unlock()
 	if interrupted {
-		msg := fmt.Sprintf("the cell did not stop within %v of the interrupt, so the Go worker was restarted: all state was lost", s.opts.InterruptGrace)
-		out.Stream("stderr", "goldp: "+msg+"\n")
-		return errorReply("Interrupted", msg)
+		return cell.Errorf(cell.Interrupted, "the cell did not stop within %v of the interrupt, so the Go worker was restarted: all state was lost", s.opts.InterruptGrace)
 	}
-	msg := "the Go worker died during the cell (" + p.why + "); a new worker was started and all state was lost"
-	out.Stream("stderr", "goldp: "+msg+"\n")
-	return errorReply("WorkerDied", msg)
-}
-
-func errorReply(name, msg string) jupyter.ExecuteReply {
-	return jupyter.ExecuteReply{Status: "error", EName: name, EValue: msg, Traceback: []string{name + ": " + msg}}
-}
-
-func executeReply(m *Msg) jupyter.ExecuteReply {
-	if m.Error != "" {
-		return errorReply("WorkerError", m.Error)
-	}
-	if m.Status == "error" {
-		tb := m.Traceback
-		if len(tb) == 0 {
-			tb = []string{m.EName + ": " + m.EValue}
-		}
-		return jupyter.ExecuteReply{Status: "error", EName: m.EName, EValue: m.EValue, Traceback: tb}
-	}
-	r := jupyter.ExecuteReply{Status: "ok"}
-	if len(m.Data) > 0 {
-		r.Data = m.Data
-		r.Metadata = m.Metadata
-		if r.Metadata == nil {
-			r.Metadata = map[string]any{}
-		}
-	}
-	return r
+	return cell.Errorf(cell.WorkerDied, "the Go worker died during the cell (%s); a new worker was started and all state was lost", why)
 }
 
 // checkRSS restarts the worker, with a notice in the cell that made it
 // grow, when it uses more memory than MaxRSS.
-func (s *Supervisor) checkRSS(p *proc, out jupyter.Output) {
+func (s *Supervisor) checkRSS(p *proc, out cell.Sink) {
 	if s.opts.MaxRSS <= 0 {
 		return
 	}
@@ -708,7 +625,7 @@ func (s *Supervisor) checkRSS(p *proc, out jupyter.Output) {
 	}
 	p.flush()
 	out.Stream("stderr", fmt.Sprintf("goldp: the Go worker uses %d MiB, more than the limit of %d MiB (GOLDP_WORKER_MAX_RSS); it was restarted and all state was lost.\n", rss>>20, s.opts.MaxRSS>>20))
-	s.replace(p, "restarted: memory limit")
+	s.replace(p, killRestart, "restarted: memory limit")
 }
 
 // RSS returns the resident set size in bytes of process pid (Linux).
@@ -767,7 +684,7 @@ func (s *Supervisor) Interrupt() {
 			s.mu.Unlock()
 			if still {
 				s.logf("worker %d: the cell ignored the interrupt for %v; killing the worker", p.n, s.opts.InterruptGrace)
-				p.kill("interrupt ignored")
+				p.kill(killInterrupt, "")
 			}
 		})
 	}
@@ -801,44 +718,35 @@ func (s *Supervisor) request(ctx context.Context, m *Msg) (*Msg, error) {
 	}
 }
 
-// Complete answers complete_request; cursor positions are byte offsets.
-func (s *Supervisor) Complete(ctx context.Context, code string, cursorPos int) jupyter.CompleteReply {
-	r, err := s.request(ctx, &Msg{Kind: KindComplete, Code: code, Cursor: cursorPos})
-	if err != nil {
-		return jupyter.CompleteReply{Matches: []string{}, CursorStart: cursorPos, CursorEnd: cursorPos, Metadata: map[string]any{}}
+// Complete answers a completion request from the worker's session.
+func (s *Supervisor) Complete(code string, cursor int) cell.Completion {
+	r, err := s.request(context.Background(), &Msg{Kind: KindComplete, Code: code, Cursor: cursor})
+	if err != nil || r.Matches == nil {
+		return cell.Completion{Start: cursor, End: cursor}
 	}
-	rep := jupyter.CompleteReply{Matches: r.Matches, CursorStart: r.Start, CursorEnd: r.End, Metadata: map[string]any{}}
-	if rep.Matches == nil {
-		rep.Matches = []string{}
-		rep.CursorStart, rep.CursorEnd = cursorPos, cursorPos
-	}
-	if len(r.Kinds) == len(r.Matches) && len(r.Kinds) > 0 {
-		types := make([]map[string]any, len(r.Matches))
-		for i, m := range r.Matches {
-			types[i] = map[string]any{"start": r.Start, "end": r.End, "text": m, "type": r.Kinds[i]}
-		}
-		rep.Metadata["_jupyter_types_experimental"] = types
-	}
-	return rep
+	return cell.Completion{Matches: r.Matches, Kinds: r.Kinds, Start: r.Start, End: r.End}
 }
 
-// Inspect answers inspect_request.
-func (s *Supervisor) Inspect(ctx context.Context, code string, cursorPos, detailLevel int) jupyter.InspectReply {
-	r, err := s.request(ctx, &Msg{Kind: KindInspect, Code: code, Cursor: cursorPos, Detail: detailLevel})
+// Inspect answers an inspection request from the worker's session.
+func (s *Supervisor) Inspect(code string, cursor, detail int) (map[string]any, bool) {
+	r, err := s.request(context.Background(), &Msg{Kind: KindInspect, Code: code, Cursor: cursor, Detail: detail})
 	if err != nil || !r.Found {
-		return jupyter.InspectReply{Data: map[string]any{}, Metadata: map[string]any{}}
+		return nil, false
 	}
-	return jupyter.InspectReply{Found: true, Data: r.Data, Metadata: map[string]any{}}
+	return r.Data, true
 }
 
-// IsComplete answers is_complete_request.
-func (s *Supervisor) IsComplete(ctx context.Context, code string) jupyter.IsCompleteReply {
-	r, err := s.request(ctx, &Msg{Kind: KindIsComplete, Code: code})
+// IsComplete answers an is_complete request from the worker's session.
+func (s *Supervisor) IsComplete(code string) (status, indent string) {
+	r, err := s.request(context.Background(), &Msg{Kind: KindIsComplete, Code: code})
 	if err != nil {
-		return jupyter.IsCompleteReply{Status: "unknown"}
+		return "unknown", ""
 	}
-	return jupyter.IsCompleteReply{Status: r.Status, Indent: r.Indent}
+	return r.Status, r.Indent
 }
+
+// Reset discards all state: the worker is replaced by a fresh one.
+func (s *Supervisor) Reset() error { return s.Restart(context.Background()) }
 
 // Restart discards all state: the worker is replaced by a fresh one.
 func (s *Supervisor) Restart(ctx context.Context) error {
@@ -846,7 +754,7 @@ func (s *Supervisor) Restart(ctx context.Context) error {
 	p := s.cur
 	s.mu.Unlock()
 	p.flush()
-	s.replace(p, "restarted")
+	s.replace(p, killRestart, "restarted")
 	return nil
 }
 
@@ -869,9 +777,9 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 	select {
 	case <-p.dead:
 	case <-t.C:
-		p.kill("shut down")
+		p.kill(killRestart, "shut down")
 	case <-ctx.Done():
-		p.kill("shut down")
+		p.kill(killRestart, "shut down")
 	}
 	select {
 	case <-p.drain:

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goldp/goldp/kernel/display"
+	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/jupyter"
 )
 
@@ -21,16 +21,11 @@ import (
 // it serves fakeSession (a tiny command language) instead of running tests.
 func TestMain(m *testing.M) {
 	if os.Getenv("GOLDP_TEST_WORKER") == "fail" {
-		os.Exit(Main(func() (Session, error) { return nil, errors.New("no interpreter today") }))
+		os.Exit(Main(func() (cell.Session, error) { return nil, errors.New("no interpreter today") }))
 	}
 	if mode := os.Getenv("GOLDP_TEST_WORKER"); mode != "" {
-		evalCreators = append(evalCreators, "created by github.com/goldp/goldp/kernel/worker.startAbandoned")
-		os.Exit(Main(func() (Session, error) {
-			f := &fakeSession{vars: map[string]string{}}
-			if mode == "slow" {
-				return slowSession{f}, nil
-			}
-			return f, nil
+		os.Exit(Main(func() (cell.Session, error) {
+			return &fakeSession{vars: map[string]string{}}, nil
 		}))
 	}
 	os.Exit(m.Run())
@@ -38,8 +33,8 @@ func TestMain(m *testing.M) {
 
 // fakeSession runs cells made of one command per line:
 //
-//	print N        N numbered lines on os.Stdout
-//	eprint TEXT    TEXT on os.Stderr
+//	print N        N numbered lines on the sink's stdout (as the engine)
+//	eprint TEXT    TEXT on the sink's stderr
 //	raw TEXT       TEXT written with write(2) on fd 1 (like C code)
 //	display TEXT   a text/html display
 //	clear          clear_output
@@ -57,22 +52,22 @@ type fakeSession struct {
 	vars map[string]string
 }
 
-func (f *fakeSession) Execute(ctx context.Context, code string, pub display.Publisher) (display.Bundle, error) {
-	var val display.Bundle
+func (f *fakeSession) Execute(ctx context.Context, code string, pub cell.Sink) (map[string]any, error) {
+	var val map[string]any
 	for _, line := range strings.Split(code, "\n") {
 		cmd, arg, _ := strings.Cut(line, " ")
 		switch cmd {
 		case "print":
 			n, _ := strconv.Atoi(arg)
 			for i := range n {
-				fmt.Println("line", i)
+				pub.Stream("stdout", fmt.Sprintln("line", i))
 			}
 		case "eprint":
-			fmt.Fprintln(os.Stderr, arg)
+			pub.Stream("stderr", arg+"\n")
 		case "raw":
 			syscall.Write(1, []byte(arg))
 		case "display":
-			pub.Publish(display.Bundle{"text/html": arg}, nil, "", false)
+			pub.Display(map[string]any{"text/html": arg}, nil, "", false)
 		case "clear":
 			pub.ClearOutput(true)
 		case "set":
@@ -82,11 +77,11 @@ func (f *fakeSession) Execute(ctx context.Context, code string, pub display.Publ
 			f.mu.Unlock()
 		case "get":
 			f.mu.Lock()
-			val = display.Bundle{"text/plain": f.vars[arg]}
+			val = map[string]any{"text/plain": f.vars[arg]}
 			f.mu.Unlock()
 		case "wait":
 			<-ctx.Done()
-			return nil, &CellError{Name: "Interrupted", Value: "interrupted", Traceback: []string{"interrupted"}}
+			return nil, cell.Errorf(cell.Interrupted, "interrupted")
 		case "hang":
 			time.Sleep(time.Hour)
 		case "spin":
@@ -94,11 +89,11 @@ func (f *fakeSession) Execute(ctx context.Context, code string, pub display.Publ
 			// the cell returns, the evaluation goroutine stays.
 			startAbandoned(true)
 			<-ctx.Done()
-			return nil, &CellError{Name: "Interrupted", Value: "interrupted"}
+			return nil, cell.Errorf(cell.Interrupted, "interrupted")
 		case "block":
 			startAbandoned(false)
 			<-ctx.Done()
-			return nil, &CellError{Name: "Interrupted", Value: "interrupted"}
+			return nil, cell.Errorf(cell.Interrupted, "interrupted")
 		case "input":
 			s, err := pub.Input(arg, false)
 			if err != nil {
@@ -112,43 +107,10 @@ func (f *fakeSession) Execute(ctx context.Context, code string, pub display.Publ
 			n, _ := strconv.Atoi(arg)
 			os.Exit(n)
 		case "fail":
-			return nil, &CellError{Name: "CompileError", Value: "undefined: x", Traceback: []string{"cell:1:1: undefined: x"}}
+			return nil, &cell.Error{Name: cell.CompileError, Message: "undefined: x", Line: 1, Col: 1, Traceback: []string{"cell:1:1: undefined: x"}}
 		}
 	}
 	return val, nil
-}
-
-// slowSession is fakeSession as a SlowSession: like the engine, it says
-// when a cell is about to block, and the worker reads other requests only
-// from then on.
-type slowSession struct{ *fakeSession }
-
-func (slowSession) AnnouncesSlow() {}
-
-func (s slowSession) Execute(ctx context.Context, code string, pub display.Publisher) (display.Bundle, error) {
-	for _, line := range strings.Split(code, "\n") {
-		switch cmd, _, _ := strings.Cut(line, " "); cmd {
-		case "wait", "hang", "spin", "block", "gopanic":
-			pub.(Slower).Slow()
-		}
-	}
-	return s.fakeSession.Execute(ctx, code, pub)
-}
-
-// slowWorkerCommand starts the test binary as a worker serving
-// slowSession.
-func slowWorkerCommand() *exec.Cmd {
-	c := testWorkerCommand()
-	c.Env = append(c.Env, "GOLDP_TEST_WORKER=slow")
-	return c
-}
-
-// bothSessions runs f as two subtests: with a worker serving a Session
-// (another goroutine reads requests from the start of each cell) and one
-// serving a SlowSession (from when the cell says it may block).
-func bothSessions(t *testing.T, f func(t *testing.T, cmd func() *exec.Cmd)) {
-	t.Run("Session", func(t *testing.T) { f(t, testWorkerCommand) })
-	t.Run("SlowSession", func(t *testing.T) { f(t, slowWorkerCommand) })
 }
 
 // startAbandoned starts a goroutine that never ends, standing for yaegi's
@@ -161,12 +123,12 @@ func startAbandoned(spin bool) {
 	}()
 }
 
-func (f *fakeSession) Complete(code string, cursor int) ([]string, []string, int, int) {
-	return []string{"Println", "Printf"}, []string{"func", "func"}, cursor - 2, cursor
+func (f *fakeSession) Complete(code string, cursor int) cell.Completion {
+	return cell.Completion{Matches: []string{"Println", "Printf"}, Kinds: []string{"func", "func"}, Start: cursor - 2, End: cursor}
 }
 
-func (f *fakeSession) Inspect(code string, cursor, detail int) (display.Bundle, bool) {
-	return display.Bundle{"text/plain": "doc of " + code}, code != ""
+func (f *fakeSession) Inspect(code string, cursor, detail int) (map[string]any, bool) {
+	return map[string]any{"text/plain": "doc of " + code}, code != ""
 }
 
 func (f *fakeSession) IsComplete(code string) (string, string) {
@@ -181,7 +143,7 @@ func (f *fakeSession) Reset() error { return nil }
 // event is one thing the front end received.
 type event struct{ kind, name, text string }
 
-// recorder is a jupyter.Output that records what it is sent.
+// recorder is a jupyter.Output (a cell.Sink) that records what it is sent.
 type recorder struct {
 	mu     sync.Mutex
 	events []event
@@ -194,7 +156,7 @@ func (r *recorder) Stream(name, text string) {
 	r.events = append(r.events, event{"stream", name, text})
 }
 
-func (r *recorder) Display(data, metadata, transient map[string]any, update bool) {
+func (r *recorder) Display(data, metadata map[string]any, displayID string, update bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, event{"display", "", fmt.Sprint(data["text/html"])})
@@ -261,27 +223,32 @@ func (l testLog) Write(p []byte) (int, error) {
 }
 
 func run(s *Supervisor, code string, out *recorder) jupyter.ExecuteReply {
-	return s.Execute(context.Background(), jupyter.ExecuteRequest{Code: code, AllowStdin: true}, out)
+	return s.Jupyter().Execute(context.Background(), jupyter.ExecuteRequest{Code: code, AllowStdin: true}, out)
 }
 
 func TestSupervisorOrderAndState(t *testing.T) {
 	s := newTestSupervisor(t, Options{})
 	out := &recorder{}
 	// Between two events, stdout and stderr have no order relative to each
-	// other (as in ipykernel); each one's text is ordered with the events.
-	rep := run(s, "print 3\ndisplay <b>hi</b>\neprint oops\ndisplay 2\nraw C-level\nclear\nset x 42\nget x", out)
+	// other (as in ipykernel); each one's text is ordered with the events,
+	// and what compiled code wrote to fd 1 (raw) comes before the next one.
+	rep := run(s, "print 3\ndisplay <b>hi</b>\neprint oops\nraw C-level\ndisplay 2\nclear\nset x 42\nget x", out)
 	if rep.Status != "ok" || rep.Data["text/plain"] != "42" {
 		t.Fatalf("reply %+v", rep)
 	}
 	want := []event{
 		{"stream", "stdout", "line 0\nline 1\nline 2\n"},
 		{"display", "", "<b>hi</b>"},
+		{"stream", "stdout", "C-level"},
 		{"stream", "stderr", "oops\n"},
 		{"display", "", "2"},
-		{"stream", "stdout", "C-level"},
 		{"clear", "", ""},
 	}
-	if fmt.Sprint(out.events) != fmt.Sprint(want) {
+	got := append([]event(nil), out.events...)
+	if len(got) == len(want) && got[2].name == "stderr" {
+		got[2], got[3] = got[3], got[2]
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("events:\n got %q\nwant %q", out.events, want)
 	}
 	out2 := &recorder{}
@@ -315,7 +282,7 @@ func TestSupervisorManyLines(t *testing.T) {
 	t.Logf("10,000 lines in %d stream messages", n)
 }
 
-func TestSupervisorInterrupt(t *testing.T) { bothSessions(t, testSupervisorInterrupt) }
+func TestSupervisorInterrupt(t *testing.T) { testSupervisorInterrupt(t, testWorkerCommand) }
 
 func testSupervisorInterrupt(t *testing.T, cmd func() *exec.Cmd) {
 	s := newTestSupervisor(t, Options{Command: cmd, InterruptGrace: 500 * time.Millisecond})
@@ -364,7 +331,7 @@ func testSupervisorInterrupt(t *testing.T, cmd func() *exec.Cmd) {
 	}
 }
 
-func TestSupervisorCrash(t *testing.T) { bothSessions(t, testSupervisorCrash) }
+func TestSupervisorCrash(t *testing.T) { testSupervisorCrash(t, testWorkerCommand) }
 
 func testSupervisorCrash(t *testing.T, cmd func() *exec.Cmd) {
 	s := newTestSupervisor(t, Options{Command: cmd})
@@ -373,8 +340,11 @@ func testSupervisorCrash(t *testing.T, cmd func() *exec.Cmd) {
 	if rep.Status != "error" || rep.EName != "WorkerDied" {
 		t.Fatalf("crashed cell: %+v", rep)
 	}
-	if text, _ := out.text("stderr"); !strings.Contains(text, "boom in goroutine") || !strings.Contains(text, "state was lost") {
-		t.Errorf("stderr does not show the panic and the notice: %q", text)
+	if text, _ := out.text("stderr"); !strings.Contains(text, "boom in goroutine") {
+		t.Errorf("stderr does not show the panic: %q", text)
+	}
+	if !strings.Contains(rep.EValue, "(panic: boom in goroutine; exit status 2)") || !strings.Contains(rep.EValue, "state was lost") {
+		t.Errorf("the error does not say why the worker died: %q", rep.EValue)
 	}
 	out = &recorder{}
 	if rep := run(s, "set y 1\nget y", out); rep.Data["text/plain"] != "1" {
@@ -388,7 +358,7 @@ func testSupervisorCrash(t *testing.T, cmd func() *exec.Cmd) {
 	}
 }
 
-func TestSupervisorInputAndQueries(t *testing.T) { bothSessions(t, testSupervisorInputAndQueries) }
+func TestSupervisorInputAndQueries(t *testing.T) { testSupervisorInputAndQueries(t, testWorkerCommand) }
 
 func testSupervisorInputAndQueries(t *testing.T, cmd func() *exec.Cmd) {
 	s := newTestSupervisor(t, Options{Command: cmd})
@@ -399,7 +369,7 @@ func testSupervisorInputAndQueries(t *testing.T, cmd func() *exec.Cmd) {
 	if text, _ := out.text("stdout"); text != "got Ada\n" {
 		t.Errorf("input answer: %q", text)
 	}
-	rep := s.Execute(context.Background(), jupyter.ExecuteRequest{Code: "input x"}, out)
+	rep := s.Jupyter().Execute(context.Background(), jupyter.ExecuteRequest{Code: "input x"}, out)
 	if rep.Status != "error" {
 		t.Errorf("input without allow_stdin: %+v", rep)
 	}
@@ -407,14 +377,14 @@ func testSupervisorInputAndQueries(t *testing.T, cmd func() *exec.Cmd) {
 	done := make(chan jupyter.ExecuteReply)
 	go func() { done <- run(s, "wait", &recorder{}) }()
 	time.Sleep(50 * time.Millisecond)
-	c := s.Complete(context.Background(), "fmt.Pr", 6)
+	c := s.Jupyter().Complete(context.Background(), "fmt.Pr", 6)
 	if len(c.Matches) != 2 || c.CursorStart != 4 || c.CursorEnd != 6 {
 		t.Errorf("complete: %+v", c)
 	}
-	if r := s.Inspect(context.Background(), "fmt", 1, 0); !r.Found || r.Data["text/plain"] != "doc of fmt" {
+	if r := s.Jupyter().Inspect(context.Background(), "fmt", 1, 0); !r.Found || r.Data["text/plain"] != "doc of fmt" {
 		t.Errorf("inspect: %+v", r)
 	}
-	if r := s.IsComplete(context.Background(), "for {"); r.Status != "incomplete" || r.Indent != "\t" {
+	if r := s.Jupyter().IsComplete(context.Background(), "for {"); r.Status != "incomplete" || r.Indent != "\t" {
 		t.Errorf("is_complete: %+v", r)
 	}
 	s.Interrupt()
@@ -506,7 +476,7 @@ func TestSupervisorStartFailure(t *testing.T) {
 				t.Errorf("%s: reply %+v, want an error containing %q", tc.name, rep, tc.want)
 			}
 		}
-		if r := s.IsComplete(context.Background(), "x"); r.Status != "unknown" {
+		if r := s.Jupyter().IsComplete(context.Background(), "x"); r.Status != "unknown" {
 			t.Errorf("%s: is_complete without a worker: %+v", tc.name, r)
 		}
 		s.Shutdown(context.Background())
@@ -531,15 +501,15 @@ func TestSupervisorInterruptWhileStarting(t *testing.T) {
 	// Cancelling the transport's context interrupts a running cell.
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
-	rep = s.Execute(ctx, jupyter.ExecuteRequest{Code: "wait"}, &recorder{})
+	rep = s.Jupyter().Execute(ctx, jupyter.ExecuteRequest{Code: "wait"}, &recorder{})
 	if rep.Status != "error" || rep.EName != "Interrupted" {
 		t.Errorf("cancelled context: %+v", rep)
 	}
 }
 
-// TestReplyAfterOutput checks that every cell's output, on both streams,
-// is delivered before its reply, whether the reply carried markers (text
-// still in the pipe) or not (the pipes already drained, Msg.Drained).
+// TestReplyAfterOutput checks that every cell's output, on both streams
+// and written to the worker's fds or through its sink, is delivered before
+// its reply.
 func TestReplyAfterOutput(t *testing.T) {
 	s := newTestSupervisor(t, Options{})
 	for i := range 200 {

@@ -86,7 +86,7 @@ func (e *echo) Execute(ctx context.Context, req jupyter.ExecuteRequest, out jupy
 			return jupyter.ExecuteReply{Status: "error", EName: "Shutdown", EValue: "shut down"}
 		}
 	case code == "display":
-		out.Display(map[string]any{"text/plain": "displayed"}, nil, nil, false)
+		out.Display(map[string]any{"text/plain": "displayed"}, nil, "", false)
 		return jupyter.ExecuteReply{Status: "ok"}
 	}
 	return jupyter.ExecuteReply{Status: "ok", Data: map[string]any{"text/plain": code}}

@@ -1,0 +1,305 @@
+package engine
+
+import (
+	"fmt"
+	"go/ast"
+	"math"
+	"os"
+	"reflect"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/traefik/yaegi/interp"
+	"golang.org/x/sys/unix"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Allocations a cell cannot get: an allocation larger than the memory
+// the process may use would end the worker (the runtime's "out of memory"
+// is fatal, not a panic), losing every definition. So the size arguments
+// of make in a cell go through the runtime helper Len, and gonum's matrix
+// constructors through checked versions: a request larger than the memory
+// available panics in the cell with its size and the limit, the way Go
+// reports a make whose length is out of range, and the session lives on.
+
+// allocEdit is an insertion into a cell's source (see copyGuarded, whose
+// edit type has the same fields).
+type allocEdit struct {
+	at    int
+	ins   string
+	skip  int
+	after int
+}
+
+// guardEdits returns the edits of the guards at n: the size checks of
+// make, the panic guards of callbacks (see callbackEdits) and the count of
+// goroutines (see spawnEdits).
+func (r *rewriter) guardEdits(it *item, n ast.Node) []allocEdit {
+	call, ok := n.(*ast.CallExpr)
+	if !ok {
+		return r.spawnEdits(it, n)
+	}
+	return append(r.allocEdits(it, call), r.callbackEdits(it, call)...)
+}
+
+// Goroutine storms: a cell that starts a million goroutines holds gigabytes
+// and stops answering. A go statement of a cell first calls the runtime
+// helper Spawn, which panics in the starting goroutine once maxGoroutines
+// started by cells are alive; the go statement's guard (see copyGuarded)
+// counts them out when they end.
+const maxGoroutines = 100_000
+
+// spawnEdits puts the check before a go statement (always in a statement
+// list: go is not a simple statement).
+func (r *rewriter) spawnEdits(it *item, n ast.Node) []allocEdit {
+	gs, ok := n.(*ast.GoStmt)
+	if !ok {
+		return nil
+	}
+	at := it.off(gs.Pos())
+	return []allocEdit{{at: at, ins: rtName + ".Spawn(); ", after: at}}
+}
+
+// rtSpawn counts a goroutine a cell starts, or panics at the limit.
+func (s *Session) rtSpawn() {
+	if s.live.Add(1) > maxGoroutines {
+		s.live.Add(-1)
+		panic(fmt.Errorf("too many goroutines: %d started by cells are running, the limit of a session", maxGoroutines))
+	}
+}
+
+// rtGoEnd counts out a goroutine started by a go statement.
+func (s *Session) rtGoEnd() { s.live.Add(-1) }
+
+// allocEdits returns the edits that check the size arguments of a call of
+// the builtin make: make(T, n, c) becomes
+// make(T, rt.Len(n, (T)(nil)), rt.Len(c, (T)(nil))).
+func (r *rewriter) allocEdits(it *item, call *ast.CallExpr) []allocEdit {
+	if len(call.Args) < 2 {
+		return nil
+	}
+	if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "make" || r.exists("make") {
+		return nil
+	}
+	typ := r.src[it.off(call.Args[0].Pos()):it.off(call.Args[0].End())]
+	var out []allocEdit
+	for _, a := range call.Args[1:] {
+		as, ae := it.off(a.Pos()), it.off(a.End())
+		out = append(out,
+			allocEdit{at: as, ins: rtName + ".Len(", after: as},
+			allocEdit{at: ae, ins: ", (" + typ + ")(nil))", after: ae})
+	}
+	return out
+}
+
+// Callbacks: a function literal passed to a function of a compiled
+// package (time.AfterFunc(d, func() { ... })) may run on a goroutine the
+// compiled code starts, where a panic would end the worker. Such a literal
+// starts with a deferred callbackGuard, which recovers a panic and hands
+// it to the runtime helper Callback: on a goroutine the interpreter runs
+// (the cell's own, or a go statement's, which has its own guard) the panic
+// goes on as it was, so that sort.Slice(s, func...) panics in the cell as
+// in Go; on a goroutine compiled code started, it is reported in the cell
+// that runs (or on standard error) instead.
+const callbackGuard = "__goldpCallback"
+
+// callbackEdits returns the edits that guard the function literals passed
+// to pkg.F(...), pkg a package.
+func (r *rewriter) callbackEdits(it *item, call *ast.CallExpr) []allocEdit {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	id, ok := sel.X.(*ast.Ident)
+	if !ok || r.exists(id.Name) {
+		return nil
+	}
+	_, imp := r.view.imported[id.Name]
+	_, cellImp := r.imported[id.Name]
+	_, pre := r.view.preload[id.Name]
+	if !imp && !cellImp && !pre {
+		return nil
+	}
+	var out []allocEdit
+	for _, a := range call.Args {
+		fl, ok := a.(*ast.FuncLit)
+		if !ok {
+			continue
+		}
+		l, c := r.ps.pos(it.off(fl.Pos()))
+		at := it.off(fl.Body.Lbrace) + 1
+		out = append(out, allocEdit{at: at, ins: fmt.Sprintf("defer %s(%q); ", callbackGuard, fmt.Sprintf("%d:%d", l, c)), after: at})
+	}
+	return out
+}
+
+// rtCallback receives a panic recovered by a callback guard: it panics on
+// with it on a goroutine the interpreter started, and reports it on one
+// that compiled code started.
+func (s *Session) rtCallback(pos string, r any) {
+	if interpreted() {
+		panic(r)
+	}
+	msg := fmt.Sprintf("panic in a callback defined at %s:%s: %v", s.fileName(), pos, r)
+	s.cellMu.Lock()
+	if s.running {
+		s.goPanics = append(s.goPanics, msg)
+	}
+	s.cellMu.Unlock()
+	fmt.Fprintln(s.stderr.w, msg)
+}
+
+// interpreted reports whether the calling goroutine was started by the
+// interpreter, rather than by compiled code calling an interpreted func
+// value: a goroutine compiled code starts with such a value begins in the
+// wrapper yaegi makes for it (genFunctionWrapper). When the stack is too
+// deep to tell, it says yes (the panic goes on, as in Go).
+// TestCallbackPanic fails if a yaegi upgrade changes this.
+func interpreted() bool {
+	pcs := make([]uintptr, 4096)
+	n := runtime.Callers(1, pcs)
+	if n == len(pcs) {
+		return true
+	}
+	frames := runtime.CallersFrames(pcs[:n])
+	entry := ""
+	for {
+		f, more := frames.Next()
+		if f.Function != "runtime.goexit" {
+			entry = f.Function
+		}
+		if !more {
+			break
+		}
+	}
+	return !strings.HasPrefix(entry, "github.com/traefik/yaegi/interp.genFunctionWrapper.")
+}
+
+// rtLen returns n as an int after checking that n elements of the slice,
+// map or channel type of zero fit in the memory available to the process.
+func rtLen(n any, zero any) int {
+	v := reflect.ValueOf(n)
+	var count uint64
+	switch {
+	case v.CanInt():
+		if v.Int() < 0 {
+			return int(v.Int()) // make reports it
+		}
+		count = uint64(v.Int())
+	case v.CanUint():
+		count = v.Uint()
+	case v.CanFloat(): // an untyped constant like 1e9
+		count = uint64(v.Float())
+	default:
+		panic(fmt.Sprintf("make: size of type %T is not an integer", n))
+	}
+	t := reflect.TypeOf(zero)
+	var size uint64
+	what := "makeslice"
+	switch t.Kind() {
+	case reflect.Slice:
+		size = uint64(t.Elem().Size())
+	case reflect.Chan:
+		size, what = uint64(t.Elem().Size()), "makechan"
+	case reflect.Map:
+		size, what = uint64(t.Key().Size()+t.Elem().Size()), "makemap"
+	}
+	checkAlloc(what, count, size)
+	if count > math.MaxInt {
+		return math.MaxInt // make reports it
+	}
+	return int(count)
+}
+
+// checkAlloc panics when count elements of size bytes exceed the memory
+// available to the process.
+func checkAlloc(what string, count, size uint64) {
+	limit := memoryLimit()
+	if limit == 0 || size == 0 || count <= limit/size {
+		return
+	}
+	panic(fmt.Errorf("%s: %d elements of %d bytes need %s, more than the %s of memory available (the allocation was not attempted)",
+		what, count, size, bytesText(float64(count)*float64(size)), bytesText(float64(limit))))
+}
+
+// checkedMatrices are gonum's matrix constructors with the size check:
+// NewDense(200000, 200000, nil) would need 320 GB.
+func checkedMatrices() interp.Exports {
+	dims := func(what string, r, c int) {
+		if r > 0 && c > 0 {
+			checkAlloc(what, uint64(r)*uint64(c), 8)
+		}
+	}
+	return interp.Exports{
+		"gonum.org/v1/gonum/mat/mat_": {
+			"NewDense": reflect.ValueOf(func(r, c int, data []float64) *mat.Dense {
+				if data == nil {
+					dims("mat.NewDense", r, c)
+				}
+				return mat.NewDense(r, c, data)
+			}),
+			"NewSymDense": reflect.ValueOf(func(n int, data []float64) *mat.SymDense {
+				if data == nil {
+					dims("mat.NewSymDense", n, n)
+				}
+				return mat.NewSymDense(n, data)
+			}),
+			"NewTriDense": reflect.ValueOf(func(n int, kind mat.TriKind, data []float64) *mat.TriDense {
+				if data == nil {
+					dims("mat.NewTriDense", n, n)
+				}
+				return mat.NewTriDense(n, kind, data)
+			}),
+			"NewVecDense": reflect.ValueOf(func(n int, data []float64) *mat.VecDense {
+				if data == nil {
+					dims("mat.NewVecDense", n, 1)
+				}
+				return mat.NewVecDense(n, data)
+			}),
+		},
+	}
+}
+
+// memoryLimit is the memory the process may use, in bytes: the least of
+// its address-space limit, its cgroup's memory.max and the machine's
+// memory; 0 when none is known.
+var memoryLimit = sync.OnceValue(func() uint64 {
+	var limit uint64
+	lower := func(v uint64) {
+		if v > 0 && (limit == 0 || v < limit) {
+			limit = v
+		}
+	}
+	var rl unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_AS, &rl) == nil && rl.Cur != unix.RLIM_INFINITY {
+		lower(rl.Cur)
+	}
+	if b, err := os.ReadFile("/sys/fs/cgroup/memory.max"); err == nil {
+		if v, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64); err == nil {
+			lower(v)
+		}
+	}
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemTotal:" {
+				if kb, err := strconv.ParseUint(f[1], 10, 64); err == nil {
+					lower(kb << 10)
+				}
+			}
+		}
+	}
+	return limit
+})
+
+// bytesText writes a byte count the way people read it: 50 GiB.
+func bytesText(b float64) string {
+	units := []string{"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	i := 0
+	for b >= 1024 && i < len(units)-1 {
+		b /= 1024
+		i++
+	}
+	return fmt.Sprintf("%.3g %s", b, units[i])
+}

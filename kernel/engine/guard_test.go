@@ -1,0 +1,72 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+// A make larger than the memory available fails in the cell, before it is
+// attempted, and the session lives on; ordinary makes are untouched.
+func TestHugeMake(t *testing.T) {
+	if memoryLimit() == 0 {
+		t.Skip("no memory limit known on this system")
+	}
+	s := newTest(t)
+	s.exec("x := 41\nn := 50 << 30 / 8")
+	for _, c := range []struct{ code, what string }{
+		{"s := make([]float64, n)", "makeslice: 6710886400 elements of 8 bytes need 50 GiB"},
+		{"s := make([]float64, 10, 50<<30/8)", "makeslice: 6710886400 elements of 8 bytes need 50 GiB"},
+		{"m := make(map[int64]float64, uint64(n))", "makemap: 6710886400 elements of 16 bytes need 100 GiB"},
+		{"c := make(chan [1 << 15]byte, 1<<30)", "makechan: 1073741824 elements of 32768 bytes need 32 TiB"},
+	} {
+		e := s.fail(c.code)
+		if e.Name != "Panic" || e.Line != 1 || !strings.Contains(e.Message, c.what) || !strings.Contains(e.Message, "of memory available (the allocation was not attempted)") {
+			t.Errorf("%s: %+v", c.code, e)
+		}
+	}
+	if got := s.exec("a := make([]int, 3, 8)\nm := make(map[string]int, 4)\nc := make(chan int)\nlen(a) + cap(a) + len(m) + cap(c) + x"); got != "52" {
+		t.Errorf("ordinary makes: %q", got)
+	}
+	// A cell may define its own make.
+	if got := s.exec("func make(t string, n int) int { return n }\nmake(\"x\", 1<<62)"); got != "4611686018427387904" {
+		t.Errorf("a cell's make: %q", got)
+	}
+}
+
+// A panic in a callback that compiled code runs on its own goroutine is
+// reported in the cell and the session lives on; one in a callback run
+// synchronously panics in the cell as in Go, and can be recovered there.
+func TestCallbackPanic(t *testing.T) {
+	s := newTest(t)
+	s.exec("x := 41")
+	e := s.fail("done := make(chan bool)\ntime.AfterFunc(time.Millisecond, func() {\n\tpanic(\"boom\")\n})\ntime.Sleep(200 * time.Millisecond)")
+	if e.Name != "Panic" || !strings.Contains(e.Message, "panic in a callback defined at cell:2:34: boom") {
+		t.Fatalf("AfterFunc panic: %+v", e)
+	}
+	if got := s.exec("x + 1"); got != "42" {
+		t.Fatalf("session after the callback panic: %q", got)
+	}
+	e = s.fail("v := []int{3, 1, 2}\nsort.Slice(v, func(i, j int) bool {\n\tpanic(\"less\")\n})")
+	if e.Name != "Panic" || !strings.Contains(e.Message, "less") || strings.Contains(e.Message, "callback") {
+		t.Fatalf("sort.Slice panic: %+v", e)
+	}
+	got := s.exec("func try() (msg string) {\n\tdefer func() { msg = fmt.Sprint(recover()) }()\n\tsort.Slice([]int{2, 1}, func(i, j int) bool { panic(\"caught\") })\n\treturn \"\"\n}\ntry()")
+	if got != `"caught"` && got != "caught" {
+		t.Fatalf("recover of a synchronous callback panic: %q", got)
+	}
+}
+
+// A goroutine storm stops at the limit with an error naming it; the
+// goroutines that ended are counted out, and the session goes on.
+func TestGoroutineStorm(t *testing.T) {
+	s := newTest(t)
+	s.exec("stop := make(chan bool)")
+	e := s.fail("for i := 0; i < 1000000; i++ {\n\tgo func() { <-stop }()\n}")
+	if e.Name != "Panic" || !strings.Contains(e.Message, "too many goroutines: 100000 started by cells are running") {
+		t.Fatalf("storm: %+v", e)
+	}
+	s.exec("close(stop)\ntime.Sleep(500 * time.Millisecond)")
+	if got := s.exec("done := make(chan int)\nfor i := 0; i < 1000; i++ {\n\tgo func() { done <- 1 }()\n}\nn := 0\nfor i := 0; i < 1000; i++ {\n\tn += <-done\n}\nn"); got != "1000" {
+		t.Fatalf("after the storm: %q", got)
+	}
+}

@@ -1,0 +1,231 @@
+"""Faults a cell can cause (issue 13): under the kernel and `goldp nb run`,
+each gives the expected error, keeps the state where it can, writes the
+notebook, and leaves no process behind.
+
+    JUPYTER_PATH=... GOLDP_BIN=bin/goldp /usr/bin/python3 -m pytest -q tests/test_faults.py
+"""
+
+import os
+import signal
+import subprocess
+import time
+
+import nbformat
+import pytest
+from jupyter_client import KernelManager
+from nbformat.v4 import new_code_cell, new_notebook
+
+GOLDP = os.path.abspath(os.environ.get("GOLDP_BIN", "bin/goldp"))
+
+
+def nb_run(tmp_path, cells, *flags, prefix=()):
+    src = tmp_path / "f.ipynb"
+    nb = new_notebook(metadata={"kernelspec": {"name": "goldp", "display_name": "Go (goldp)", "language": "go"}})
+    nb.cells = [new_code_cell(c) for c in cells]
+    nbformat.write(nb, str(src))
+    p = subprocess.run([*prefix, GOLDP, "nb", "run", *flags, str(src)], capture_output=True, text=True, timeout=180)
+    out = tmp_path / "f.out.ipynb"
+    return p, (nbformat.read(str(out), as_version=4) if out.exists() else None)
+
+
+def error_of(c):
+    errs = [o for o in c.outputs if o.output_type == "error"]
+    return errs[0] if errs else None
+
+
+def value_of(c):
+    for o in c.outputs:
+        if o.output_type == "execute_result":
+            return o.data["text/plain"]
+    return None
+
+
+@pytest.mark.parametrize("code,why", [
+    ("os.Exit(3)", "(exit status 3)"),
+    ("func f(n int) int { return f(n+1) + 1 }\nf(0)", "(stack overflow; exit status 2)"),
+])
+def test_nb_run_worker_death(tmp_path, code, why):
+    p, nb = nb_run(tmp_path, ["x := 41", code, "y := 1\ny"], "--allow-errors")
+    assert p.returncode == 1, p.stderr
+    assert nb is not None, "no notebook written"
+    nbformat.validate(nb)
+    e = error_of(nb.cells[1])
+    assert e is not None and e.ename == "WorkerDied" and why in e.evalue, nb.cells[1].outputs
+    assert "state was lost" in e.evalue
+    assert value_of(nb.cells[2]) == "1", "the run did not go on in a fresh worker"
+    tb = "".join(o.get("text", "") for o in nb.cells[1].outputs)
+    assert tb.count("\n") < 80, "the dying worker's traceback was not trimmed"
+    # Without --allow-errors the run stops there, writes, and says so.
+    p, nb = nb_run(tmp_path, ["x := 41", code, "y := 1\ny"])
+    assert p.returncode == 1 and "cell 1" in p.stderr
+    assert error_of(nb.cells[1]) is not None and nb.cells[2].execution_count is None
+
+
+def test_nb_run_goroutine_and_callback_panics_keep_state(tmp_path):
+    p, nb = nb_run(tmp_path, ["x := 41",
+                              'time.AfterFunc(time.Millisecond, func() { panic("boom") })\ntime.Sleep(300 * time.Millisecond)',
+                              'go func() { panic("in goroutine") }()\ntime.Sleep(300 * time.Millisecond)',
+                              "x + 1"], "--allow-errors")
+    assert p.returncode == 1, p.stderr
+    e = error_of(nb.cells[1])
+    assert e is not None and e.ename == "Panic" and "panic in a callback defined at cell:1:34: boom" in e.evalue, nb.cells[1].outputs
+    e = error_of(nb.cells[2])
+    assert e is not None and e.ename == "Panic" and "panic in goroutine started at cell:1:1: in goroutine" in e.evalue, nb.cells[2].outputs
+    assert value_of(nb.cells[3]) == "42", "the session did not survive"
+
+
+def test_nb_run_huge_allocation_under_limit(tmp_path):
+    limit = ("prlimit", "--as=%d" % (4 << 30))
+    # Larger than the memory available: refused before it is attempted,
+    # the session lives on.
+    p, nb = nb_run(tmp_path, ["x := 1", "s := make([]float64, 50<<30/8)\nlen(s)",
+                              "m := mat.NewDense(200000, 200000, nil)", "x + 1"], "--allow-errors", prefix=limit)
+    assert p.returncode == 1, p.stderr
+    for c, what in ((nb.cells[1], "makeslice: 6710886400 elements of 8 bytes need 50 GiB, more than the 4 GiB"),
+                    (nb.cells[2], "mat.NewDense: 40000000000 elements of 8 bytes need 298 GiB, more than the 4 GiB")):
+        e = error_of(c)
+        assert e is not None and e.ename == "Panic" and what in e.evalue, c.outputs
+    assert value_of(nb.cells[3]) == "2", "the session did not survive"
+    # Really running out: the worker is replaced, and the error says so.
+    p, nb = nb_run(tmp_path, ["x := 1", "var keep [][]float64\nfor {\n\tkeep = append(keep, make([]float64, 1<<24))\n}", "2"],
+                   "--allow-errors", prefix=limit)
+    e = error_of(nb.cells[1])
+    assert e is not None and e.ename == "WorkerDied" and "out of memory" in e.evalue, nb.cells[1].outputs
+    assert value_of(nb.cells[2]) == "2"
+
+
+def worker_pids(kernel_pid):
+    out = subprocess.run(["pgrep", "-P", str(kernel_pid)], capture_output=True, text=True).stdout
+    return [int(x) for x in out.split()]
+
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is not alive.
+    with open("/proc/%d/stat" % pid) as f:
+        return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.fixture
+def kernel():
+    km = KernelManager(kernel_name="goldp")
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels()
+    kc.wait_for_ready(timeout=30)
+    yield km, kc
+    kc.stop_channels()
+    if km.is_alive():
+        km.shutdown_kernel(now=True)
+
+
+def reply_to(kc, msg_id, timeout=60):
+    deadline = time.time() + timeout
+    while True:
+        m = kc.get_shell_msg(timeout=max(0.1, deadline - time.time()))
+        if m["parent_header"].get("msg_id") == msg_id:
+            return m["content"]
+
+
+def run(kc, code, timeout=60):
+    return reply_to(kc, kc.execute(code, stop_on_error=False), timeout)
+
+
+def test_kill_worker_mid_cell(kernel):
+    km, kc = kernel
+    run(kc, "x := 1")
+    pid = worker_pids(km.provisioner.process.pid)[0]
+    msg_id = kc.execute("time.Sleep(30 * time.Second)")
+    time.sleep(0.5)
+    os.kill(pid, signal.SIGKILL)
+    reply = reply_to(kc, msg_id, 10)
+    assert reply["status"] == "error" and reply["ename"] == "WorkerDied", reply
+    assert "signal: killed" in reply["evalue"]
+    # Right after the error reply: the next cell runs (no abort window).
+    assert run(kc, "3")["status"] == "ok"
+
+
+def test_kernel_callback_panic_keeps_state(kernel):
+    km, kc = kernel
+    run(kc, "x := 41")
+    r = run(kc, 'time.AfterFunc(time.Millisecond, func() { panic("boom") })\ntime.Sleep(300 * time.Millisecond)')
+    assert r["status"] == "error" and r["ename"] == "Panic" and "boom" in r["evalue"], r
+    # After the cell ended: reported on stderr, the worker lives on.
+    run(kc, 'time.AfterFunc(10 * time.Millisecond, func() { panic("late") })')
+    time.sleep(0.3)
+    r = run(kc, "x + 1")
+    assert r["status"] == "ok", r
+
+
+def test_goroutine_storm_bounded(kernel):
+    km, kc = kernel
+    run(kc, "x := 41\nstop := make(chan bool)")
+    r = run(kc, "for i := 0; i < 1000000; i++ {\n\tgo func() { <-stop }()\n}", timeout=120)
+    assert r["status"] == "error" and "too many goroutines: 100000 started by cells are running" in r["evalue"], r
+    # Interrupt still works, and the state is kept.
+    msg_id = kc.execute("for {\n\tx++\n}", stop_on_error=False)
+    time.sleep(0.3)
+    km.interrupt_kernel()
+    r = reply_to(kc, msg_id, 10)
+    assert r["ename"] == "Interrupted" and "state was lost" not in r["evalue"], r
+    run(kc, "close(stop)")
+    assert run(kc, "x > 41")["status"] == "ok"
+
+
+def test_interrupt_storm_keeps_state(kernel):
+    km, kc = kernel
+    run(kc, "x := 0")
+    for _ in range(10):
+        msg_id = kc.execute("for {\n\tx++\n}", stop_on_error=False)
+        time.sleep(0.05)
+        for _ in range(5):
+            km.interrupt_kernel()
+        reply = reply_to(kc, msg_id, 10)
+        assert reply["ename"] == "Interrupted" and "state was lost" not in reply["evalue"], reply
+    r = run(kc, "x > 0")
+    assert r["status"] == "ok", r
+
+
+def test_shutdown_during_cell_leaves_no_process(kernel):
+    km, kc = kernel
+    kpid = km.provisioner.process.pid
+    wpid = worker_pids(kpid)[0]
+    msg_id = kc.execute('p, _ := os.StartProcess("/bin/sleep", []string{"sleep", "300"}, &os.ProcAttr{})\n'
+                        'fmt.Println(p.Pid)\ntime.Sleep(time.Minute)')
+    child = None
+    deadline = time.time() + 10
+    while child is None and time.time() < deadline:
+        try:
+            m = kc.get_iopub_msg(timeout=1)
+        except Exception:
+            continue
+        if m["msg_type"] == "stream" and m["parent_header"].get("msg_id") == msg_id:
+            child = int(m["content"]["text"].split()[0])
+    assert child and alive(child)
+    km.shutdown_kernel(now=False)
+    deadline = time.time() + 10
+    while time.time() < deadline and (alive(wpid) or alive(child)):
+        time.sleep(0.1)
+    assert not alive(wpid), "the worker outlived the shutdown"
+    assert not alive(child), "a process the cell started outlived the shutdown"
+
+
+def test_restart_during_cell(kernel):
+    km, kc = kernel
+    run(kc, "x := 1")
+    kc.execute("time.Sleep(time.Minute)")
+    time.sleep(0.3)
+    km.restart_kernel(now=False)
+    kc.wait_for_ready(timeout=30)
+    while True:  # the replies sent before the restart
+        try:
+            kc.get_shell_msg(timeout=0.5)
+        except Exception:
+            break
+    r = run(kc, "x")
+    assert r["status"] == "error", "state survived a restart"
+    run(kc, "y := 2")
+    assert run(kc, "y")["status"] == "ok"
