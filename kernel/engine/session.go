@@ -168,6 +168,9 @@ func (s *Session) start() error {
 			return fmt.Errorf("engine: loading the output buffer: %w", err)
 		}
 	}
+	if err := in.Use(flagExports(args, s.stderr)); err != nil {
+		return fmt.Errorf("engine: loading package flag: %w", err)
+	}
 	extraMu.Lock()
 	extra := append([]interp.Exports(nil), extraSymbols...)
 	extraMu.Unlock()
