@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -32,13 +33,15 @@ var importableCases = []struct {
 	{"copyfs", "copyFSCell", "<nil>\nhi <nil>\n"},
 	{"fd", "fdCell", "1.000000 2.718282\n"},
 	{"graph", "graphCell", "2 4\n"},
+	{"methods", "methodsCell", "\"21.5 C\" <nil>\n11 <nil> via WriteTo\np: hello\n"},
 }
 
 const importableProgram = "testdata/importable/main.go"
 
 // importableCells returns the cell of each function of the program: its
 // body, preceded by an import of each package it names unless the
-// function's doc comment says "auto-import".
+// function's doc comment says "auto-import", and by the top-level types
+// (with their methods) that a doc comment line "Declarations: a b" names.
 func importableCells(t *testing.T) map[string]string {
 	t.Helper()
 	src, err := os.ReadFile(importableProgram)
@@ -58,10 +61,16 @@ func importableCells(t *testing.T) map[string]string {
 	cells := map[string]string{}
 	for _, d := range f.Decls {
 		fn, ok := d.(*ast.FuncDecl)
-		if !ok || fn.Name.Name == "main" {
+		if !ok || fn.Recv != nil || fn.Name.Name == "main" {
 			continue
 		}
 		var cell strings.Builder
+		var decls []string
+		for _, line := range strings.Split(fn.Doc.Text(), "\n") {
+			if rest, ok := strings.CutPrefix(line, "Declarations:"); ok {
+				decls = strings.Fields(strings.TrimSuffix(rest, "."))
+			}
+		}
 		if !strings.Contains(fn.Doc.Text(), "auto-import") {
 			used := map[string]bool{}
 			ast.Inspect(fn.Body, func(n ast.Node) bool {
@@ -73,6 +82,26 @@ func importableCells(t *testing.T) map[string]string {
 				}
 				return true
 			})
+		}
+		for _, d := range f.Decls {
+			var name string
+			switch d := d.(type) {
+			case *ast.GenDecl:
+				if ts, ok := d.Specs[0].(*ast.TypeSpec); ok && d.Tok == token.TYPE {
+					name = ts.Name.Name
+				}
+			case *ast.FuncDecl:
+				if d.Recv != nil {
+					typ := d.Recv.List[0].Type
+					if star, ok := typ.(*ast.StarExpr); ok {
+						typ = star.X
+					}
+					name = typ.(*ast.Ident).Name
+				}
+			}
+			if name != "" && slices.Contains(decls, name) {
+				cell.WriteString(string(src[fset.Position(d.Pos()).Offset:fset.Position(d.End()).Offset]) + "\n")
+			}
 		}
 		body := string(src[fset.Position(fn.Body.Lbrace).Offset+1 : fset.Position(fn.Body.Rbrace).Offset])
 		for _, line := range strings.Split(strings.Trim(body, "\n"), "\n") {

@@ -7,9 +7,13 @@
 package main
 
 import (
+	"bytes"
 	"crypto/sha3"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
+	"io"
+	"log"
 	"log/slog"
 	"math"
 	"os"
@@ -45,6 +49,7 @@ func main() {
 		{"copyfs", copyFSCell},
 		{"fd", fdCell},
 		{"graph", graphCell},
+		{"methods", methodsCell},
 	} {
 		fmt.Println("--- " + c.name)
 		c.run()
@@ -144,4 +149,36 @@ func graphCell() {
 	g.SetEdge(g.NewEdge(simple.Node(2), simple.Node(3)))
 	g.AddNode(simple.Node(9))
 	fmt.Println(len(topo.ConnectedComponents(g)), g.Nodes().Len())
+}
+
+// celsius marshals itself to JSON.
+type celsius float64
+
+func (c celsius) MarshalJSON() ([]byte, error) {
+	return []byte(fmt.Sprintf(`"%.1f C"`, float64(c))), nil
+}
+
+// source is a reader that io.Copy must drain with its WriteTo method.
+type source struct{ s string }
+
+func (r *source) Read(p []byte) (int, error) { return 0, io.EOF }
+
+func (r *source) WriteTo(w io.Writer) (int64, error) {
+	n, err := io.WriteString(w, r.s)
+	return int64(n), err
+}
+
+// methodsCell checks that compiled code sees the methods of cell types
+// (json.Marshaler, io.WriterTo) and that log.New makes a *log.Logger.
+// Declarations: celsius source.
+func methodsCell() {
+	b, err := json.Marshal(celsius(21.5))
+	fmt.Println(string(b), err)
+	var buf bytes.Buffer
+	n, err := io.Copy(&buf, &source{"via WriteTo"})
+	fmt.Println(n, err, buf.String())
+	var sb strings.Builder
+	var l *log.Logger = log.New(&sb, "p: ", 0)
+	l.Print("hello")
+	fmt.Print(sb.String())
 }
