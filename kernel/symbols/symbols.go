@@ -12,7 +12,7 @@
 //
 // It takes several minutes of CPU (5m40s measured for 277 packages, most in
 // the standard library); `go run ./internal/gensymbols -preloaded` redoes
-// only the preloaded tables and the doc index (seconds), enough after a
+// only the preloaded tables and the doc index (about 20 s), enough after a
 // change under lib/. Generation reads the module cache and GOROOT only,
 // never the network.
 //
