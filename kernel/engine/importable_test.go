@@ -157,3 +157,34 @@ func TestImportableMatchesGo(t *testing.T) {
 		t.Errorf("go run printed\n%s\nwant\n%s", out, want.String())
 	}
 }
+
+// TestAutoImports checks which names are imported on first use: unique
+// standard names, then unique gonum names that no standard package has.
+func TestAutoImports(t *testing.T) {
+	auto := autoImports()
+	for name, want := range map[string]string{
+		"exec":     "os/exec",
+		"json":     "encoding/json",
+		"sha3":     "crypto/sha3",
+		"combin":   "gonum.org/v1/gonum/stat/combin",
+		"distmv":   "gonum.org/v1/gonum/stat/distmv",
+		"optimize": "gonum.org/v1/gonum/optimize",
+		"topo":     "gonum.org/v1/gonum/graph/topo",
+		"vgsvg":    "gonum.org/v1/plot/vg/vgsvg",
+		"path":     "path",     // not gonum's graph/path
+		"encoding": "encoding", // not gonum's graph/encoding
+		"constant": "go/constant",
+	} {
+		if got := auto[name]; got != want {
+			t.Errorf("autoImports()[%q] = %q, want %q", name, got, want)
+		}
+	}
+	// Shared names: math/rand and crypto/rand; go/scanner and text/scanner;
+	// gonum's graph/encoding/dot and graph/formats/dot; dsp/transform and
+	// spatial/transform; blas/gonum, lapack/gonum and gonum.
+	for _, name := range []string{"rand", "scanner", "template", "dot", "transform", "gonum"} {
+		if got, ok := auto[name]; ok {
+			t.Errorf("autoImports()[%q] = %q, want none (the name is shared)", name, got)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -536,5 +537,63 @@ func TestNoGenericsExported(t *testing.T) {
 	for path, names := range generic {
 		t.Errorf("%s exports generic %s: cells cannot use generic declarations; export concrete ones",
 			path, strings.Join(names, ", "))
+	}
+}
+
+// TestBulkTables checks that every standard and gonum package the
+// manifest lists has its table, in Std for the standard library and in
+// Symbols for gonum, and that the skipped packages have none.
+func TestBulkTables(t *testing.T) {
+	data, err := os.ReadFile(gen.ManifestFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := func(tables interp.Exports) map[string]bool {
+		out := map[string]bool{}
+		for k := range tables {
+			out[path.Dir(k)] = true
+		}
+		return out
+	}
+	std, extra := dirs(Std), dirs(Symbols)
+	n := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		kind, p, _ := strings.Cut(line, " ")
+		switch kind {
+		case "std":
+			n++
+			if !std[p] {
+				t.Errorf("standard package %s has no table in Std", p)
+			}
+			if extra[p] {
+				t.Errorf("standard package %s has a table in Symbols", p)
+			}
+		case "extra":
+			n++
+			if !extra[p] {
+				t.Errorf("package %s has no table in Symbols", p)
+			}
+		}
+	}
+	if n < 250 {
+		t.Errorf("the manifest lists %d packages, want the whole standard library and gonum", n)
+	}
+	for _, p := range []string{"os/exec", "iter", "crypto/sha3", "fmt"} {
+		if !std[p] {
+			t.Errorf("%s: no table in Std", p)
+		}
+	}
+	for p := range gen.StdSkipped {
+		if std[p] {
+			t.Errorf("skipped package %s has a table", p)
+		}
+	}
+	for p := range gen.ExtraSkipped {
+		if extra[p] {
+			t.Errorf("skipped package %s has a table", p)
+		}
+	}
+	if _, ok := Std["."]["MapTypes"]; !ok {
+		t.Error(`Std["."] has no MapTypes`)
 	}
 }
