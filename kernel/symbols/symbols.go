@@ -10,7 +10,7 @@
 //
 //	go generate ./kernel/symbols
 //
-// It takes several minutes of CPU (5m40s measured for 277 packages, most in
+// It takes 4 to 6 minutes of CPU (measured for 277 packages, most of it in
 // the standard library); `go run ./internal/gensymbols -preloaded` redoes
 // only the preloaded tables and the doc index (about 20 s), enough after a
 // change under lib/. Generation reads the module cache and GOROOT only,
