@@ -24,7 +24,10 @@
 //     package is imported the first time a cell writes name.Member, unless
 //     a cell gave the name to something else first. So is any standard
 //     library package whose name no other standard package has (sync,
-//     bytes, regexp, json, ...). Repeating an import is
+//     bytes, regexp, json, exec, ...), and any gonum or gonum/plot package
+//     whose name no other package has (combin, distmv, optimize, ...).
+//     Every other package of the standard library (generated from the Go
+//     that built goldp) and of gonum takes an import line. Repeating an import is
 //     a no-op; importing another package under a name already in use is an
 //     error that suggests another name.
 //   - x := e and var x = e on an existing variable assign it (so functions

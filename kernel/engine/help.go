@@ -41,8 +41,8 @@ Imports are optional for the preloaded packages:
 		fmt.Fprintf(&b, "  %-10s %s\n", p.Name, p.Path)
 	}
 	b.WriteString(`
-Any other standard library package whose name is unambiguous (sync, bytes,
-regexp, json, ...) is imported the first time a cell uses it; import the
+Any other standard library or gonum package whose name is unambiguous (sync,
+bytes, json, exec, combin, ...) is imported the first time a cell uses it; import the
 others yourself (import "crypto/rand" under another name than rand).
 
 Show rich output with display.HTML, display.Markdown, display.PNG,
@@ -56,7 +56,7 @@ Magics:
   %who          the names cells defined, with their types
   %reset        discard every definition (fresh interpreter)
 
-Known limits of the interpreter (Go 1.22 standard library):
+Known limits of the interpreter:
 `)
 	for _, l := range limits {
 		fmt.Fprintf(&b, "  - %s\n      instead: %s\n", stripTicks(l.What), stripTicks(l.Instead))
@@ -74,7 +74,7 @@ func helpMarkdown() string {
 	for _, p := range preloads() {
 		fmt.Fprintf(&b, "| `%s` | `%s` |\n", p.Name, p.Path)
 	}
-	b.WriteString("\nAny other standard library package whose name is unambiguous (`sync`, `bytes`, `regexp`, `json`, ...) is imported the first time a cell uses it.\n")
+	b.WriteString("\nAny other standard library or gonum package whose name is unambiguous (`sync`, `bytes`, `json`, `exec`, `combin`, ...) is imported the first time a cell uses it.\n")
 	b.WriteString("\n### Magics\n\n")
 	b.WriteString("- `%help` this text\n- `%time stmt` run a statement and print its wall time\n")
 	b.WriteString("- `%%time` (first line) time the whole cell\n- `%who` names defined, with types\n")

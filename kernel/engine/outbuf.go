@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/display"
+	"github.com/goldp/goldp/kernel/symbols"
 )
 
 // Output of fmt.Print* to a file (a script's terminal) or to the cell's
@@ -176,9 +176,9 @@ func (s *Session) outExports() interp.Exports {
 	// Interpreted values with String or Format methods reach these the way
 	// they reach fmt's own functions.
 	mt := map[reflect.Value][]reflect.Type{
-		fprint:   stdlib.MapTypes[reflect.ValueOf(fmt.Fprint)],
-		fprintf:  stdlib.MapTypes[reflect.ValueOf(fmt.Fprintf)],
-		fprintln: stdlib.MapTypes[reflect.ValueOf(fmt.Fprintln)],
+		fprint:   symbols.MapTypes[reflect.ValueOf(fmt.Fprint)],
+		fprintf:  symbols.MapTypes[reflect.ValueOf(fmt.Fprintf)],
+		fprintln: symbols.MapTypes[reflect.ValueOf(fmt.Fprintln)],
 	}
 	exit := func(code int) {
 		out.Flush()

@@ -15,7 +15,6 @@ import (
 	"sync/atomic"
 
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/display"
@@ -86,29 +85,6 @@ var stdPreload = []Preload{
 	{"os", "os"},
 }
 
-// stdAuto maps the names of the standard library packages that no other
-// standard package shares to their import paths.
-var stdAuto = sync.OnceValue(func() map[string]string {
-	count := map[string]int{}
-	path := map[string]string{}
-	for k := range stdlib.Symbols {
-		i := strings.LastIndex(k, "/")
-		if i < 0 || strings.Contains(k, "internal") || strings.Contains(k, "vendor") {
-			continue
-		}
-		n := k[i+1:]
-		count[n]++
-		path[n] = k[:i]
-	}
-	out := map[string]string{}
-	for n, c := range count {
-		if c == 1 {
-			out[n] = path[n]
-		}
-	}
-	return out
-})
-
 // Preloaded returns the packages cells may use without importing them.
 func Preloaded() []Preload { return preloads() }
 
@@ -160,7 +136,7 @@ func (s *Session) start() error {
 		Stdin: stdin, Stdout: s.stdout, Stderr: s.stderr, Args: args,
 		Env: os.Environ(), Unrestricted: true,
 	})
-	if err := in.Use(stdlib.Symbols); err != nil {
+	if err := in.Use(stdSymbols); err != nil {
 		return fmt.Errorf("engine: loading the standard library: %w", err)
 	}
 	if s.outBuf != nil {
@@ -205,18 +181,17 @@ func (s *Session) start() error {
 	for _, p := range preloads() {
 		pre[p.Name] = p.Path
 	}
-	// Beyond the preloaded packages, a standard library package is
-	// imported on first use when no other standard package has its name
-	// (sync, bytes, regexp, json, ...; not rand, template, scanner).
+	// Beyond the preloaded packages, a standard or gonum package is
+	// imported on first use when its name is unique (see autoImports).
 	auto := map[string]string{}
-	for n, p := range stdAuto() {
+	for n, p := range autoImports() {
 		auto[n] = p
 	}
 	for n, p := range pre {
 		auto[n] = p
 	}
 	syms := map[string]map[string]reflect.Value{}
-	all := []interp.Exports{stdlib.Symbols}
+	all := []interp.Exports{stdSymbols}
 	all = append(all, extra...)
 	for _, e := range all {
 		for k, v := range e {

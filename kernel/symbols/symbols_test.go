@@ -2,65 +2,86 @@ package symbols
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/goldp/goldp/kernel/symbols/internal/gen"
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
 )
 
-// TestGeneratedUpToDate regenerates the tables and the doc index into a
-// temporary directory and fails, naming the first differing file, when the
-// committed files differ.
+// TestGeneratedUpToDate fails, naming the first differing file, package or
+// member, when the committed tables, doc index or manifest are stale.
 //
-// With -short only the doc index is regenerated, and the symbol files are
-// checked by name.
+// By default it regenerates the doc index and the preloaded tables (gonum's
+// mat, stat, ..., gonum/plot, kernel/display, lib/; about 20 s of CPU) and
+// checks the bulk tables (the standard library and the other gonum
+// packages) against gen.ManifestFile: their inputs (Go version, module
+// versions, package lists; about a second to compute) and the hash of each
+// file. With -short the preloaded tables are only checked by name. With
+// GOLDP_SYMBOLS_FULL=1 everything is regenerated and compared byte for
+// byte: 4 to 6 minutes of CPU (6 min wall at a load of 7), which is what
+// go generate costs too.
 func TestGeneratedUpToDate(t *testing.T) {
+	full := os.Getenv("GOLDP_SYMBOLS_FULL") != ""
 	tmp := t.TempDir()
-	if err := gen.Generate(gen.Options{Root: "../..", Out: tmp, IndexOnly: testing.Short()}); err != nil {
+	opts := gen.Options{Root: "../..", Out: tmp, IndexOnly: testing.Short() && !full, SkipBulk: !full}
+	if err := gen.Generate(opts); err != nil {
 		t.Fatalf("generating: %v", err)
 	}
-	if testing.Short() {
-		lib, err := gen.LibPackages("../..")
+	lib, err := gen.LibPackages("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{gen.IndexFile, gen.ManifestFile}
+	for _, path := range append(append(append([]string{}, gen.ThirdParty...), gen.Own...), lib...) {
+		want = append(want, gen.FileName(path))
+	}
+	if full {
+		// The bulk files are in tmp.
+		names, err := filepath.Glob(filepath.Join(tmp, gen.Prefix+"*.go"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, path := range append(append(append([]string{}, gen.ThirdParty...), gen.Own...), lib...) {
-			if err := os.WriteFile(filepath.Join(tmp, gen.FileName(path)), nil, 0o644); err != nil {
-				t.Fatal(err)
-			}
+		for _, n := range names {
+			want = append(want, filepath.Base(n))
+		}
+	} else {
+		want = append(want, checkManifest(t)...)
+	}
+	sort.Strings(want)
+	want = slices.Compact(want)
+
+	have, err := filepath.Glob(gen.Prefix + "*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	have = append(have, gen.IndexFile, gen.ManifestFile)
+	sort.Strings(have)
+	for _, name := range have {
+		if _, ok := slices.BinarySearch(want, name); !ok {
+			t.Fatalf("%s is no longer generated: run go generate ./kernel/symbols", name)
 		}
 	}
-	list := func(dir string) []string {
-		names, err := filepath.Glob(filepath.Join(dir, gen.Prefix+"*.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, filepath.Join(dir, gen.IndexFile))
-		for i, n := range names {
-			names[i] = filepath.Base(n)
-		}
-		sort.Strings(names)
-		return names
-	}
-	want, have := list(tmp), list(".")
 	for _, name := range want {
-		fresh, err := os.ReadFile(filepath.Join(tmp, name))
-		if err != nil {
-			t.Fatal(err)
-		}
 		committed, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatalf("%s is missing: run go generate ./kernel/symbols", name)
 		}
-		if testing.Short() && strings.HasPrefix(name, gen.Prefix) {
-			continue
+		fresh, err := os.ReadFile(filepath.Join(tmp, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // not regenerated in this mode
+		} else if err != nil {
+			t.Fatal(err)
 		}
 		if !bytes.Equal(fresh, committed) {
 			where := fmt.Sprintf("first difference at byte %d", firstDiff(fresh, committed))
@@ -70,11 +91,45 @@ func TestGeneratedUpToDate(t *testing.T) {
 			t.Fatalf("%s is stale (%s): run go generate ./kernel/symbols", name, where)
 		}
 	}
-	for _, name := range have {
-		if i := sort.SearchStrings(want, name); i == len(want) || want[i] != name {
-			t.Fatalf("%s is no longer generated: run go generate ./kernel/symbols", name)
+}
+
+// checkManifest checks the committed manifest against the current inputs
+// and the committed bulk files against their hashes, and returns the
+// names of those files.
+func checkManifest(t *testing.T) []string {
+	t.Helper()
+	committed, err := os.ReadFile(gen.ManifestFile)
+	if err != nil {
+		t.Fatalf("%s is missing: run go generate ./kernel/symbols", gen.ManifestFile)
+	}
+	head, err := gen.ManifestHeader("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(committed, head) {
+		fresh, old := strings.Split(string(head), "\n"), strings.Split(string(committed), "\n")
+		for i := range fresh {
+			if i >= len(old) || fresh[i] != old[i] {
+				t.Fatalf("%s line %d is %q, the inputs now give %q: run go generate ./kernel/symbols", gen.ManifestFile, i+1, old[min(i, len(old)-1)], fresh[i])
+			}
 		}
 	}
+	var names []string
+	for i, line := range strings.Split(strings.TrimSuffix(string(committed[len(head):]), "\n"), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 || f[0] != "file" {
+			t.Fatalf("%s: bad line %q", gen.ManifestFile, line)
+		}
+		data, err := os.ReadFile(f[1])
+		if err != nil {
+			t.Fatalf("%s is missing: run go generate ./kernel/symbols", f[1])
+		}
+		if h := fmt.Sprintf("%x", sha256.Sum256(data)); h != f[2] {
+			t.Fatalf("%s differs from its hash in %s (line %d): it was edited by hand, or run go generate ./kernel/symbols", f[1], gen.ManifestFile, i+1)
+		}
+		names = append(names, f[1])
+	}
+	return names
 }
 
 // indexDiff names the first package or member that differs between the
@@ -178,10 +233,10 @@ func TestEveryPackagePresent(t *testing.T) {
 			t.Errorf("%s: not in Preloaded()", path)
 			continue
 		}
-		syms := stdlib.Symbols[path+"/"+p.Name]
+		syms := Std[path+"/"+p.Name]
 		for _, m := range p.Members {
 			if _, ok := syms[m.Name]; !ok {
-				t.Errorf("%s: %s documented but not in stdlib.Symbols", path, m.Name)
+				t.Errorf("%s: %s documented but not in Std", path, m.Name)
 			}
 		}
 	}
@@ -297,7 +352,7 @@ func TestDecodeIndexErrors(t *testing.T) {
 func newInterp(t *testing.T) *interp.Interpreter {
 	t.Helper()
 	i := interp.New(interp.Options{})
-	if err := i.Use(stdlib.Symbols); err != nil {
+	if err := i.Use(Std); err != nil {
 		t.Fatal(err)
 	}
 	if err := i.Use(Symbols); err != nil {
@@ -482,5 +537,63 @@ func TestNoGenericsExported(t *testing.T) {
 	for path, names := range generic {
 		t.Errorf("%s exports generic %s: cells cannot use generic declarations; export concrete ones",
 			path, strings.Join(names, ", "))
+	}
+}
+
+// TestBulkTables checks that every standard and gonum package the
+// manifest lists has its table, in Std for the standard library and in
+// Symbols for gonum, and that the skipped packages have none.
+func TestBulkTables(t *testing.T) {
+	data, err := os.ReadFile(gen.ManifestFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := func(tables interp.Exports) map[string]bool {
+		out := map[string]bool{}
+		for k := range tables {
+			out[path.Dir(k)] = true
+		}
+		return out
+	}
+	std, extra := dirs(Std), dirs(Symbols)
+	n := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		kind, p, _ := strings.Cut(line, " ")
+		switch kind {
+		case "std":
+			n++
+			if !std[p] {
+				t.Errorf("standard package %s has no table in Std", p)
+			}
+			if extra[p] {
+				t.Errorf("standard package %s has a table in Symbols", p)
+			}
+		case "extra":
+			n++
+			if !extra[p] {
+				t.Errorf("package %s has no table in Symbols", p)
+			}
+		}
+	}
+	if n < 250 {
+		t.Errorf("the manifest lists %d packages, want the whole standard library and gonum", n)
+	}
+	for _, p := range []string{"os/exec", "iter", "crypto/sha3", "fmt"} {
+		if !std[p] {
+			t.Errorf("%s: no table in Std", p)
+		}
+	}
+	for p := range gen.StdSkipped {
+		if std[p] {
+			t.Errorf("skipped package %s has a table", p)
+		}
+	}
+	for p := range gen.ExtraSkipped {
+		if extra[p] {
+			t.Errorf("skipped package %s has a table", p)
+		}
+	}
+	if _, ok := Std["."]["MapTypes"]; !ok {
+		t.Error(`Std["."] has no MapTypes`)
 	}
 }

@@ -13,8 +13,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/traefik/yaegi/stdlib"
 )
 
 // pkgDoc and memberDoc mirror symbols.Package and symbols.Member.
@@ -75,22 +73,6 @@ func packageDoc(p listed) (pkgDoc, error) {
 		return pkgDoc{}, fmt.Errorf("package %s: %v", p.ImportPath, err)
 	}
 
-	// For the standard library, cells get yaegi's stdlib tables, which
-	// may lag behind GOROOT: document only what they hold.
-	var have map[string]bool
-	if p.Standard {
-		key := p.ImportPath + "/" + dp.Name
-		syms, ok := stdlib.Symbols[key]
-		if !ok {
-			return pkgDoc{}, fmt.Errorf("package %s: not in yaegi's stdlib.Symbols (key %q)", p.ImportPath, key)
-		}
-		have = make(map[string]bool, len(syms))
-		for name := range syms {
-			have[name] = true
-		}
-	}
-	keep := func(name string) bool { return have == nil || have[name] }
-
 	d := pkgDoc{Path: p.ImportPath, Name: dp.Name, Doc: strings.TrimSpace(dp.Doc), imports: map[string]string{}}
 	for _, f := range files {
 		for _, imp := range f.Imports {
@@ -107,11 +89,10 @@ func packageDoc(p listed) (pkgDoc, error) {
 		}
 	}
 	pr := &docPrinter{fset: fset, ifaces: ifaces}
-	add := func(m memberDoc) {
-		if keep(m.Name) {
-			d.Members = append(d.Members, m)
-		}
-	}
+	// Every exported name is documented except generic declarations and
+	// constraint interfaces, which the extractor leaves out too (the
+	// standard library's tables come from the same GOROOT).
+	add := func(m memberDoc) { d.Members = append(d.Members, m) }
 	addValues := func(vals []*doc.Value, kind string) {
 		for _, v := range vals {
 			for _, m := range pr.values(v, kind) {

@@ -10,6 +10,7 @@ package gen
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -54,6 +55,35 @@ var ThirdParty = []string{
 	"gonum.org/v1/plot/vg/vgimg",
 }
 
+// StdSkipped are the standard packages that are not extracted, with the
+// reason. Every other package `go list std` names is, except internal and
+// vendored ones and commands.
+var StdSkipped = map[string]string{
+	"unsafe":       "a pseudo-package of the compiler: its functions are built-ins without values, so yaegi cannot call them through reflection",
+	"runtime/cgo":  "support code for cgo; goldp is built with CGO_ENABLED=0 and the package exports nothing a cell could use",
+	"runtime/race": "exists only in binaries built with -race; it exports nothing without it",
+	"syscall":      "its API differs on every GOOS/GOARCH, so a table generated on one platform does not compile on another; os, os/exec and os/signal cover what a cell needs",
+	"plugin":       "loads compiled plugins, which needs cgo and a dynamically linked binary; goldp is static",
+	"syscall/js":   "exists only on GOOS=js",
+	"time/tzdata":  "exports nothing; importing it embeds 450 kB of time zone data, which the host's zoneinfo provides",
+}
+
+// ExtraSkipped are the gonum and gonum/plot packages that are not
+// extracted, with the reason. Internal packages and commands are never
+// extracted.
+var ExtraSkipped = map[string]string{
+	"gonum.org/v1/gonum/blas/testblas":      "test suite for BLAS implementations, driven by *testing.T",
+	"gonum.org/v1/gonum/lapack/testlapack":  "test suite for LAPACK implementations, driven by *testing.T",
+	"gonum.org/v1/gonum/graph/testgraph":    "test suite for graph implementations, driven by *testing.T",
+	"gonum.org/v1/gonum/integrate/testquad": "test integrands for gonum's own quadrature tests",
+	"gonum.org/v1/plot/cmpimg":              "image comparison for plot's own tests; needs rsc.io/pdf, which is not in goldp's build",
+}
+
+// ExtraModules are the module patterns whose non-internal packages are
+// all extracted (beyond ThirdParty, which are preloaded), so that cells
+// may import any of them.
+var ExtraModules = []string{"gonum.org/v1/gonum/...", "gonum.org/v1/plot/..."}
+
 // Own are the module's packages outside lib/ whose symbols are extracted.
 var Own = []string{
 	Module + "/kernel/display",
@@ -77,7 +107,19 @@ type Options struct {
 	// IndexOnly writes only the doc index and leaves the symbol files
 	// alone (a quick check; extraction takes most of the time).
 	IndexOnly bool
+	// SkipBulk extracts only the preloaded packages (ThirdParty, Own and
+	// lib/), not the standard library and ExtraImportable ones, whose
+	// files and ManifestFile are left alone. Those make up nine tenths of
+	// the extraction time; ManifestFile lets a test check them cheaply.
+	SkipBulk bool
 }
+
+// ManifestFile is the name of the generated file that records the inputs
+// of the bulk tables (the standard library and ExtraImportable packages:
+// the Go version, module versions, package lists) and a hash of each of
+// their files, so that a test can tell they are current without
+// regenerating them.
+const ManifestFile = "zsym.manifest"
 
 // listed is the part of `go list -json` output Generate uses.
 type listed struct {
@@ -141,6 +183,47 @@ func importable(p listed) bool {
 	}
 	path := "/" + p.ImportPath + "/"
 	return !strings.Contains(path, "/internal/") && !strings.Contains(path, "/testdata/")
+}
+
+// StdImportable lists the standard packages of the Go toolchain in PATH
+// that cells may import, sorted: every package of `go list std` except
+// internal and vendored ones, commands and StdSkipped.
+func StdImportable(root string) ([]string, error) {
+	pkgs, err := goList(root, "std")
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, p := range pkgs {
+		if !importable(p) || strings.HasPrefix(p.ImportPath, "vendor/") || StdSkipped[p.ImportPath] != "" {
+			continue
+		}
+		paths = append(paths, p.ImportPath)
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
+// ExtraImportable lists the packages of ExtraModules that cells may import
+// beyond the preloaded ThirdParty ones, sorted: internal packages,
+// commands, ExtraSkipped and ThirdParty are left out.
+func ExtraImportable(root string) ([]string, error) {
+	pkgs, err := goList(root, ExtraModules...)
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, p := range pkgs {
+		if p.Error != nil {
+			return nil, fmt.Errorf("package %s: %s", p.ImportPath, p.Error.Err)
+		}
+		if !importable(p) || ExtraSkipped[p.ImportPath] != "" || slices.Contains(ThirdParty, p.ImportPath) {
+			continue
+		}
+		paths = append(paths, p.ImportPath)
+	}
+	sort.Strings(paths)
+	return paths, nil
 }
 
 // Generics returns, for each of the packages at paths (import paths
@@ -231,9 +314,19 @@ func Generate(opts Options) error {
 		defer os.Chdir(wd)
 	}
 
+	var std, extra []string
 	if opts.IndexOnly {
 		extracted = nil
 	} else {
+		if !opts.SkipBulk {
+			if std, err = StdImportable(root); err != nil {
+				return err
+			}
+			if extra, err = ExtraImportable(root); err != nil {
+				return err
+			}
+			extracted = append(append(extracted, extra...), std...)
+		}
 		restore, err := gopathView(root)
 		if err != nil {
 			return err
@@ -253,6 +346,9 @@ func Generate(opts Options) error {
 			defer func() { <-sem }()
 			start := time.Now()
 			files[i], errs[i] = extractPackage(path)
+			if errs[i] == nil && i >= len(extracted)-len(std) {
+				files[i], errs[i] = toStd(files[i])
+			}
 			logf("extracted %s in %v", path, time.Since(start).Round(time.Millisecond))
 		}()
 	}
@@ -302,11 +398,25 @@ func Generate(opts Options) error {
 		logf("%s: %d bytes", name, len(files[i]))
 	}
 	for _, f := range old {
-		if !keep[filepath.Base(f)] && !opts.IndexOnly {
+		if !keep[filepath.Base(f)] && !opts.IndexOnly && !opts.SkipBulk {
 			if err := os.Remove(f); err != nil {
 				return err
 			}
 			logf("removed %s", filepath.Base(f))
+		}
+	}
+	if !opts.IndexOnly && !opts.SkipBulk {
+		head, err := ManifestHeader(root)
+		if err != nil {
+			return err
+		}
+		m := bytes.NewBuffer(head)
+		bulk := len(extracted) - len(std) - len(extra)
+		for i, path := range extracted[bulk:] {
+			fmt.Fprintf(m, "file %s %x\n", FileName(path), sha256.Sum256(files[bulk+i]))
+		}
+		if err := writeIfChanged(filepath.Join(out, ManifestFile), m.Bytes()); err != nil {
+			return err
 		}
 	}
 	index := encodeIndex(docs)
@@ -325,6 +435,64 @@ func extractPackage(path string) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// toStd makes an extracted standard library table register itself in
+// package symbols' Std map instead of Symbols, so that the engine can load
+// the standard library before its own overrides and the rest after them.
+func toStd(file []byte) ([]byte, error) {
+	const from, to = "\tSymbols[\"", "\tStd[\""
+	if n := bytes.Count(file, []byte(from)); n != 1 {
+		return nil, fmt.Errorf("expected one Symbols entry in the extracted file, found %d", n)
+	}
+	return bytes.Replace(file, []byte(from), []byte(to), 1), nil
+}
+
+// ManifestHeader returns the first part of ManifestFile: what the bulk
+// tables are generated from, computed without extracting anything (a
+// `go env`, a `go list -m` and two `go list` runs, about a second).
+func ManifestHeader(root string) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("# Generated by gensymbols; do not edit. Inputs and hashes of the standard\n")
+	b.WriteString("# library and gonum symbol tables, checked by TestGeneratedUpToDate.\n")
+	run := func(args ...string) (string, error) {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = root
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			return "", fmt.Errorf("go %s: %v: %s", strings.Join(args, " "), err, stderr.Bytes())
+		}
+		return strings.TrimSpace(string(out)), nil
+	}
+	v, err := run("env", "GOVERSION")
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(&b, "go %s\n", v)
+	mods, err := run("list", "-m", "-f", "{{.Path}} {{.Version}}", "github.com/traefik/yaegi", "gonum.org/v1/gonum", "gonum.org/v1/plot")
+	if err != nil {
+		return nil, err
+	}
+	for _, line := range strings.Split(mods, "\n") {
+		fmt.Fprintf(&b, "module %s\n", line)
+	}
+	std, err := StdImportable(root)
+	if err != nil {
+		return nil, err
+	}
+	extra, err := ExtraImportable(root)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range extra {
+		fmt.Fprintf(&b, "extra %s\n", p)
+	}
+	for _, p := range std {
+		fmt.Fprintf(&b, "std %s\n", p)
+	}
+	return b.Bytes(), nil
 }
 
 // writeIfChanged writes data to name unless the file already holds it, so

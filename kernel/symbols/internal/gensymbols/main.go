@@ -3,7 +3,7 @@
 //
 // It is run by `go generate ./kernel/symbols`, in that directory:
 //
-//	gensymbols [-root ../..] [-o .] [-v]
+//	gensymbols [-root ../..] [-o .] [-v] [-index | -preloaded]
 package main
 
 import (
@@ -20,6 +20,8 @@ func main() {
 	root := flag.String("root", "../..", "module root (the directory holding go.mod)")
 	out := flag.String("o", ".", "output directory")
 	verbose := flag.Bool("v", false, "log each generated file")
+	index := flag.Bool("index", false, "write only the doc index (under a second)")
+	preloaded := flag.Bool("preloaded", false, "extract only the preloaded packages, not the standard library and the other gonum packages (seconds instead of minutes)")
 	flag.Parse()
 
 	var log io.Writer
@@ -27,7 +29,7 @@ func main() {
 		log = os.Stderr
 	}
 	start := time.Now()
-	if err := gen.Generate(gen.Options{Root: *root, Out: *out, Log: log}); err != nil {
+	if err := gen.Generate(gen.Options{Root: *root, Out: *out, Log: log, IndexOnly: *index, SkipBulk: *preloaded}); err != nil {
 		fmt.Fprintln(os.Stderr, "gensymbols:", err)
 		os.Exit(1)
 	}
