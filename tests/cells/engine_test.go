@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goldp/goldp/kernel/display"
+	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/engine"
 )
 
@@ -38,24 +38,23 @@ type cellResult struct {
 }
 
 // newSession and execCell are the suite's whole dependence on the engine's
-// API (engine.New, Session.Execute, *engine.Error): when that API moves,
-// only these two functions change.
+// API (engine.New, the cell contract's Session.Execute and *cell.Error).
 func newSession(stdout, stderr *os.File) (*engine.Session, error) {
 	return engine.New(engine.Options{Stdout: stdout, Stderr: stderr})
 }
 
-func execCell(ctx context.Context, s *engine.Session, code string, pub display.Publisher) cellResult {
-	res, err := s.Execute(ctx, code, pub)
+func execCell(ctx context.Context, s *engine.Session, code string, sink cell.Sink) cellResult {
+	res, err := s.Execute(ctx, code, sink)
 	if err != nil {
-		var e *engine.Error
+		var e *cell.Error
 		if !errors.As(err, &e) {
 			return cellResult{ErrKind: "NotEngineError", ErrMsg: err.Error()}
 		}
 		return cellResult{ErrKind: e.Name, ErrMsg: e.Message, ErrLine: e.Line, ErrText: strings.Join(e.Traceback, "\n")}
 	}
 	var r cellResult
-	if res.Value != nil {
-		s, _ := res.Value["text/plain"].(string)
+	if res != nil {
+		s, _ := res["text/plain"].(string)
 		r.Value = &s
 	}
 	return r
@@ -89,13 +88,23 @@ func (o *outFile) take() string {
 	return string(b[:n])
 }
 
-// capture is a display.Publisher that keeps the text/plain of each display.
+// capture is the cell.Sink of the suite: it keeps the text/plain of each
+// display. Standard output and error go to files (Options.Stdout/Stderr),
+// so the engine never calls Stream; text that arrives there all the same is
+// kept as a display "stream NAME: text", which no case expects, so that it
+// shows up as a failure rather than vanishing.
 type capture struct {
 	mu    sync.Mutex
 	plain []string
 }
 
-func (c *capture) Publish(data display.Bundle, _ map[string]any, _ string, _ bool) {
+func (c *capture) Stream(name, text string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.plain = append(c.plain, "stream "+name+": "+text)
+}
+
+func (c *capture) Display(data map[string]any, _ map[string]any, _ string, _ bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s, _ := data["text/plain"].(string)
