@@ -6,6 +6,7 @@ import (
 	"github.com/goldp/goldp/lib/mech"
 	"go/constant"
 	"go/token"
+	"math/rand/v2"
 	"reflect"
 )
 
@@ -23,6 +24,7 @@ func init() {
 		"AuditHistogramEncoding":     reflect.ValueOf(mech.AuditHistogramEncoding),
 		"AuditLaplace":               reflect.ValueOf(mech.AuditLaplace),
 		"AuditRR":                    reflect.ValueOf(mech.AuditRR),
+		"AuditRecord":                reflect.ValueOf(mech.AuditRecord),
 		"AuditVoronoiCell":           reflect.ValueOf(mech.AuditVoronoiCell),
 		"BernoulliExp":               reflect.ValueOf(mech.BernoulliExp),
 		"BlockRNG":                   reflect.ValueOf(mech.BlockRNG),
@@ -70,6 +72,7 @@ func init() {
 		"ProportionFromMean":         reflect.ValueOf(mech.ProportionFromMean),
 		"Pure":                       reflect.ValueOf(mech.Pure),
 		"RandomizedResponseFromKeep": reflect.ValueOf(mech.RandomizedResponseFromKeep),
+		"RecordLossSampler":          reflect.ValueOf(mech.RecordLossSampler),
 		"Reject":                     reflect.ValueOf(mech.Reject),
 		"SampleDiscreteGaussian":     reflect.ValueOf(mech.SampleDiscreteGaussian),
 		"SampleDiscreteLaplace":      reflect.ValueOf(mech.SampleDiscreteLaplace),
@@ -106,6 +109,7 @@ func init() {
 		"Policy":              reflect.ValueOf((*mech.Policy)(nil)),
 		"Profiler":            reflect.ValueOf((*mech.Profiler)(nil)),
 		"RandomizedResponse":  reflect.ValueOf((*mech.RandomizedResponse)(nil)),
+		"Record":              reflect.ValueOf((*mech.Record)(nil)),
 		"Sampler":             reflect.ValueOf((*mech.Sampler)(nil)),
 		"VoronoiCell":         reflect.ValueOf((*mech.VoronoiCell)(nil)),
 		"VoronoiVariant":      reflect.ValueOf((*mech.VoronoiVariant)(nil)),
@@ -113,6 +117,7 @@ func init() {
 		// interface wrapper definitions
 		"_Mechanism": reflect.ValueOf((*_github_com_goldp_goldp_lib_mech_Mechanism)(nil)),
 		"_Profiler":  reflect.ValueOf((*_github_com_goldp_goldp_lib_mech_Profiler)(nil)),
+		"_Record":    reflect.ValueOf((*_github_com_goldp_goldp_lib_mech_Record)(nil)),
 	}
 }
 
@@ -145,4 +150,33 @@ type _github_com_goldp_goldp_lib_mech_Profiler struct {
 
 func (W _github_com_goldp_goldp_lib_mech_Profiler) DeltaFor(epsilon float64) float64 {
 	return W.WDeltaFor(epsilon)
+}
+
+// _github_com_goldp_goldp_lib_mech_Record is an interface wrapper for Record type
+type _github_com_goldp_goldp_lib_mech_Record struct {
+	IValue         interface{}
+	WGuarantee     func() mech.Guarantee
+	WMarkdown      func() string
+	WRecordLoss    func(z []float64, u []float64, v []float64) float64
+	WReleaseRecord func(rng *rand.Rand, rec []float64) ([]float64, error)
+	WString        func() string
+}
+
+func (W _github_com_goldp_goldp_lib_mech_Record) Guarantee() mech.Guarantee {
+	return W.WGuarantee()
+}
+func (W _github_com_goldp_goldp_lib_mech_Record) Markdown() string {
+	return W.WMarkdown()
+}
+func (W _github_com_goldp_goldp_lib_mech_Record) RecordLoss(z []float64, u []float64, v []float64) float64 {
+	return W.WRecordLoss(z, u, v)
+}
+func (W _github_com_goldp_goldp_lib_mech_Record) ReleaseRecord(rng *rand.Rand, rec []float64) ([]float64, error) {
+	return W.WReleaseRecord(rng, rec)
+}
+func (W _github_com_goldp_goldp_lib_mech_Record) String() string {
+	if W.WString == nil {
+		return ""
+	}
+	return W.WString()
 }

@@ -7,33 +7,25 @@ import (
 	"math/rand/v2"
 	"sync/atomic"
 
+	"github.com/goldp/goldp/lib/internal/blockrng"
 	"github.com/goldp/goldp/lib/internal/parallel"
 	"github.com/goldp/goldp/lib/progress"
 )
 
-// BlockRows is the number of records in one block of a batch release. Block
+// BlockRows is the number of records in one block of a batch simulation. Block
 // b of a release seeded with s draws all its randomness from BlockRNG(s, b),
-// so the output does not depend on the number of workers.
-const BlockRows = 4096
+// so the output does not depend on the number of workers. It is the
+// library's one blocked scheme (iwp's NoiseRelease uses the same).
+const BlockRows = blockrng.Rows
 
-// BlockRNG returns the PCG stream of block b of a batch release seeded with
-// seed. Both PCG words are derived by SplitMix64 mixing of (seed, b), so
-// streams of neighbouring blocks and seeds are unrelated.
-func BlockRNG(seed uint64, block int) *rand.PCG {
-	p := blockState(seed, block)
-	return rand.NewPCG(p.hi, p.lo)
-}
+// BlockRNG returns the PCG stream of block b of a batch simulation seeded
+// with seed. Both PCG words are derived by SplitMix64 mixing of (seed, b),
+// so streams of neighbouring blocks and seeds are unrelated.
+func BlockRNG(seed uint64, block int) *rand.PCG { return blockrng.New(seed, block) }
 
 func blockState(seed uint64, block int) pcg {
-	a := splitmix(seed ^ splitmix(uint64(block)+0x632be59bd9b4e019))
-	return pcg{a, splitmix(a ^ uint64(block))}
-}
-
-func splitmix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
+	hi, lo := blockrng.Seeds(seed, block)
+	return pcg{hi, lo}
 }
 
 // runBlocks calls fn(b) for every block b in [0, nBlocks) on up to workers
