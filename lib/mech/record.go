@@ -136,7 +136,9 @@ func (m *RandomizedResponse) ReleaseRecord(rng *rand.Rand, rec []float64) ([]flo
 }
 
 // RecordLoss is LogRatio on [ỹ], [y], [y'].
-func (m *RandomizedResponse) RecordLoss(z, u, v []float64) float64 { return m.LogRatio(z[0], u[0], v[0]) }
+func (m *RandomizedResponse) RecordLoss(z, u, v []float64) float64 {
+	return m.LogRatio(z[0], u[0], v[0])
+}
 
 // intValue reads a record [v] holding an integer in [0, k).
 func intValue(name string, rec []float64, k int) (int, error) {
