@@ -246,13 +246,14 @@ func (r *FeatureLabelRelease) ReleaseExact(ctx context.Context, x, y []float64, 
 	if err != nil {
 		return nil, nil, err
 	}
-	g, s2 := dg.Grid(), dg.Sigma2Steps()
+	g, sampler := dg.Grid(), newDGauss(dg.Sigma2Steps())
 	lo, hi := r.box.Lo, r.box.Hi
 	clip := r.policy == Clip
 	xt = make([]float64, len(x))
 	yt = make([]float64, n)
 	err = runBlocks(ctx, (n+BlockRows-1)/BlockRows, workers, r.progress, func(b int) error {
 		rng := SecureRand()
+		bs := bitSrc{r: rng}
 		for i := b * BlockRows; i < min((b+1)*BlockRows, n); i++ {
 			for k := 0; k < d; k++ {
 				v := x[i*d+k]
@@ -266,7 +267,7 @@ func (r *FeatureLabelRelease) ReleaseExact(ctx context.Context, x, y []float64, 
 				if err != nil {
 					return err
 				}
-				xt[i*d+k] = float64(kg+SampleDiscreteGaussian(rng, s2)) * g
+				xt[i*d+k] = float64(kg+sampler.sample(&bs)) * g
 			}
 			lab := y[i]
 			if lab != 1 && lab != -1 {

@@ -459,8 +459,9 @@ func FillLaplace(rng *rand.Rand, dst []float64, scale float64) {
 // exactly, with no rounding.
 func ExactLaplaceNoise(rng *rand.Rand, dst []float64, scale float64) {
 	g, t := ExactLaplaceGrid(scale)
+	b := bitSrc{r: rng}
 	for i := range dst {
-		dst[i] = float64(SampleDiscreteLaplace(rng, 1, t)) * g
+		dst[i] = float64(dlap(&b, 1, t)) * g
 	}
 }
 

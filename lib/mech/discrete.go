@@ -185,13 +185,13 @@ func (m *DiscreteLaplace) Release(rng *rand.Rand, x []float64) ([]float64, error
 			return nil, err
 		}
 	}
-	rng = orSecure(rng)
+	b := bitSrc{r: orSecure(rng)}
 	for i, v := range out {
 		k, err := toGrid(v, m.g, "DiscreteLaplace input", i)
 		if err != nil {
 			return nil, err
 		}
-		out[i] = float64(k+SampleDiscreteLaplace(rng, 1, m.t)) * m.g
+		out[i] = float64(k+dlap(&b, 1, m.t)) * m.g
 	}
 	return out, nil
 }
@@ -426,13 +426,14 @@ func (m *DiscreteGaussian) Release(rng *rand.Rand, x []float64) ([]float64, erro
 			return nil, err
 		}
 	}
-	rng = orSecure(rng)
+	b := bitSrc{r: orSecure(rng)}
+	dg := newDGauss(m.s2)
 	for i, v := range out {
 		k, err := toGrid(v, m.g, "DiscreteGaussian input", i)
 		if err != nil {
 			return nil, err
 		}
-		out[i] = float64(k+SampleDiscreteGaussian(rng, m.s2)) * m.g
+		out[i] = float64(k+dg.sample(&b)) * m.g
 	}
 	return out, nil
 }

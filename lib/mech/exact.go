@@ -15,6 +15,45 @@ import (
 // rounded on the way. Their only assumption is that rng's words are
 // independent and uniform.
 
+// bitSrc hands out the bits of rng's 64-bit words a few at a time, so that
+// the many small uniform choices of the exact samplers (a sign, Bernoulli(1/k)
+// for small k, a uniform of 20 bits) do not each cost a whole word. Bits
+// left in a word too short for a request are dropped, which keeps every
+// bit handed out independent and uniform.
+type bitSrc struct {
+	r *rand.Rand
+	w uint64
+	n uint
+}
+
+// bits returns k uniform bits, 1 ≤ k ≤ 32.
+func (b *bitSrc) bits(k uint) uint64 {
+	if b.n < k {
+		b.w, b.n = b.r.Uint64(), 64
+	}
+	v := b.w & (1<<k - 1)
+	b.w >>= k
+	b.n -= k
+	return v
+}
+
+// below returns a uniform integer in [0, k), k ≥ 1, exactly: by rejection
+// on ⌈log2 k⌉ bits for k ≤ 2^32, else rand.Rand.Uint64N.
+func (b *bitSrc) below(k uint64) uint64 {
+	if k <= 1 {
+		return 0
+	}
+	l := uint(bits.Len64(k - 1))
+	if l > 32 {
+		return b.r.Uint64N(k)
+	}
+	for {
+		if v := b.bits(l); v < k {
+			return v
+		}
+	}
+}
+
 // BernoulliExp returns true with probability exp(−num/den), exactly
 // (Canonne–Kamath–Steinke 2020, Algorithm 1): for γ = num/den ≤ 1 it draws
 // A_k ~ Bernoulli(γ/k) for k = 1, 2, ... until the first A_k = 0 and
@@ -26,26 +65,31 @@ func BernoulliExp(rng *rand.Rand, num, den uint64) bool {
 	if den == 0 {
 		panic("mech: BernoulliExp with den = 0")
 	}
+	b := bitSrc{r: rng}
+	return bernExp(&b, num, den)
+}
+
+func bernExp(b *bitSrc, num, den uint64) bool {
 	for num > den {
-		if !bernExp01(rng, 1, 1) {
+		if !bernExp01(b, 1, 1) {
 			return false
 		}
 		num -= den
 	}
-	return bernExp01(rng, num, den)
+	return bernExp01(b, num, den)
 }
 
 // bernExp01 is Bernoulli(exp(−n/d)) for 0 ≤ n ≤ d.
-func bernExp01(rng *rand.Rand, n, d uint64) bool {
+func bernExp01(b *bitSrc, n, d uint64) bool {
 	if n == 0 {
 		return true
 	}
 	k := uint64(1)
 	for {
-		if k > 1 && rng.Uint64N(k) != 0 {
+		if k > 1 && b.below(k) != 0 {
 			break
 		}
-		if n != d && rng.Uint64N(d) >= n {
+		if n != d && b.below(d) >= n {
 			break
 		}
 		k++
@@ -80,25 +124,25 @@ func below128(rng *rand.Rand, d u128) u128 {
 }
 
 // bernExp128 is BernoulliExp for a 128-bit numerator and denominator.
-func bernExp128(rng *rand.Rand, num, den u128) bool {
+func bernExp128(b *bitSrc, num, den u128) bool {
 	for den.less(num) {
-		if !bernExp01(rng, 1, 1) {
+		if !bernExp01(b, 1, 1) {
 			return false
 		}
 		num = num.sub(den)
 	}
 	if den.hi == 0 {
-		return bernExp01(rng, num.lo, den.lo)
+		return bernExp01(b, num.lo, den.lo)
 	}
 	if num.hi == 0 && num.lo == 0 {
 		return true
 	}
 	k := uint64(1)
 	for {
-		if k > 1 && rng.Uint64N(k) != 0 {
+		if k > 1 && b.below(k) != 0 {
 			break
 		}
-		if num != den && !below128(rng, den).less(num) {
+		if num != den && !below128(b.r, den).less(num) {
 			break
 		}
 		k++
@@ -110,8 +154,9 @@ func bernExp128(rng *rand.Rand, num, den u128) bool {
 // the discrete Gaussian uses it only when its ratio overflows 128 bits.
 func bernExpBig(rng *rand.Rand, num, den *big.Int) bool {
 	n := new(big.Int).Set(num)
+	b := bitSrc{r: rng}
 	for n.Cmp(den) > 0 {
-		if !bernExp01(rng, 1, 1) {
+		if !bernExp01(&b, 1, 1) {
 			return false
 		}
 		n.Sub(n, den)
@@ -161,18 +206,23 @@ func SampleDiscreteLaplace(rng *rand.Rand, s, t uint64) int64 {
 	if s == 0 || t == 0 {
 		panic("mech: SampleDiscreteLaplace with s = 0 or t = 0")
 	}
+	b := bitSrc{r: rng}
+	return dlap(&b, s, t)
+}
+
+func dlap(b *bitSrc, s, t uint64) int64 {
 	for {
-		u := rng.Uint64N(t)
-		if !bernExp01(rng, u, t) {
+		u := b.below(t)
+		if !bernExp01(b, u, t) {
 			continue
 		}
 		v := uint64(0)
-		for bernExp01(rng, 1, 1) {
+		for bernExp01(b, 1, 1) {
 			v++
 		}
 		x := u + t*v
 		y := x / s
-		if rng.Uint64()&1 == 1 {
+		if b.bits(1) == 1 {
 			if y == 0 {
 				continue
 			}
@@ -205,30 +255,43 @@ func SampleDiscreteGaussian(rng *rand.Rand, sigma2 uint64) int64 {
 	if sigma2 == 0 || sigma2 > 1<<62 {
 		panic("mech: SampleDiscreteGaussian sigma2 must be in [1, 2^62]")
 	}
+	b := bitSrc{r: rng}
+	return newDGauss(sigma2).sample(&b)
+}
+
+// dgauss holds the constants of a discrete Gaussian sampler.
+type dgauss struct {
+	s2, t uint64
+	den   u128 // 2σ²t²
+}
+
+func newDGauss(sigma2 uint64) dgauss {
 	t := isqrt(sigma2) + 1
 	// den = 2σ²t² fits in 128 bits: σ² ≤ 2^62 and t ≤ 2^31+1.
-	tt := mul128(t, t)
-	den := mulSmall(tt, 2*sigma2)
+	return dgauss{s2: sigma2, t: t, den: mulSmall(mul128(t, t), 2*sigma2)}
+}
+
+func (g dgauss) sample(b *bitSrc) int64 {
 	for {
-		y := SampleDiscreteLaplace(rng, 1, t)
+		y := dlap(b, 1, g.t)
 		ay := uint64(y)
 		if y < 0 {
 			ay = uint64(-y)
 		}
-		hi, yt := bits.Mul64(ay, t)
+		hi, yt := bits.Mul64(ay, g.t)
 		if hi != 0 {
-			if bernGaussBig(rng, ay, t, sigma2) {
+			if bernGaussBig(b.r, ay, g.t, g.s2) {
 				return y
 			}
 			continue
 		}
 		var a uint64
-		if yt >= sigma2 {
-			a = yt - sigma2
+		if yt >= g.s2 {
+			a = yt - g.s2
 		} else {
-			a = sigma2 - yt
+			a = g.s2 - yt
 		}
-		if bernExp128(rng, mul128(a, a), den) {
+		if bernExp128(b, mul128(a, a), g.den) {
 			return y
 		}
 	}
