@@ -111,9 +111,10 @@ func BenchmarkSecureDiscreteLaplace(b *testing.B) {
 
 // BenchmarkSecureDiscreteGaussian draws exact discrete Gaussian noise from
 // SecureRand at the variances of the exact release's grids: s ≈ 2^12 (one
-// dimension) and 2^16 (several).
+// dimension) and 2^14 (several), and at s = 2^16 where the acceptance
+// ratio needs 128 bits.
 func BenchmarkSecureDiscreteGaussian(b *testing.B) {
-	for _, s2 := range []uint64{1 << 24, 1 << 32} {
+	for _, s2 := range []uint64{1 << 24, 1 << 28, 1 << 32} {
 		b.Run(fmt.Sprintf("s2=2^%d", bitsLen(s2)-1), func(b *testing.B) {
 			rng := SecureRand()
 			var s int64

@@ -339,13 +339,14 @@ func DiscreteGaussianFromSigma(sensitivity, sigma, delta float64, dim int) (*Dis
 }
 
 // dgBits is the number of grid steps per σ (as a power of two): 2^12 for
-// one dimension, where the exact profile sums over the integers, 2^16
-// otherwise (the grid then adds at most √dim·2^-16 σ to the sensitivity).
+// one dimension, where the exact profile sums over the integers, 2^14
+// otherwise (the grid then adds at most √dim·2^-14 σ to the sensitivity).
+// Both keep the sampler's acceptance ratio 2s²t² within 64 bits.
 func dgBits(dim int) int {
 	if dim == 1 {
 		return 12
 	}
-	return 16
+	return 14
 }
 
 func newDiscreteGaussianGrid(sens float64, dim int, g float64) (*DiscreteGaussian, error) {
