@@ -284,7 +284,9 @@ func (m *Gaussian) SetDomain(box Box, p Policy) error {
 	if d := box.Diameter(); d > m.sens*(1+1e-12) {
 		return fmt.Errorf("mech: Gaussian domain ℓ2 diameter %v exceeds the sensitivity %v", d, m.sens)
 	}
-	m.domain, m.policy = &box, p
+	m.mu.Lock()
+	m.domain, m.policy, m.exactByDim = &box, p, nil // the exact path takes the new domain
+	m.mu.Unlock()
 	return nil
 }
 

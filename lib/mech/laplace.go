@@ -39,9 +39,8 @@ type Laplace struct {
 	domain           *Box
 	policy           Policy
 	exact            bool
-	exactOnce        sync.Once
+	mu               sync.Mutex
 	exactM           *DiscreteLaplace
-	exactErr         error
 }
 
 // NewLaplace returns the Laplace mechanism on R^dim with ℓ1 sensitivity
@@ -84,7 +83,9 @@ func (m *Laplace) SetDomain(box Box, p Policy) error {
 	if d := box.Diameter1(); d > m.sens*(1+1e-12) {
 		return fmt.Errorf("mech: Laplace domain ℓ1 diameter %v exceeds the sensitivity %v", d, m.sens)
 	}
-	m.domain, m.policy = &box, p
+	m.mu.Lock()
+	m.domain, m.policy, m.exactM = &box, p, nil // the exact path takes the new domain
+	m.mu.Unlock()
 	return nil
 }
 
@@ -107,14 +108,22 @@ func (m *Laplace) SetExact(on bool) { m.exact = on }
 // grid, with noise scale at least Scale chosen so that its guarantee,
 // grid rounding included, is within this mechanism's Guarantee.
 func (m *Laplace) Exact() (*DiscreteLaplace, error) {
-	m.exactOnce.Do(func() {
-		d, err := newDiscreteLaplace(m.sens, m.eps, 0, m.dim, gridFor(m.scale, 20))
-		if err == nil && m.domain != nil {
-			err = d.SetDomain(*m.domain, m.policy)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.exactM != nil {
+		return m.exactM, nil
+	}
+	d, err := newDiscreteLaplace(m.sens, m.eps, 0, m.dim, gridFor(m.scale, 20))
+	if err != nil {
+		return nil, err
+	}
+	if m.domain != nil {
+		if err := d.SetDomain(*m.domain, m.policy); err != nil {
+			return nil, err
 		}
-		m.exactM, m.exactErr = d, err
-	})
-	return m.exactM, m.exactErr
+	}
+	m.exactM = d
+	return d, nil
 }
 
 // Scale returns the noise scale b.

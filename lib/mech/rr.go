@@ -105,7 +105,10 @@ func RandomizedResponseFromKeep(keep float64) (*RandomizedResponse, error) {
 	if !(keep > 0.5 && keep < 1) {
 		return nil, fmt.Errorf("mech: RandomizedResponse keep probability = %v, want p in (1/2, 1)", keep)
 	}
-	m := newRR(upEps(upEps(math.Log(keep/(1-keep)))), keep, 1-keep)
+	// ε = ln(keep/(1−keep)) = log1p((2keep−1)/(1−keep)): 2keep−1 and 1−keep
+	// are exact, the quotient and Log1p add at most about 2 ulp, which the
+	// relative margin and the final ulp cover.
+	m := newRR(upEps(math.Log1p((2*keep-1)/(1-keep))*(1+4e-16)), keep, 1-keep)
 	m.flip = exactFlip{dyadic: true, q: 1 - keep}
 	return m, nil
 }

@@ -181,3 +181,44 @@ func TestFeatureLabelReleaseExact(t *testing.T) {
 		t.Error("out-of-box feature accepted")
 	}
 }
+
+// RandomizedResponseFromKeep's ε is never below the true ln(p/(1−p)):
+// e^ε ≥ p/(1−p) checked in 256-bit arithmetic.
+func TestRRFromKeepEpsilonUp(t *testing.T) {
+	for _, keep := range []float64{0.55, 0.75, 0.731058578630005, 0.9999, 0.5000001} {
+		m, err := RandomizedResponseFromKeep(keep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := expBig(new(big.Float).SetPrec(256).SetFloat64(m.Guarantee().Epsilon), 256)
+		ratio := new(big.Float).SetPrec(256).Quo(big.NewFloat(keep).SetPrec(256), big.NewFloat(1-keep).SetPrec(256))
+		if e.Cmp(ratio) < 0 {
+			t.Errorf("keep %v: e^ε = %v < p/(1−p) = %v", keep, e, ratio)
+		}
+	}
+}
+
+// A domain set after the exact path was built reaches it.
+func TestExactPathFollowsDomain(t *testing.T) {
+	m, _ := NewLaplace(1, 1, 1)
+	if _, err := m.Release(nil, []float64{5}); err != nil {
+		t.Fatal(err)
+	}
+	box, _ := NewBox([]float64{0}, []float64{1})
+	if err := m.SetDomain(box, Reject); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Release(nil, []float64{5}); err == nil {
+		t.Error("Laplace exact path ignored the domain set after it was built")
+	}
+	g, _ := NewGaussian(1, 1, 1e-5, Analytic)
+	if _, err := g.Release(nil, []float64{5}); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.SetDomain(box, Reject); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Release(nil, []float64{5}); err == nil {
+		t.Error("Gaussian exact path ignored the domain set after it was built")
+	}
+}
