@@ -362,3 +362,27 @@ func TestDiscreteGaussianCalibration(t *testing.T) {
 		}
 	}
 }
+
+// The chi-square check can fail: samples of scale 3 against the pmf of
+// scale 3.3 (10 % off) are rejected.
+func TestChiSquareNegativeControl(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const n = 200000
+	K := 12
+	obs := make([]int, 2*K+1)
+	exp := make([]float64, 2*K+1)
+	for i := 0; i < n; i++ {
+		obs[max(-K, min(K, int(SampleDiscreteLaplace(rng, 1, 3))))+K]++
+	}
+	tail := 0.0
+	for y := K; y < K+5000; y++ {
+		tail += dlapPMF(y, 1, 3.3)
+	}
+	for y := -K + 1; y < K; y++ {
+		exp[y+K] = n * dlapPMF(y, 1, 3.3)
+	}
+	exp[0], exp[2*K] = n*tail, n*tail
+	if p := chiSquareP(t, obs, exp); p > 1e-6 {
+		t.Errorf("wrong pmf not rejected: p = %v", p)
+	}
+}
