@@ -29,7 +29,7 @@ type bitSrc struct {
 // bits returns k uniform bits, 1 ≤ k ≤ 32.
 func (b *bitSrc) bits(k uint) uint64 {
 	if b.n < k {
-		b.w, b.n = b.r.Uint64(), 64
+		b.refill()
 	}
 	v := b.w & (1<<k - 1)
 	b.w >>= k
@@ -37,21 +37,38 @@ func (b *bitSrc) bits(k uint) uint64 {
 	return v
 }
 
-// below returns a uniform integer in [0, k), k ≥ 1, exactly: by rejection
-// on ⌈log2 k⌉ bits for k ≤ 2^32, else rand.Rand.Uint64N.
+// refill replaces the remaining bits with a fresh word.
+func (b *bitSrc) refill() { b.w, b.n = b.r.Uint64(), 64 }
+
+// below returns a uniform integer in [0, k), k ≥ 1, exactly: for k ≤ 16 by
+// rejection on ⌈log2 k⌉ bits; for k ≤ 2^32 by Lemire's multiply-and-shift
+// on 32 bits, rejecting the few products whose low half falls below
+// 2^32 mod k (which makes it exactly uniform); beyond that by
+// rand.Rand.Uint64N.
 func (b *bitSrc) below(k uint64) uint64 {
-	if k <= 1 {
-		return 0
-	}
-	l := uint(bits.Len64(k - 1))
-	if l > 32 {
-		return b.r.Uint64N(k)
-	}
-	for {
-		if v := b.bits(l); v < k {
-			return v
+	if k <= 16 {
+		if k <= 1 {
+			return 0
+		}
+		l := uint(bits.Len64(k - 1))
+		for {
+			if v := b.bits(l); v < k {
+				return v
+			}
 		}
 	}
+	if k > 1<<32 {
+		return b.r.Uint64N(k)
+	}
+	m := b.bits(32) * k
+	if lo := m & (1<<32 - 1); lo < k {
+		thresh := (1 << 32) % k
+		for lo < thresh {
+			m = b.bits(32) * k
+			lo = m & (1<<32 - 1)
+		}
+	}
+	return m >> 32
 }
 
 // BernoulliExp returns true with probability exp(−num/den), exactly

@@ -386,3 +386,45 @@ func TestChiSquareNegativeControl(t *testing.T) {
 		t.Errorf("wrong pmf not rejected: p = %v", p)
 	}
 }
+
+// bitSrc.below is uniform on [0, k) on each of its paths (masking for small
+// k, 32-bit multiply-and-shift, Uint64N): chi-square over the values.
+func TestBelowUniform(t *testing.T) {
+	for _, k := range []uint64{2, 3, 5, 16, 17, 4097, 65537} {
+		b := bitSrc{r: rand.New(rand.NewPCG(k, 1))}
+		n := int(k) * 200
+		if n < 100000 {
+			n = 100000
+		}
+		obs := make([]int, k)
+		for i := 0; i < n; i++ {
+			v := b.below(k)
+			if v >= k {
+				t.Fatalf("below(%d) = %d", k, v)
+			}
+			obs[v]++
+		}
+		exp := make([]float64, k)
+		for i := range exp {
+			exp[i] = float64(n) / float64(k)
+		}
+		if p := chiSquareP(t, obs, exp); p < 1e-4 {
+			t.Errorf("below(%d): chi-square p = %v", k, p)
+		}
+	}
+	for _, k := range []uint64{3_000_000_000, 1<<40 + 7} {
+		b := bitSrc{r: rand.New(rand.NewPCG(k, 2))}
+		const n = 200000
+		s := 0.0
+		for i := 0; i < n; i++ {
+			v := b.below(k)
+			if v >= k {
+				t.Fatalf("below(%d) = %d", k, v)
+			}
+			s += float64(v) / float64(k)
+		}
+		if m := s / n; math.Abs(m-0.5) > 5*math.Sqrt(1.0/12/n) {
+			t.Errorf("below(%d): mean %v", k, m)
+		}
+	}
+}
