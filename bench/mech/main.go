@@ -37,8 +37,10 @@ func cpuTime(who int) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// timeSamplers prints the thread CPU time per standard normal of
-// math/rand/v2's NormFloat64 (on PCG) and of mech.FillNormal, best of 5
+// timeSamplers prints the thread CPU time per value of the simulation
+// samplers (math/rand/v2's NormFloat64 on PCG, mech.FillNormal,
+// mech.SampleLaplace) and of the exact samplers of real releases on
+// SecureRand (discrete Laplace and Gaussian, randomized response), best of 5
 // runs of 10^7 draws each. CPU time is robust to other processes sharing
 // the machine, wall time is not.
 func timeSamplers() {
@@ -67,9 +69,46 @@ func timeSamplers() {
 			mech.FillNormal(p, buf)
 		}
 	})
+	lap := best(func() {
+		for i := 0; i < n; i++ {
+			sink += mech.SampleLaplace(rng, 1)
+		}
+	})
+	sec := mech.SecureRand()
+	var isink int64
+	dlap := best(func() {
+		for i := 0; i < n; i++ {
+			isink += mech.SampleDiscreteLaplace(sec, 1, 1<<20)
+		}
+	})
+	dg1 := best(func() {
+		for i := 0; i < n; i++ {
+			isink += mech.SampleDiscreteGaussian(sec, 1<<24)
+		}
+	})
+	dg2 := best(func() {
+		for i := 0; i < n; i++ {
+			isink += mech.SampleDiscreteGaussian(sec, 1<<28)
+		}
+	})
+	rr, _ := mech.NewRandomizedResponse(1)
+	rrx := best(func() {
+		for i := 0; i < n; i++ {
+			o, _ := rr.Release(sec, 1)
+			sink += o
+		}
+	})
 	fmt.Printf("sampler\tns/value (thread CPU)\tM values/s/core\n")
-	fmt.Printf("rand.NormFloat64 (PCG)\t%.2f\t%.0f\n", std, 1e3/std)
-	fmt.Printf("mech.FillNormal\t%.2f\t%.0f\n", zig, 1e3/zig)
+	fmt.Printf("rand.NormFloat64 (PCG, simulation)\t%.2f\t%.0f\n", std, 1e3/std)
+	fmt.Printf("mech.FillNormal (PCG, simulation)\t%.2f\t%.0f\n", zig, 1e3/zig)
+	fmt.Printf("mech.SampleLaplace (PCG, simulation)\t%.2f\t%.0f\n", lap, 1e3/lap)
+	fmt.Printf("exact discrete Laplace t=2^20 (SecureRand)\t%.2f\t%.1f\n", dlap, 1e3/dlap)
+	fmt.Printf("exact discrete Gaussian s²=2^24 (SecureRand)\t%.2f\t%.1f\n", dg1, 1e3/dg1)
+	fmt.Printf("exact discrete Gaussian s²=2^28 (SecureRand)\t%.2f\t%.1f\n", dg2, 1e3/dg2)
+	fmt.Printf("exact randomized response ε=1 (SecureRand)\t%.2f\t%.1f\n", rrx, 1e3/rrx)
+	if isink == 42 {
+		fmt.Println()
+	}
 	if sink == 42 {
 		fmt.Println()
 	}

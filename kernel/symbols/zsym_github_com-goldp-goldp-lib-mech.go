@@ -24,7 +24,9 @@ func init() {
 		"AuditHistogramEncoding":     reflect.ValueOf(mech.AuditHistogramEncoding),
 		"AuditLaplace":               reflect.ValueOf(mech.AuditLaplace),
 		"AuditRR":                    reflect.ValueOf(mech.AuditRR),
+		"AuditRecord":                reflect.ValueOf(mech.AuditRecord),
 		"AuditVoronoiCell":           reflect.ValueOf(mech.AuditVoronoiCell),
+		"BernoulliExp":               reflect.ValueOf(mech.BernoulliExp),
 		"BlockRNG":                   reflect.ValueOf(mech.BlockRNG),
 		"BlockRows":                  reflect.ValueOf(constant.MakeFromLiteral("4096", token.INT, 0)),
 		"Classical":                  reflect.ValueOf(mech.Classical),
@@ -36,8 +38,14 @@ func init() {
 		"ComposeLN":                  reflect.ValueOf(mech.ComposeLN),
 		"CubeHistogramFromScale":     reflect.ValueOf(mech.CubeHistogramFromScale),
 		"CubeHistogramLoss":          reflect.ValueOf(mech.CubeHistogramLoss),
+		"DeltaFromZCDP":              reflect.ValueOf(mech.DeltaFromZCDP),
 		"DensityAudit":               reflect.ValueOf(mech.DensityAudit),
+		"DiscreteGaussianDelta":      reflect.ValueOf(mech.DiscreteGaussianDelta),
+		"DiscreteGaussianFromSigma":  reflect.ValueOf(mech.DiscreteGaussianFromSigma),
+		"DiscreteLaplaceFromScale":   reflect.ValueOf(mech.DiscreteLaplaceFromScale),
 		"ErrPMWFailure":              reflect.ValueOf(&mech.ErrPMWFailure).Elem(),
+		"ExactLaplaceGrid":           reflect.ValueOf(mech.ExactLaplaceGrid),
+		"ExactLaplaceNoise":          reflect.ValueOf(mech.ExactLaplaceNoise),
 		"FeatureLabelReleaseFrom":    reflect.ValueOf(mech.FeatureLabelReleaseFrom),
 		"FillLaplace":                reflect.ValueOf(mech.FillLaplace),
 		"FillNormal":                 reflect.ValueOf(mech.FillNormal),
@@ -52,6 +60,8 @@ func init() {
 		"NewAccountant":              reflect.ValueOf(mech.NewAccountant),
 		"NewBox":                     reflect.ValueOf(mech.NewBox),
 		"NewCubeHistogram":           reflect.ValueOf(mech.NewCubeHistogram),
+		"NewDiscreteGaussian":        reflect.ValueOf(mech.NewDiscreteGaussian),
+		"NewDiscreteLaplace":         reflect.ValueOf(mech.NewDiscreteLaplace),
 		"NewDrillDown":               reflect.ValueOf(mech.NewDrillDown),
 		"NewFeatureLabelRelease":     reflect.ValueOf(mech.NewFeatureLabelRelease),
 		"NewGRR":                     reflect.ValueOf(mech.NewGRR),
@@ -67,10 +77,12 @@ func init() {
 		"ProportionFromMean":         reflect.ValueOf(mech.ProportionFromMean),
 		"Pure":                       reflect.ValueOf(mech.Pure),
 		"RandomizedResponseFromKeep": reflect.ValueOf(mech.RandomizedResponseFromKeep),
+		"RecordLossSampler":          reflect.ValueOf(mech.RecordLossSampler),
 		"Reject":                     reflect.ValueOf(mech.Reject),
 		"RunQueries":                 reflect.ValueOf(mech.RunQueries),
+		"SampleDiscreteGaussian":     reflect.ValueOf(mech.SampleDiscreteGaussian),
+		"SampleDiscreteLaplace":      reflect.ValueOf(mech.SampleDiscreteLaplace),
 		"SampleLaplace":              reflect.ValueOf(mech.SampleLaplace),
-		"SampleLaplaceSnapped":       reflect.ValueOf(mech.SampleLaplaceSnapped),
 		"Satisfies":                  reflect.ValueOf(mech.Satisfies),
 		"ScaleFromRate":              reflect.ValueOf(mech.ScaleFromRate),
 		"ScaleFromStd":               reflect.ValueOf(mech.ScaleFromStd),
@@ -92,6 +104,8 @@ func init() {
 		"CountingQuery":       reflect.ValueOf((*mech.CountingQuery)(nil)),
 		"CubeHistogram":       reflect.ValueOf((*mech.CubeHistogram)(nil)),
 		"DensityReport":       reflect.ValueOf((*mech.DensityReport)(nil)),
+		"DiscreteGaussian":    reflect.ValueOf((*mech.DiscreteGaussian)(nil)),
+		"DiscreteLaplace":     reflect.ValueOf((*mech.DiscreteLaplace)(nil)),
 		"DrillDown":           reflect.ValueOf((*mech.DrillDown)(nil)),
 		"FeatureLabelRelease": reflect.ValueOf((*mech.FeatureLabelRelease)(nil)),
 		"GRR":                 reflect.ValueOf((*mech.GRR)(nil)),
@@ -109,6 +123,7 @@ func init() {
 		"QueryAnswerer":       reflect.ValueOf((*mech.QueryAnswerer)(nil)),
 		"QueryRun":            reflect.ValueOf((*mech.QueryRun)(nil)),
 		"RandomizedResponse":  reflect.ValueOf((*mech.RandomizedResponse)(nil)),
+		"Record":              reflect.ValueOf((*mech.Record)(nil)),
 		"Sampler":             reflect.ValueOf((*mech.Sampler)(nil)),
 		"VoronoiCell":         reflect.ValueOf((*mech.VoronoiCell)(nil)),
 		"VoronoiVariant":      reflect.ValueOf((*mech.VoronoiVariant)(nil)),
@@ -118,6 +133,7 @@ func init() {
 		"_Mechanism":     reflect.ValueOf((*_github_com_goldp_goldp_lib_mech_Mechanism)(nil)),
 		"_Profiler":      reflect.ValueOf((*_github_com_goldp_goldp_lib_mech_Profiler)(nil)),
 		"_QueryAnswerer": reflect.ValueOf((*_github_com_goldp_goldp_lib_mech_QueryAnswerer)(nil)),
+		"_Record":        reflect.ValueOf((*_github_com_goldp_goldp_lib_mech_Record)(nil)),
 	}
 }
 
@@ -181,6 +197,35 @@ func (W _github_com_goldp_goldp_lib_mech_QueryAnswerer) Markdown() string {
 	return W.WMarkdown()
 }
 func (W _github_com_goldp_goldp_lib_mech_QueryAnswerer) String() string {
+	if W.WString == nil {
+		return ""
+	}
+	return W.WString()
+}
+
+// _github_com_goldp_goldp_lib_mech_Record is an interface wrapper for Record type
+type _github_com_goldp_goldp_lib_mech_Record struct {
+	IValue         interface{}
+	WGuarantee     func() mech.Guarantee
+	WMarkdown      func() string
+	WRecordLoss    func(z []float64, u []float64, v []float64) float64
+	WReleaseRecord func(rng *rand.Rand, rec []float64) ([]float64, error)
+	WString        func() string
+}
+
+func (W _github_com_goldp_goldp_lib_mech_Record) Guarantee() mech.Guarantee {
+	return W.WGuarantee()
+}
+func (W _github_com_goldp_goldp_lib_mech_Record) Markdown() string {
+	return W.WMarkdown()
+}
+func (W _github_com_goldp_goldp_lib_mech_Record) RecordLoss(z []float64, u []float64, v []float64) float64 {
+	return W.WRecordLoss(z, u, v)
+}
+func (W _github_com_goldp_goldp_lib_mech_Record) ReleaseRecord(rng *rand.Rand, rec []float64) ([]float64, error) {
+	return W.WReleaseRecord(rng, rec)
+}
+func (W _github_com_goldp_goldp_lib_mech_Record) String() string {
 	if W.WString == nil {
 		return ""
 	}

@@ -21,6 +21,8 @@ type csvTable struct {
 	header []string
 	line   int    // number of the last line read
 	long   []byte // a line longer than the reader's buffer
+	// headerRead is set when the header came from the file.
+	headerRead bool
 }
 
 const csvBuffer = 1 << 20
@@ -42,6 +44,7 @@ func newCSV(name string, r io.Reader, sep string) (*csvTable, error) {
 	for _, f := range bytes.Split(head, t.sep) {
 		t.header = append(t.header, string(bytes.TrimSpace(f)))
 	}
+	t.headerRead = true
 	return t, nil
 }
 
@@ -88,12 +91,20 @@ func (t *csvTable) col(names ...string) int {
 
 // each calls fn for every non-blank data line with its 1-based line
 // number and its fields (views into the line, valid during the call).
-// A line whose field count differs from want is an error.
+// A line whose field count differs from want is an error, and so is a file
+// without any data line (empty, or a header alone).
 func (t *csvTable) each(want int, fn func(line int, fields [][]byte) error) error {
 	fields := make([][]byte, 0, want+1)
+	rows := 0
 	for {
 		l, err := t.next()
 		if errors.Is(err, io.EOF) {
+			if rows == 0 {
+				if t.headerRead {
+					return fmt.Errorf("%s: no data rows (the file has a header line only)", t.name)
+				}
+				return fmt.Errorf("%s: no data rows (empty file)", t.name)
+			}
 			return nil
 		}
 		if err != nil {
@@ -102,6 +113,7 @@ func (t *csvTable) each(want int, fn func(line int, fields [][]byte) error) erro
 		if len(bytes.TrimSpace(l)) == 0 {
 			continue
 		}
+		rows++
 		fields = fields[:0]
 		if len(t.sep) == 1 {
 			c, start := t.sep[0], 0

@@ -38,18 +38,19 @@ var logisticPoly = func() [][]float64 {
 }()
 
 // logisticDerivs writes g^(j)(m) for j = 0..top into d, where
-// g(m) = log(1 + e^{−m}).
+// g(m) = log(1 + e^{−m}). For j ≥ 2, g^(j) = S^(j−1) is a derivative of
+// the sigmoid, evaluated by sigmoidDeriv.
 func logisticDerivs(m float64, top int, d []float64) {
-	S := sigmoid(m)
 	d[0] = softplus(-m)
 	if top >= 1 {
-		d[1] = S - 1
-		if m > 0 {
-			d[1] = -sigmoid(-m)
-		}
+		d[1] = -sigmoid(-m)
 	}
+	if top < 2 {
+		return
+	}
+	s := sigmoid(-math.Abs(m))
 	for j := 2; j <= top; j++ {
-		d[j] = PolyEval(logisticPoly[j-1], S)
+		d[j] = sigmoidDerivAt(j-1, m, s)
 	}
 }
 
@@ -64,7 +65,44 @@ func logisticDeriv(j int, m float64) float64 {
 	if j > maxLogisticDeriv {
 		return math.NaN()
 	}
-	return PolyEval(logisticPoly[j-1], sigmoid(m))
+	return sigmoidDerivAt(j-1, m, sigmoid(-math.Abs(m)))
+}
+
+// sigmoidDerivAt returns S^(n)(m), n ≥ 1, given s = S(−|m|) ≤ 1/2. The
+// polynomial P_n is evaluated at s, never at S(m) near 1 where the
+// information is in 1 − S and lost to rounding: for m > 0 it uses
+// S(m) + S(−m) = 1, hence S^(n)(m) = (−1)^{n+1} S^(n)(−m). Near s = 1/2
+// (|m| < 4) the polynomial's terms cancel, and a compensated Horner scheme
+// (twice the working precision) keeps the result accurate.
+func sigmoidDerivAt(n int, m, s float64) float64 {
+	var v float64
+	if math.Abs(m) < 4 {
+		v = compHorner(logisticPoly[n], s)
+	} else {
+		v = PolyEval(logisticPoly[n], s)
+	}
+	if m > 0 && n%2 == 0 {
+		return -v
+	}
+	return v
+}
+
+// compHorner evaluates Σ c[i]·xⁱ by the compensated Horner scheme
+// (Graillat, Langlois and Louvet 2005): the rounding errors of every
+// product (by FMA) and sum (by TwoSum) are accumulated and added back.
+func compHorner(c []float64, x float64) float64 {
+	n := len(c) - 1
+	v, e := c[n], 0.0
+	for i := n - 1; i >= 0; i-- {
+		p := v * x
+		pe := math.FMA(v, x, -p)
+		t := p + c[i]
+		z := t - p
+		se := (p - (t - z)) + (c[i] - z)
+		v = t
+		e = e*x + (pe + se)
+	}
+	return v + e
 }
 
 // LogisticPoly returns the coefficients, in powers of S, of the polynomial

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/goldp/goldp/lib/internal/blockrng"
 	"github.com/goldp/goldp/lib/internal/parallel"
 )
 
@@ -72,13 +73,10 @@ func (r *NoiseRelease) Sigma() float64 { return r.sigma }
 // KeepProb returns the probability e^epsY/(1+e^epsY) that a label is kept.
 func (r *NoiseRelease) KeepProb() float64 { return keepProb(r.epsY) }
 
-// releaseBlock is the number of rows drawn from one random stream, so that
-// a release does not depend on the number of workers.
-const releaseBlock = 8192
-
-// Release returns x + σN and the randomized labels. Rows are processed in
-// blocks of a fixed size, each with its own stream derived from seed, on
-// up to workers goroutines (<= 0 means 1).
+// Release returns x + σN and the randomized labels, a seeded simulation.
+// Rows are processed in the library's blocks (mech.BlockRows rows, block b
+// drawing from mech.BlockRNG(seed, b)) on up to workers goroutines (≤ 0:
+// GOMAXPROCS), so the result does not depend on workers.
 func (r *NoiseRelease) Release(ctx context.Context, seed uint64, x, y []float64, workers int) (xt, yt []float64, err error) {
 	xt, yt = make([]float64, len(x)), make([]float64, len(y))
 	if err := r.ReleaseInto(ctx, seed, x, y, xt, yt, workers); err != nil {
@@ -98,10 +96,10 @@ func (r *NoiseRelease) ReleaseInto(ctx context.Context, seed uint64, x, y, xt, y
 	}
 	d := len(x) / n
 	p := r.KeepProb()
-	nblk := (n + releaseBlock - 1) / releaseBlock
-	return parallel.For(ctx, nblk, max(workers, 1), func(_ context.Context, b int) error {
-		rng := rand.New(rand.NewPCG(seed, splitmix(uint64(b)+0x9e37)))
-		lo, hi := b*releaseBlock, min((b+1)*releaseBlock, n)
+	nblk := (n + blockrng.Rows - 1) / blockrng.Rows
+	return parallel.For(ctx, nblk, workers, func(_ context.Context, b int) error {
+		rng := rand.New(blockrng.New(seed, b))
+		lo, hi := b*blockrng.Rows, min((b+1)*blockrng.Rows, n)
 		for i := lo; i < hi; i++ {
 			for j := i * d; j < (i+1)*d; j++ {
 				xt[j] = x[j] + r.sigma*rng.NormFloat64()
@@ -117,13 +115,4 @@ func (r *NoiseRelease) ReleaseInto(ctx context.Context, seed uint64, x, y, xt, y
 		}
 		return nil
 	})
-}
-
-// splitmix returns the SplitMix64 hash of v, used to derive independent
-// seeds.
-func splitmix(v uint64) uint64 {
-	v += 0x9e3779b97f4a7c15
-	v = (v ^ (v >> 30)) * 0xbf58476d1ce4e5b9
-	v = (v ^ (v >> 27)) * 0x94d049bb133111eb
-	return v ^ (v >> 31)
 }

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/goldp/goldp/lib/internal/blockrng"
 	"github.com/goldp/goldp/lib/internal/parallel"
 	"github.com/goldp/goldp/lib/progress"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -169,7 +172,7 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 		return func(ctx context.Context, r int) error {
 			xr, yr := x, y
 			if e.Shuffle {
-				rng := rand.New(rand.NewPCG(splitmix(e.Seed^0x5eed), splitmix(uint64(r)<<1)))
+				rng := rand.New(rand.NewPCG(blockrng.SplitMix64(e.Seed^0x5eed), blockrng.SplitMix64(uint64(r)<<1)))
 				perm := rng.Perm(n)
 				for i, pi := range perm {
 					dst, src := xs[i*d:i*d+d], x[pi*d:pi*d+d]
@@ -184,7 +187,7 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 			for k, meth := range methods {
 				if meth != Clean && xt == nil {
 					var err error
-					seed := splitmix(e.Seed + uint64(r)*0x9e3779b97f4a7c15 + 1)
+					seed := blockrng.SplitMix64(e.Seed + uint64(r)*0x9e3779b97f4a7c15 + 1)
 					if canInto {
 						if xbuf == nil {
 							xbuf, ybuf = make([]float64, len(x)), make([]float64, n)
@@ -347,23 +350,16 @@ func band(a [][]float64) (mean, sd []float64) {
 }
 
 // MeanSD returns the sample mean and the sample standard deviation (n−1
-// denominator; 0 for fewer than two values).
+// denominator; 0 for fewer than two values, NaN for none), from gonum's
+// stat.MeanStdDev.
 func MeanSD(v []float64) (mean, sd float64) {
-	if len(v) == 0 {
+	switch len(v) {
+	case 0:
 		return math.NaN(), math.NaN()
+	case 1:
+		return v[0], 0
 	}
-	for _, x := range v {
-		mean += x
-	}
-	mean /= float64(len(v))
-	if len(v) < 2 {
-		return mean, 0
-	}
-	var s float64
-	for _, x := range v {
-		s += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(s / float64(len(v)-1))
+	return stat.MeanStdDev(v, nil)
 }
 
 // Welch returns Welch's two-sample t statistic for mean(a) − mean(b), its

@@ -25,6 +25,12 @@ func must[T any](t *testing.T) func(T, error) T {
 	}
 }
 
+// auditExact selects the exact (real-release) noise path of every audited
+// mechanism that has one; TestAuditHistogram runs the cases both ways.
+var auditExact bool
+
+func ex[T interface{ SetExact(bool) }](m T) T { m.SetExact(auditExact); return m }
+
 func auditCases() []auditCase {
 	return []auditCase{
 		{"Laplace", Pure(1), 1000000, func(t *testing.T, broken bool) (Sampler, Sampler) {
@@ -32,18 +38,18 @@ func auditCases() []auditCase {
 			if broken {
 				scale /= 2
 			}
-			m := must[*Laplace](t)(LaplaceFromScale(2, scale, 2))
+			m := ex(must[*Laplace](t)(LaplaceFromScale(2, scale, 2)))
 			return AuditLaplace(m, []float64{0, 0}, []float64{1, 1})
 		}, false},
 		// Subtle: 10% too little noise (true ε = 1.11).
 		{"Laplace/scale90%", Pure(1), 1000000, func(t *testing.T, broken bool) (Sampler, Sampler) {
-			m := must[*Laplace](t)(LaplaceFromScale(2, 1.8, 2))
+			m := ex(must[*Laplace](t)(LaplaceFromScale(2, 1.8, 2)))
 			return AuditLaplace(m, []float64{0, 0}, []float64{1, 1})
 		}, true},
 		{"Gaussian", Guarantee{1, 1e-5}, 1000000, func(t *testing.T, broken bool) (Sampler, Sampler) {
-			g := must[*Gaussian](t)(NewGaussian(1, 1, 1e-5, Analytic))
+			g := ex(must[*Gaussian](t)(NewGaussian(1, 1, 1e-5, Analytic)))
 			if broken {
-				g = must[*Gaussian](t)(GaussianFromSigma(1, g.Sigma()/2, 1e-5))
+				g = ex(must[*Gaussian](t)(GaussianFromSigma(1, g.Sigma()/2, 1e-5)))
 			}
 			return AuditGaussian(g, []float64{0}, []float64{1})
 		}, false},
@@ -70,14 +76,14 @@ func auditCases() []auditCase {
 			if broken {
 				scale = 1
 			}
-			return AuditHistogramEncoding(must[*HistogramEncoding](t)(HistogramEncodingFromScale(3, scale)), 0, 2)
+			return AuditHistogramEncoding(ex(must[*HistogramEncoding](t)(HistogramEncodingFromScale(3, scale))), 0, 2)
 		}, false},
 		{"CubeHistogram/d1", Pure(1), 100000, func(t *testing.T, broken bool) (Sampler, Sampler) {
 			scale := 4.0 // 2^{d+1}/α
 			if broken {
 				scale = 2 // 2^d/α
 			}
-			c := must[*CubeHistogram](t)(CubeHistogramFromScale(1, 0.25, scale))
+			c := ex(must[*CubeHistogram](t)(CubeHistogramFromScale(1, 0.25, scale)))
 			a, b, err := AuditCubeHistogram(c, []float64{0.1}, -1, []float64{0.9}, -1)
 			if err != nil {
 				t.Fatal(err)
@@ -89,7 +95,7 @@ func auditCases() []auditCase {
 			if broken {
 				scale = 4
 			}
-			c := must[*CubeHistogram](t)(CubeHistogramFromScale(2, 0.25, scale))
+			c := ex(must[*CubeHistogram](t)(CubeHistogramFromScale(2, 0.25, scale)))
 			a, b, err := AuditCubeHistogram(c, []float64{0.1, 0.1}, 1, []float64{0.9, 0.9}, 1)
 			if err != nil {
 				t.Fatal(err)
@@ -101,7 +107,7 @@ func auditCases() []auditCase {
 			if broken {
 				sigma = math.Sqrt2
 			}
-			v := must[*VoronoiCell](t)(VoronoiCellFromSigma(3, sigma, LabelOnly))
+			v := ex(must[*VoronoiCell](t)(VoronoiCellFromSigma(3, sigma, LabelOnly)))
 			a, b := AuditVoronoiCell(v, 0, 1, 1, -1)
 			return a, b
 		}, false},
@@ -110,15 +116,16 @@ func auditCases() []auditCase {
 			if broken {
 				sigma = 2 * math.Sqrt2
 			}
-			v := must[*VoronoiCell](t)(VoronoiCellFromSigma(3, sigma, WithIndicators))
+			v := ex(must[*VoronoiCell](t)(VoronoiCellFromSigma(3, sigma, WithIndicators)))
 			a, b := AuditVoronoiCell(v, 0, 1, 2, 1)
 			return a, b
 		}, false},
 		{"FeatureLabelRelease", Guarantee{2, 1e-5}, 1000000, func(t *testing.T, broken bool) (Sampler, Sampler) {
 			lo, hi := []float64{-1, -1}, []float64{1, 1}
 			r := must[*FeatureLabelRelease](t)(NewFeatureLabelRelease(lo, hi, 1, 1, 1e-5, Analytic))
+			ex(r.Features())
 			if broken {
-				g := must[*Gaussian](t)(GaussianFromSigma(r.Features().Sensitivity(), r.Sigma()/2, 1e-5))
+				g := ex(must[*Gaussian](t)(GaussianFromSigma(r.Features().Sensitivity(), r.Sigma()/2, 1e-5)))
 				r = must[*FeatureLabelRelease](t)(FeatureLabelReleaseFrom(lo, hi, g, r.Labels()))
 			}
 			a, b, err := AuditFeatureLabel(r, []float64{-1, -1}, 1, []float64{1, 1}, -1)
@@ -133,34 +140,41 @@ func auditCases() []auditCase {
 // C18: the auditor passes every correct mechanism and fails every
 // deliberately under-noised one (fixed seeds, ballot of 3 votes).
 func TestAuditHistogram(t *testing.T) {
-	for _, c := range auditCases() {
-		for _, broken := range []bool{false, true} {
-			if c.onlyBroken && !broken {
-				continue
-			}
-			name := c.name + "/correct"
-			if broken {
-				name = c.name + "/underNoised"
-			}
-			t.Run(name, func(t *testing.T) {
-				a, b := c.build(t, broken)
-				rep, err := Audit(a, b, c.claimed, AuditConfig{Samples: c.samples, Seed: 7})
-				if err != nil {
-					t.Fatal(err)
+	defer func() { auditExact = false }()
+	for _, exact := range []bool{false, true} {
+		auditExact = exact
+		for _, c := range auditCases() {
+			for _, broken := range []bool{false, true} {
+				if c.onlyBroken && !broken {
+					continue
 				}
-				t.Log(rep)
-				if rep.Pass == broken {
-					t.Errorf("Pass = %v, want %v:\n%s", rep.Pass, !broken, rep.Markdown())
+				name := c.name + "/correct"
+				if broken {
+					name = c.name + "/underNoised"
 				}
-				if c.claimed.Delta == 0 {
-					if !broken && rep.EpsLowerCI > c.claimed.Epsilon {
-						t.Errorf("correct mechanism: lower bound %v > claimed ε %v", rep.EpsLowerCI, c.claimed.Epsilon)
+				if exact {
+					name = "exact/" + name
+				}
+				t.Run(name, func(t *testing.T) {
+					a, b := c.build(t, broken)
+					rep, err := Audit(a, b, c.claimed, AuditConfig{Samples: c.samples, Seed: 7})
+					if err != nil {
+						t.Fatal(err)
 					}
-					if broken && rep.EpsLowerCI <= c.claimed.Epsilon {
-						t.Errorf("under-noised mechanism: lower bound %v ≤ claimed ε %v", rep.EpsLowerCI, c.claimed.Epsilon)
+					t.Log(rep)
+					if rep.Pass == broken {
+						t.Errorf("Pass = %v, want %v:\n%s", rep.Pass, !broken, rep.Markdown())
 					}
-				}
-			})
+					if c.claimed.Delta == 0 {
+						if !broken && rep.EpsLowerCI > c.claimed.Epsilon {
+							t.Errorf("correct mechanism: lower bound %v > claimed ε %v", rep.EpsLowerCI, c.claimed.Epsilon)
+						}
+						if broken && rep.EpsLowerCI <= c.claimed.Epsilon {
+							t.Errorf("under-noised mechanism: lower bound %v ≤ claimed ε %v", rep.EpsLowerCI, c.claimed.Epsilon)
+						}
+					}
+				})
+			}
 		}
 	}
 }
@@ -201,7 +215,7 @@ func TestDensityAudit(t *testing.T) {
 			if broken {
 				s = 1
 			}
-			m := must[*Laplace](t)(LaplaceFromScale(2, s, 2))
+			m := ex(must[*Laplace](t)(LaplaceFromScale(2, s, 2)))
 			return LaplaceLoss(m, []float64{0, 0}, []float64{1, 1})
 		}},
 		{"CubeHistogram", func(broken bool) LossSampler {
@@ -209,7 +223,7 @@ func TestDensityAudit(t *testing.T) {
 			if broken {
 				s = 4
 			}
-			c := must[*CubeHistogram](t)(CubeHistogramFromScale(2, 0.25, s))
+			c := ex(must[*CubeHistogram](t)(CubeHistogramFromScale(2, 0.25, s)))
 			l, err := CubeHistogramLoss(c, []float64{0.1, 0.1}, -1, []float64{0.9, 0.9}, -1)
 			if err != nil {
 				t.Fatal(err)
@@ -221,7 +235,7 @@ func TestDensityAudit(t *testing.T) {
 			if broken {
 				s = math.Sqrt2
 			}
-			v := must[*VoronoiCell](t)(VoronoiCellFromSigma(4, s, LabelOnly))
+			v := ex(must[*VoronoiCell](t)(VoronoiCellFromSigma(4, s, LabelOnly)))
 			return VoronoiCellLoss(v, 0, 1, 3, -1)
 		}},
 	}
@@ -245,11 +259,16 @@ func TestDensityAudit(t *testing.T) {
 // visible to the auditor: with the privacy loss computed from the raw
 // float64 outputs (no rounding), the rounding pattern of x + L differs
 // between x = 0 and x = 1, and the measured lower bound on ε exceeds the
-// claimed ε = 1. Snapped sampling releases on a power-of-two grid, where the
+// claimed ε = 1. The exact path releases on a power-of-two grid, where the
 // loss is computed exactly, and passes with a lower bound below the claim.
 func TestAuditFloatingPointLeak(t *testing.T) {
 	u, v := []float64{0, 0}, []float64{1, 1}
 	raw := func(m *Laplace) (Sampler, Sampler) {
+		loss := m.LogDensityRatio
+		if m.exact {
+			d, _ := m.Exact()
+			loss = d.LogRatio
+		}
 		mk := func(x []float64) Sampler {
 			return func(rng *rand.Rand, dst []float64) error {
 				for i := range dst {
@@ -257,14 +276,14 @@ func TestAuditFloatingPointLeak(t *testing.T) {
 					if err != nil {
 						return err
 					}
-					dst[i] = m.LogDensityRatio(z, u, v)
+					dst[i] = loss(z, u, v)
 				}
 				return nil
 			}
 		}
 		return mk(u), mk(v)
 	}
-	naive := must[*Laplace](t)(LaplaceFromScale(2, 2, 2))
+	naive := ex(must[*Laplace](t)(LaplaceFromScale(2, 2, 2)))
 	a, b := raw(naive)
 	rep, err := Audit(a, b, Pure(1), AuditConfig{Seed: 11})
 	if err != nil {
@@ -274,15 +293,15 @@ func TestAuditFloatingPointLeak(t *testing.T) {
 	if rep.EpsLowerCI <= 1.2 {
 		t.Errorf("naive float Laplace: lower bound %v, want the leak to push it above 1.2", rep.EpsLowerCI)
 	}
-	snapped := must[*Laplace](t)(LaplaceFromScale(2, 2, 2))
-	snapped.SetSnapped(true)
-	a, b = raw(snapped)
-	rep, err = Audit(a, b, snapped.Guarantee(), AuditConfig{Seed: 11})
+	exact := ex(must[*Laplace](t)(LaplaceFromScale(2, 2, 2)))
+	exact.SetExact(true)
+	a, b = raw(exact)
+	rep, err = Audit(a, b, exact.Guarantee(), AuditConfig{Seed: 11})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Log("snapped:", rep)
-	if !rep.Pass || rep.EpsLowerCI > snapped.Guarantee().Epsilon {
-		t.Errorf("snapped Laplace: %v", rep)
+	t.Log("exact:", rep)
+	if !rep.Pass || rep.EpsLowerCI > exact.Guarantee().Epsilon {
+		t.Errorf("exact Laplace: %v", rep)
 	}
 }

@@ -7,33 +7,25 @@ import (
 	"math/rand/v2"
 	"sync/atomic"
 
+	"github.com/goldp/goldp/lib/internal/blockrng"
 	"github.com/goldp/goldp/lib/internal/parallel"
 	"github.com/goldp/goldp/lib/progress"
 )
 
-// BlockRows is the number of records in one block of a batch release. Block
+// BlockRows is the number of records in one block of a batch simulation. Block
 // b of a release seeded with s draws all its randomness from BlockRNG(s, b),
-// so the output does not depend on the number of workers.
-const BlockRows = 4096
+// so the output does not depend on the number of workers. It is the
+// library's one blocked scheme (iwp's NoiseRelease uses the same).
+const BlockRows = blockrng.Rows
 
-// BlockRNG returns the PCG stream of block b of a batch release seeded with
-// seed. Both PCG words are derived by SplitMix64 mixing of (seed, b), so
-// streams of neighbouring blocks and seeds are unrelated.
-func BlockRNG(seed uint64, block int) *rand.PCG {
-	p := blockState(seed, block)
-	return rand.NewPCG(p.hi, p.lo)
-}
+// BlockRNG returns the PCG stream of block b of a batch simulation seeded
+// with seed. Both PCG words are derived by SplitMix64 mixing of (seed, b),
+// so streams of neighbouring blocks and seeds are unrelated.
+func BlockRNG(seed uint64, block int) *rand.PCG { return blockrng.New(seed, block) }
 
 func blockState(seed uint64, block int) pcg {
-	a := splitmix(seed ^ splitmix(uint64(block)+0x632be59bd9b4e019))
-	return pcg{a, splitmix(a ^ uint64(block))}
-}
-
-func splitmix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
+	hi, lo := blockrng.Seeds(seed, block)
+	return pcg{hi, lo}
 }
 
 // runBlocks calls fn(b) for every block b in [0, nBlocks) on up to workers
@@ -146,7 +138,9 @@ func (r *FeatureLabelRelease) Guarantee() Guarantee {
 }
 
 // Release privatises n records: x holds n×d features row-major, y the n
-// labels (±1). Block b of BlockRows records draws from BlockRNG(seed, b):
+// labels (±1). It is a seeded simulation (floating-point Gaussian noise,
+// reproducible from seed); a real release uses ReleaseExact, which exposes
+// no seed. Block b of BlockRows records draws from BlockRNG(seed, b):
 // for each record, d normals (the ziggurat of FillNormal) then one 64-bit
 // word for the label. The result is identical for any workers (≤ 0:
 // GOMAXPROCS). Release stops with ctx.Err() when ctx is cancelled. x and y
@@ -180,7 +174,7 @@ func (r *FeatureLabelRelease) ReleaseInto(ctx context.Context, seed uint64, x, y
 		return nil
 	}
 	sigma := r.gauss.Sigma()
-	thr := r.rr.thr
+	thr, rrExact := r.rr.thr, r.rr.simExact
 	lo, hi := r.box.Lo, r.box.Hi
 	clip := r.policy == Clip
 	nBlocks := (n + BlockRows - 1) / BlockRows
@@ -216,7 +210,13 @@ func (r *FeatureLabelRelease) ReleaseInto(ctx context.Context, seed uint64, x, y
 			}
 			var u uint64
 			sh, sl, u = pcgStep(sh, sl)
-			if u >= thr {
+			if rrExact {
+				p := pcg{sh, sl}
+				if r.rr.flip.draw(rand.New(&p)) {
+					lab = -lab
+				}
+				sh, sl = p.hi, p.lo
+			} else if u >= thr {
 				lab = -lab
 			}
 			yt[i] = lab
@@ -227,6 +227,66 @@ func (r *FeatureLabelRelease) ReleaseInto(ctx context.Context, seed uint64, x, y
 		return r.firstBad(x, y)
 	}
 	return err
+}
+
+// ReleaseExact privatises n records for a real release, with no seed:
+// features get exact discrete Gaussian noise (Features().Exact(d), whose
+// guarantee is within the features' (ε_X, δ)) and labels exact randomized
+// response, every block of BlockRows records drawing from its own
+// SecureRand. The combined guarantee is Guarantee(). Blocks run on workers
+// goroutines (≤ 0: GOMAXPROCS) and stop with ctx.Err() when ctx is
+// cancelled. x and y are not modified.
+func (r *FeatureLabelRelease) ReleaseExact(ctx context.Context, x, y []float64, workers int) (xt, yt []float64, err error) {
+	d := r.box.Dim()
+	n := len(y)
+	if len(x) != n*d {
+		return nil, nil, fmt.Errorf("mech: FeatureLabelRelease: len(x) = %d, want n·d = %d·%d = %d", len(x), n, d, n*d)
+	}
+	dg, err := r.gauss.Exact(d)
+	if err != nil {
+		return nil, nil, err
+	}
+	g, sampler := dg.Grid(), newDGauss(dg.Sigma2Steps())
+	lo, hi := r.box.Lo, r.box.Hi
+	clip := r.policy == Clip
+	xt = make([]float64, len(x))
+	yt = make([]float64, n)
+	err = runBlocks(ctx, (n+BlockRows-1)/BlockRows, workers, r.progress, func(b int) error {
+		rng := SecureRand()
+		bs := bitSrc{r: rng}
+		for i := b * BlockRows; i < min((b+1)*BlockRows, n); i++ {
+			for k := 0; k < d; k++ {
+				v := x[i*d+k]
+				if !(v >= lo[k] && v <= hi[k]) {
+					if !clip || math.IsNaN(v) {
+						return errOutOfBox
+					}
+					v = math.Max(lo[k], math.Min(hi[k], v))
+				}
+				kg, err := toGrid(v, g, "FeatureLabelRelease feature", k)
+				if err != nil {
+					return err
+				}
+				xt[i*d+k] = float64(kg+sampler.sample(&bs)) * g
+			}
+			lab := y[i]
+			if lab != 1 && lab != -1 {
+				return errOutOfBox
+			}
+			if r.rr.flip.draw(rng) {
+				lab = -lab
+			}
+			yt[i] = lab
+		}
+		return nil
+	})
+	if err == errOutOfBox {
+		return nil, nil, r.firstBad(x, y)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return xt, yt, nil
 }
 
 func (r *FeatureLabelRelease) firstBad(x, y []float64) error {
@@ -323,15 +383,13 @@ func (m *Gaussian) ReleaseBatch(ctx context.Context, seed uint64, x []float64, d
 // blocks of BlockRows records with BlockRNG(seed, b), in
 // parallel on workers goroutines (≤ 0: GOMAXPROCS); reproducible whatever
 // the number of workers. With a domain set, records are checked (or
-// clipped) first. Snapping is not applied in batches. rep may be nil.
+// clipped) first. rep may be nil. It is a seeded simulation
+// (floating-point noise); real releases use Release with a nil rng.
 func (m *Laplace) ReleaseBatch(ctx context.Context, seed uint64, x []float64, workers int, rep progress.Reporter) ([]float64, error) {
 	zigSetup()
 	dim := m.dim
 	if len(x)%dim != 0 {
 		return nil, fmt.Errorf("mech: Laplace ReleaseBatch: len(x) = %d is not a multiple of dim = %d", len(x), dim)
-	}
-	if m.snapped {
-		return nil, fmt.Errorf("mech: Laplace ReleaseBatch does not support snapping; use Release per record")
 	}
 	out, err := copyRecords(x, dim, m.domain, m.policy, "Laplace")
 	if err != nil {
@@ -372,15 +430,19 @@ func (m *RandomizedResponse) ReleaseBatch(ctx context.Context, seed uint64, y []
 		}
 	}
 	out := make([]float64, len(y))
-	n, thr := len(y), m.thr
+	n := len(y)
 	if n == 0 {
 		return out, nil
 	}
 	err := runBlocks(ctx, (n+BlockRows-1)/BlockRows, workers, rep, func(b int) error {
 		p := blockState(seed, b)
+		var rng *rand.Rand
+		if m.simExact {
+			rng = rand.New(&p)
+		}
 		for i, e := b*BlockRows, min((b+1)*BlockRows, n); i < e; i++ {
 			v := y[i]
-			if p.Uint64() >= thr {
+			if m.flipSim(p.Uint64(), rng) {
 				v = -v
 			}
 			out[i] = v

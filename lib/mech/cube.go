@@ -19,7 +19,14 @@ type CubeHistogram struct {
 	d, m, cells   int
 	h, eps, scale float64
 	policy        Policy
+	exact         bool
 }
+
+// SetExact makes the releases use exact noise even with a seeded rng (to
+// simulate or audit the real-release path). A nil rng always does: exact
+// discrete Laplace noise (ExactLaplaceNoise) from SecureRand, whose
+// guarantee is within Guarantee.
+func (c *CubeHistogram) SetExact(on bool) { c.exact = on }
 
 // maxCubeCells bounds the index set so that a release fits in memory.
 const maxCubeCells = 1 << 26
@@ -251,7 +258,11 @@ func (c *CubeHistogram) release(rng *rand.Rand, x []float64, w float64) ([]float
 		return nil, err
 	}
 	out := make([]float64, c.cells)
-	FillLaplace(rng, out, c.scale)
+	if rng == nil || c.exact {
+		ExactLaplaceNoise(orSecure(rng), out, c.scale)
+	} else {
+		FillLaplace(rng, out, c.scale)
+	}
 	if w != 0 {
 		var buf [64]int
 		ind, _ := c.appendIndicator(buf[:0], x)
@@ -330,7 +341,14 @@ type VoronoiCell struct {
 	k                 int
 	sigma, scale, eps float64
 	variant           VoronoiVariant
+	exact             bool
 }
+
+// SetExact makes Release use exact noise even with a seeded rng (to
+// simulate or audit the real-release path). A nil rng always does: exact
+// discrete Laplace noise (ExactLaplaceNoise) from SecureRand, whose
+// guarantee is within Guarantee.
+func (v *VoronoiCell) SetExact(on bool) { v.exact = on }
 
 // NewVoronoiCell returns the mechanism for k cells calibrated to α:
 // σ = 2√2/α (LabelOnly) or 4√2/α (WithIndicators).
@@ -385,12 +403,16 @@ func (v *VoronoiCell) Release(rng *rand.Rand, cell int, y float64) (w, z []float
 	if y != 1 && y != -1 {
 		return nil, nil, fmt.Errorf("mech: VoronoiCell label = %v, want −1 or +1", y)
 	}
+	fill := FillLaplace
+	if rng == nil || v.exact {
+		rng, fill = orSecure(rng), ExactLaplaceNoise
+	}
 	w = make([]float64, v.k)
-	FillLaplace(rng, w, v.scale)
+	fill(rng, w, v.scale)
 	w[cell] += y
 	if v.variant == WithIndicators {
 		z = make([]float64, v.k)
-		FillLaplace(rng, z, v.scale)
+		fill(rng, z, v.scale)
 		z[cell]++
 	}
 	return w, z, nil
@@ -425,4 +447,27 @@ func FillLaplace(rng *rand.Rand, dst []float64, scale float64) {
 		dst[i] = math.Float64frombits(math.Float64bits(e) ^ (signs&1)<<63)
 		signs >>= 1
 	}
+}
+
+// ExactLaplaceNoise fills dst with i.i.d. exact discrete Laplace noise of
+// scale at least scale for mechanisms whose inputs are integer vectors
+// (indicators, one-hot vectors, labels): K·g with g = ExactLaplaceGrid(scale)
+// (a power of two ≤ 1, so integer inputs lie on the grid) and K discrete
+// Laplace of t = ⌈scale/g⌉ steps (SampleDiscreteLaplace). With integer
+// inputs at ℓ1 distance at most Δ, the privacy loss of every output is at
+// most (Δ/g)/t ≤ Δ/scale: the guarantee of the continuous mechanism holds
+// exactly, with no rounding.
+func ExactLaplaceNoise(rng *rand.Rand, dst []float64, scale float64) {
+	g, t := ExactLaplaceGrid(scale)
+	b := bitSrc{r: rng}
+	for i := range dst {
+		dst[i] = float64(dlap(&b, 1, t)) * g
+	}
+}
+
+// ExactLaplaceGrid returns the grid step g and the scale t in steps used by
+// ExactLaplaceNoise: g = min(1, 2^⌊log2 scale⌋−20), t = ⌈scale/g⌉.
+func ExactLaplaceGrid(scale float64) (g float64, t uint64) {
+	g = math.Min(1, gridFor(scale, 20))
+	return g, uint64(math.Ceil(scale / g))
 }

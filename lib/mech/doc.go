@@ -44,24 +44,33 @@
 // b has density exp(-|z|/b)/(2b) and variance 2b². ScaleFromRate and
 // ScaleFromStd convert from the other parametrisations found in papers.
 //
-// # Randomness and batch releases
+// # Real releases and simulations
 //
-// Single releases take an explicit *rand.Rand (math/rand/v2): a seeded PCG
-// for simulations, SecureRand (crypto/rand) for real releases. Batch
-// releases (FeatureLabelRelease.Release, Gaussian.ReleaseBatch,
-// Laplace.ReleaseBatch) take a seed: the records are cut into blocks of
-// BlockRows and block i draws from its own PCG stream BlockRNG(seed, i), so
-// a release is the same whatever the number of workers; blocks run in
-// parallel, honour a context.Context and report to a progress.Reporter.
-// Normal variables come from a 1024-layer ziggurat with 53-bit abscissae
-// (FillNormal), about twice as fast as rand.NormFloat64; batch Laplace noise
-// from the same construction for the exponential.
+// Every Release takes a *rand.Rand, and the rng says what the call is:
 //
-// Floating-point samplers are research grade: they reproduce the
-// distributions to double precision, but the low-order bits of a naive
-// floating-point output can leak the input (Mironov 2012), and the auditor
-// here can see it. SampleLaplaceSnapped and Laplace.SetSnapped release on a
-// power-of-two grid instead, which removes that leak.
+//   - nil: a real release. Noise comes from SecureRand (ChaCha8 keyed from
+//     crypto/rand, no seed anywhere) through exact samplers: the discrete
+//     Laplace and discrete Gaussian of Canonne, Kamath and Steinke (2020)
+//     (SampleDiscreteLaplace, SampleDiscreteGaussian, BernoulliExp), on a
+//     power-of-two output grid for real-valued data (DiscreteLaplace,
+//     DiscreteGaussian, ExactLaplaceNoise). Each mechanism's exact path is
+//     calibrated so that its guarantee, grid and discreteness included, is
+//     within the mechanism's Guarantee. Randomized response and k-RR are
+//     exact at every ε on every path.
+//   - a seeded *rand.Rand (rand.NewPCG): a simulation, reproducible from the
+//     seed, with floating-point noise (ziggurat, ExpFloat64) that matches the
+//     continuous distribution to double precision but can leak the input
+//     through its low-order bits (Mironov 2012; TestAuditFloatingPointLeak
+//     shows the auditor seeing it). SetExact makes a mechanism use the exact
+//     path with a seeded rng, to simulate or audit the real release.
+//
+// Batch simulations (FeatureLabelRelease.Release, Gaussian.ReleaseBatch,
+// Laplace.ReleaseBatch, RandomizedResponse.ReleaseBatch) take a seed: the
+// records are cut into blocks of BlockRows and block i draws from its own
+// PCG stream BlockRNG(seed, i), so a release is the same whatever the
+// number of workers; blocks run in parallel, honour a context.Context and
+// report to a progress.Reporter. FeatureLabelRelease.ReleaseExact is the
+// real batch release: exact samplers, one SecureRand per block, no seed.
 //
 // # Auditing
 //

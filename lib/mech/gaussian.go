@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 )
 
 // Calibration selects how a Gaussian mechanism's σ is derived from (ε, δ).
@@ -196,6 +197,42 @@ type Gaussian struct {
 	fromSigma               bool
 	domain                  *Box
 	policy                  Policy
+	exact                   bool
+	mu                      sync.Mutex
+	exactByDim              map[int]*DiscreteGaussian
+}
+
+// SetExact makes Release use the exact path (Exact) even with a seeded rng,
+// to simulate or audit the real release reproducibly. A nil rng always
+// takes the exact path.
+func (m *Gaussian) SetExact(on bool) { m.exact = on }
+
+// Exact returns the exact discrete Gaussian mechanism that Release uses for
+// real releases of dim coordinates: same sensitivity and domain, on a
+// power-of-two grid, calibrated so that its guarantee for the discrete
+// distribution, grid rounding included, is within this mechanism's
+// Guarantee. For dim > 1 its (ε, δ) comes from zCDP, which needs a few per
+// cent more noise than the analytic calibration of the continuous mechanism.
+func (m *Gaussian) Exact(dim int) (*DiscreteGaussian, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if d, ok := m.exactByDim[dim]; ok {
+		return d, nil
+	}
+	d, err := NewDiscreteGaussian(m.sens, m.eps, m.delta, dim)
+	if err != nil {
+		return nil, err
+	}
+	if m.domain != nil {
+		if err := d.SetDomain(*m.domain, m.policy); err != nil {
+			return nil, err
+		}
+	}
+	if m.exactByDim == nil {
+		m.exactByDim = map[int]*DiscreteGaussian{}
+	}
+	m.exactByDim[dim] = d
+	return d, nil
 }
 
 // NewGaussian returns the Gaussian mechanism with ℓ2 sensitivity sensitivity
@@ -247,7 +284,9 @@ func (m *Gaussian) SetDomain(box Box, p Policy) error {
 	if d := box.Diameter(); d > m.sens*(1+1e-12) {
 		return fmt.Errorf("mech: Gaussian domain ℓ2 diameter %v exceeds the sensitivity %v", d, m.sens)
 	}
-	m.domain, m.policy = &box, p
+	m.mu.Lock()
+	m.domain, m.policy, m.exactByDim = &box, p, nil // the exact path takes the new domain
+	m.mu.Unlock()
 	return nil
 }
 
@@ -276,9 +315,21 @@ func (m *Gaussian) Guarantee() Guarantee { return Guarantee{Epsilon: m.eps, Delt
 // given ε (its privacy profile).
 func (m *Gaussian) DeltaFor(epsilon float64) float64 { return GaussianDelta(m.sens, m.sigma, epsilon) }
 
-// Release returns x plus i.i.d. N(0, σ²) noise. x is not modified. With a
+// Release returns x plus i.i.d. Gaussian noise. x is not modified. With a
 // domain set, x must lie in it (or is clipped under the Clip policy).
+//
+// With a nil rng it is a real release: exact discrete Gaussian noise
+// (Exact(len(x))) from SecureRand. With a seeded rng it simulates: N(0, σ²)
+// noise from floating-point sampling, reproducible but not for real data —
+// unless SetExact chose the exact path.
 func (m *Gaussian) Release(rng *rand.Rand, x []float64) ([]float64, error) {
+	if rng == nil || m.exact {
+		d, err := m.Exact(len(x))
+		if err != nil {
+			return nil, err
+		}
+		return d.Release(rng, x)
+	}
 	out := append([]float64(nil), x...)
 	if m.domain != nil {
 		if err := m.domain.Apply(out, m.policy, "Gaussian input"); err != nil {

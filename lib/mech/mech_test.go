@@ -90,27 +90,43 @@ func TestLaplaceSampler(t *testing.T) {
 	}
 }
 
-func TestLaplaceSnapped(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
+// The real-release path of Laplace (nil rng, or SetExact) releases exact
+// discrete Laplace noise on a power-of-two grid whose guarantee, grid
+// included, is within the mechanism's, with noise of at least its scale.
+func TestLaplaceExactPath(t *testing.T) {
 	b := 2.0
-	g := snapGrid(b)
+	m, _ := LaplaceFromScale(1, b, 2)
+	d, err := m.Exact()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Guarantee().Epsilon > m.Guarantee().Epsilon || d.Scale() < b || d.Scale() > b*(1+1e-5) {
+		t.Fatalf("exact path %v against %v", d, m)
+	}
+	g := d.Grid()
+	for i := 0; i < 100; i++ { // secure source
+		z, err := m.Release(nil, []float64{0.3, -7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range z {
+			if k := v / g; k != math.Trunc(k) {
+				t.Fatalf("output %v is not a multiple of the grid step %v", v, g)
+			}
+		}
+	}
+	m.SetExact(true)
+	rng := rand.New(rand.NewPCG(3, 4))
 	const n = 100000
 	xs := make([]float64, n)
+	base := math.Round(0.3/g) * g
 	for i := range xs {
-		z := SampleLaplaceSnapped(rng, 0.3, b)
-		if k := z / g; k != math.Trunc(k) {
-			t.Fatalf("output %v is not a multiple of the grid step %v", z, g)
-		}
-		xs[i] = z - 0.3
+		z, _ := m.Release(rng, []float64{0.3, 0})
+		xs[i] = z[0] - base
 	}
-	_, pv := stattest.KS(xs, laplaceCDF(b))
+	_, pv := stattest.KS(xs, laplaceCDF(d.Scale()))
 	if pv < 1e-3 {
 		t.Errorf("KS p-value %v < 1e-3", pv)
-	}
-	m, _ := LaplaceFromScale(1, b, 2)
-	m.SetSnapped(true)
-	if e := m.Guarantee().Epsilon; !(e > 0.5 && e < 0.5+1e-10) {
-		t.Errorf("snapped guarantee ε = %v, want slightly above 0.5", e)
 	}
 }
 

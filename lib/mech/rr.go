@@ -3,15 +3,89 @@ package mech
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 )
 
 // RandomizedResponse is binary randomized response on labels y ∈ {−1, +1}:
 // it reports y with probability p = e^ε/(1+e^ε) and −y otherwise, which is
 // exactly ε-LDP (likelihood ratio p/(1−p) = e^ε).
+//
+// Release is exact at every ε: it flips with probability exactly
+// 1/(1+e^ε) for the float64 ε given (or exactly 1 − keep for
+// RandomizedResponseFromKeep), whatever rng is; a nil rng draws from
+// SecureRand. Batch simulations (ReleaseBatch, FeatureLabelRelease.Release)
+// compare one 64-bit word with the flip probability rounded to a multiple
+// of 2^-64 while that is accurate to 2^-32 relative, and use the exact
+// sampler above that ε (about 22).
 type RandomizedResponse struct {
 	eps, keep float64
-	thr       uint64 // keep iff a uniform uint64 < thr (thr = p·2^64)
+	thr       uint64 // simulation: keep iff a uniform uint64 < thr
+	simExact  bool   // simulation uses the exact sampler (flip probability below 2^-32)
+	flip      exactFlip
+}
+
+// exactFlip draws the flip of randomized response exactly: with γ ≥ 0 an
+// exact rational (num/den, or r when they overflow 64 bits), it returns true
+// with probability e^{-γ}/(1+e^{-γ}) by rejection: a fair bit proposes keep
+// (accepted) or flip (accepted with probability e^{-γ}, CKS Algorithm 1).
+// With dyadic set, it instead returns true with probability exactly q.
+type exactFlip struct {
+	num, den uint64
+	r        *big.Rat
+	dyadic   bool
+	q        float64
+}
+
+func newExpFlip(eps float64) exactFlip {
+	r := new(big.Rat).SetFloat64(eps)
+	if r.Num().IsUint64() && r.Denom().IsUint64() {
+		return exactFlip{num: r.Num().Uint64(), den: r.Denom().Uint64()}
+	}
+	return exactFlip{r: r}
+}
+
+// bernExpNeg returns true with probability e^{-γ}.
+func (f exactFlip) bernExpNeg(rng *rand.Rand) bool {
+	if f.r != nil {
+		return bernExpBig(rng, f.r.Num(), f.r.Denom())
+	}
+	return BernoulliExp(rng, f.num, f.den)
+}
+
+func (f exactFlip) draw(rng *rand.Rand) bool {
+	if f.dyadic {
+		return bernDyadic(rng, f.q)
+	}
+	for {
+		if rng.Uint64()&1 == 0 {
+			return false
+		}
+		if f.bernExpNeg(rng) {
+			return true
+		}
+	}
+}
+
+// bernDyadic returns true with probability exactly q in [0, 1] (a float64,
+// hence a dyadic rational): it compares uniform 64-bit words with the
+// binary expansion of q, 64 bits at a time.
+func bernDyadic(rng *rand.Rand, q float64) bool {
+	for q > 0 {
+		x := math.Ldexp(q, 64)
+		w := math.Floor(x)
+		var wi uint64
+		if w >= 0x1p64 {
+			return true
+		}
+		wi = uint64(w)
+		u := rng.Uint64()
+		if u != wi {
+			return u < wi
+		}
+		q = x - w
+	}
+	return false
 }
 
 // NewRandomizedResponse returns randomized response calibrated to ε.
@@ -19,7 +93,9 @@ func NewRandomizedResponse(epsilon float64) (*RandomizedResponse, error) {
 	if err := checkEps("RandomizedResponse", epsilon); err != nil {
 		return nil, err
 	}
-	return newRR(epsilon, 1/(1+math.Exp(-epsilon))), nil
+	m := newRR(epsilon, 1/(1+math.Exp(-epsilon)), flipProb(epsilon))
+	m.flip = newExpFlip(epsilon)
+	return m, nil
 }
 
 // RandomizedResponseFromKeep returns randomized response that keeps the
@@ -29,15 +105,45 @@ func RandomizedResponseFromKeep(keep float64) (*RandomizedResponse, error) {
 	if !(keep > 0.5 && keep < 1) {
 		return nil, fmt.Errorf("mech: RandomizedResponse keep probability = %v, want p in (1/2, 1)", keep)
 	}
-	return newRR(upEps(math.Log(keep/(1-keep))), keep), nil
+	// ε = ln(keep/(1−keep)) = log1p((2keep−1)/(1−keep)): 2keep−1 and 1−keep
+	// are exact, the quotient and Log1p add at most about 2 ulp, which the
+	// relative margin and the final ulp cover.
+	m := newRR(upEps(math.Log1p((2*keep-1)/(1-keep))*(1+4e-16)), keep, 1-keep)
+	m.flip = exactFlip{dyadic: true, q: 1 - keep}
+	return m, nil
 }
 
-func newRR(eps, keep float64) *RandomizedResponse {
-	thr := uint64(math.MaxUint64)
-	if keep < 1 {
-		thr = uint64(keep * 0x1p64)
+// newRR sets the simulation threshold from the flip probability q.
+func newRR(eps, keep, q float64) *RandomizedResponse {
+	m := &RandomizedResponse{eps: eps, keep: keep}
+	fq := math.Round(q * 0x1p64)
+	if fq < 0x1p32 {
+		m.simExact = true
+		fq = math.Max(fq, 1)
 	}
-	return &RandomizedResponse{eps: eps, keep: keep, thr: thr}
+	m.thr = -uint64(fq) // 2^64 − fq
+	return m
+}
+
+// FlipProb returns the probability 1 − p of reporting the opposite value,
+// computed without cancellation (1/(1+e^ε) for the calibrated mechanism).
+func (m *RandomizedResponse) FlipProb() float64 {
+	if m.flip.dyadic {
+		return m.flip.q
+	}
+	return flipProb(m.eps)
+}
+
+// flipProb returns 1/(1+e^ε) = e^{-ε}/(1+e^{-ε}), accurate for every ε > 0.
+func flipProb(eps float64) float64 { e := math.Exp(-eps); return e / (1 + e) }
+
+// flipSim decides a simulation flip from the 64-bit word u, or exactly
+// from rng above the threshold's accuracy.
+func (m *RandomizedResponse) flipSim(u uint64, rng *rand.Rand) bool {
+	if m.simExact {
+		return m.flip.draw(rng)
+	}
+	return u >= m.thr
 }
 
 // KeepProb returns the probability p of reporting the true value.
@@ -46,26 +152,28 @@ func (m *RandomizedResponse) KeepProb() float64 { return m.keep }
 // Guarantee returns (ε, 0).
 func (m *RandomizedResponse) Guarantee() Guarantee { return Pure(m.eps) }
 
-// Release returns y or −y; y must be −1 or +1.
+// Release returns y or −y (exactly, see the type); y must be −1 or +1. A
+// nil rng draws from SecureRand.
 func (m *RandomizedResponse) Release(rng *rand.Rand, y float64) (float64, error) {
 	if y != 1 && y != -1 {
 		return 0, fmt.Errorf("mech: RandomizedResponse label = %v, want −1 or +1", y)
 	}
-	if rng.Uint64() < m.thr {
-		return y, nil
+	if m.flip.draw(orSecure(rng)) {
+		return -y, nil
 	}
-	return -y, nil
+	return y, nil
 }
 
-// ReleaseBit returns b or 1−b; b must be 0 or 1.
+// ReleaseBit returns b or 1−b (exactly); b must be 0 or 1. A nil rng draws
+// from SecureRand.
 func (m *RandomizedResponse) ReleaseBit(rng *rand.Rand, b int) (int, error) {
 	if b != 0 && b != 1 {
 		return 0, fmt.Errorf("mech: RandomizedResponse bit = %d, want 0 or 1", b)
 	}
-	if rng.Uint64() < m.thr {
-		return b, nil
+	if m.flip.draw(orSecure(rng)) {
+		return 1 - b, nil
 	}
-	return 1 - b, nil
+	return b, nil
 }
 
 // Debias returns c·ỹ with c = 1/(2p−1) (= coth(ε/2) for the calibrated
@@ -130,9 +238,15 @@ func (m *RandomizedResponse) Markdown() string {
 // encoding: on domain {0, ..., k−1} it reports the true value with
 // probability p = e^ε/(e^ε+k−1) and each other value with probability
 // q = 1/(e^ε+k−1), which is exactly ε-LDP.
+//
+// Release is exact at every ε: a uniform candidate value is accepted at
+// once if it is the true value and with probability exactly e^{-ε} (CKS
+// Algorithm 1) otherwise, so P(out = v)/P(out = w) = e^ε exactly for the
+// float64 ε given; a nil rng draws from SecureRand.
 type GRR struct {
 	k         int
 	eps, p, q float64
+	neg       exactFlip
 }
 
 // NewGRR returns k-ary randomized response calibrated to ε, for k ≥ 2.
@@ -144,7 +258,7 @@ func NewGRR(k int, epsilon float64) (*GRR, error) {
 		return nil, err
 	}
 	e := math.Exp(epsilon)
-	return &GRR{k: k, eps: epsilon, p: e / (e + float64(k) - 1), q: 1 / (e + float64(k) - 1)}, nil
+	return &GRR{k: k, eps: epsilon, p: e / (e + float64(k) - 1), q: 1 / (e + float64(k) - 1), neg: newExpFlip(epsilon)}, nil
 }
 
 // K returns the domain size.
@@ -164,14 +278,13 @@ func (m *GRR) Release(rng *rand.Rand, v int) (int, error) {
 	if v < 0 || v >= m.k {
 		return 0, fmt.Errorf("mech: GRR value = %d, want 0 ≤ v < %d", v, m.k)
 	}
-	if rng.Float64() < m.p {
-		return v, nil
+	rng = orSecure(rng)
+	for {
+		c := int(rng.Uint64N(uint64(m.k)))
+		if c == v || m.neg.bernExpNeg(rng) {
+			return c, nil
+		}
 	}
-	o := rng.IntN(m.k - 1)
-	if o >= v {
-		o++
-	}
-	return o, nil
 }
 
 // LogRatio returns ln P(out | v)/P(out | w), the privacy loss of a report;
@@ -243,10 +356,19 @@ func (m *GRR) Markdown() string {
 // HistogramEncoding releases the one-hot vector of a value v in
 // {0, ..., k−1} plus i.i.d. Laplace noise of scale 2/ε per coordinate; two
 // one-hot vectors differ by 2 in ℓ1, so it is ε-LDP.
+//
+// With a nil rng (a real release from SecureRand) or after SetExact, the
+// noise is exact discrete Laplace on a power-of-two grid (ExactLaplaceNoise)
+// whose guarantee is within Guarantee; with a seeded rng it is simulated
+// floating-point Laplace noise.
 type HistogramEncoding struct {
 	k          int
 	eps, scale float64
+	exact      bool
 }
+
+// SetExact makes Release use exact noise even with a seeded rng.
+func (m *HistogramEncoding) SetExact(on bool) { m.exact = on }
 
 // NewHistogramEncoding returns histogram encoding on k values calibrated to ε.
 func NewHistogramEncoding(k int, epsilon float64) (*HistogramEncoding, error) {
@@ -286,8 +408,12 @@ func (m *HistogramEncoding) Release(rng *rand.Rand, v int) ([]float64, error) {
 		return nil, fmt.Errorf("mech: HistogramEncoding value = %d, want 0 ≤ v < %d", v, m.k)
 	}
 	out := make([]float64, m.k)
-	for i := range out {
-		out[i] = SampleLaplace(rng, m.scale)
+	if rng == nil || m.exact {
+		ExactLaplaceNoise(orSecure(rng), out, m.scale)
+	} else {
+		for i := range out {
+			out[i] = SampleLaplace(rng, m.scale)
+		}
 	}
 	out[v]++
 	return out, nil

@@ -2,24 +2,30 @@ package mech
 
 import (
 	crand "crypto/rand"
-	"encoding/binary"
 	"math/rand/v2"
 )
 
-// SecureRand returns a *rand.Rand drawing from the operating system's
-// cryptographic random source (crypto/rand), for real releases where the
-// noise must not be predictable from a seed. It is not reproducible and is
-// much slower than PCG; simulations should use a seeded PCG instead.
-func SecureRand() *rand.Rand { return rand.New(cryptoSource{}) }
+// SecureRand returns a new *rand.Rand for real releases: math/rand/v2's
+// ChaCha8 generator keyed with 32 bytes from the operating system's
+// cryptographic source (crypto/rand). Its key is never exposed, so its
+// output cannot be recomputed from a seed; it is not reproducible. It is not
+// safe for concurrent use: take one per goroutine. Simulations should use a
+// seeded PCG instead, chosen explicitly.
+func SecureRand() *rand.Rand { return rand.New(newSecureSource()) }
 
-// cryptoSource is a rand.Source backed by crypto/rand.
-type cryptoSource struct{}
-
-// Uint64 returns 64 bits from crypto/rand.
-func (cryptoSource) Uint64() uint64 {
-	var b [8]byte
-	if _, err := crand.Read(b[:]); err != nil {
+func newSecureSource() *rand.ChaCha8 {
+	var key [32]byte
+	if _, err := crand.Read(key[:]); err != nil {
 		panic("mech: crypto/rand failed: " + err.Error()) // crypto/rand.Read never fails on supported platforms
 	}
-	return binary.LittleEndian.Uint64(b[:])
+	return rand.NewChaCha8(key)
+}
+
+// orSecure returns rng, or a fresh SecureRand when rng is nil: a nil rng
+// means a real release.
+func orSecure(rng *rand.Rand) *rand.Rand {
+	if rng == nil {
+		return SecureRand()
+	}
+	return rng
 }

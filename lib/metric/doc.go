@@ -29,5 +29,10 @@
 // index wins. The index returns exactly the brute-force answer under this
 // rule, provided the distance satisfies the triangle inequality. Distances
 // that do not (DTW, Cosine, a Minkowski "distance" with p < 1) report it
-// through the Metricity interface and are searched by brute force.
+// through the Metricity interface and are searched by brute force; a
+// function from a cell says so by its adapter (NonMetricFunc instead of
+// VectorFunc). While building the tree the index checks the triangle
+// inequality on every triple of prototypes its pruning relies on, and
+// refuses, naming the points, a distance declared a metric that breaks it.
+// Stats.Method says how queries are answered.
 package metric

@@ -62,6 +62,10 @@ type Stats struct {
 	Queries int64
 	// Calls is the number of distance calls made by those queries.
 	Calls int64
+	// Method is how queries are answered: "vantage-point tree", "k-d tree",
+	// "brute force" or "brute force (the distance is not declared a
+	// metric)".
+	Method string
 }
 
 // CallsPerQuery returns Calls/Queries (0 before the first query).
@@ -74,8 +78,8 @@ func (s Stats) CallsPerQuery() float64 {
 
 // String formats the statistics in one line.
 func (s Stats) String() string {
-	return fmt.Sprintf("%d prototypes, %d build calls, %d queries, %.1f calls/query (brute force %d)",
-		s.Prototypes, s.BuildCalls, s.Queries, s.CallsPerQuery(), s.Prototypes)
+	return fmt.Sprintf("%s: %d prototypes, %d build calls, %d queries, %.1f calls/query (brute force %d)",
+		s.Method, s.Prototypes, s.BuildCalls, s.Queries, s.CallsPerQuery(), s.Prototypes)
 }
 
 // counters count an index's queries and distance calls.
@@ -88,8 +92,29 @@ func (c *counters) add(queries, calls int64) {
 	c.calls.Add(calls)
 }
 
-func (c *counters) stats(prototypes int, build int64) Stats {
-	return Stats{Prototypes: prototypes, BuildCalls: build, Queries: c.queries.Load(), Calls: c.calls.Load()}
+func (c *counters) stats(prototypes int, build int64, method string) Stats {
+	return Stats{Prototypes: prototypes, BuildCalls: build, Queries: c.queries.Load(), Calls: c.calls.Load(), Method: method}
+}
+
+// indexMethod names how an index answers queries.
+func indexMethod(brute, declaredMetric, kd bool) string {
+	switch {
+	case brute && !declaredMetric:
+		return "brute force (the distance is not declared a metric)"
+	case brute:
+		return "brute force"
+	case kd:
+		return "k-d tree"
+	}
+	return "vantage-point tree"
+}
+
+// violationError reports a distance that broke the triangle inequality on
+// the prototypes while the tree was built.
+func violationError(fn, viol string) error {
+	return fmt.Errorf("metric: %s: the distance breaks the triangle inequality on the prototypes: %s; "+
+		"the vantage-point tree would give wrong answers. Wrap a distance that is not a metric in "+
+		"metric.NonMetricFunc (or NonMetricStringFunc) to search by brute force", fn, viol)
 }
 
 func (c *counters) reset() {
@@ -106,6 +131,7 @@ type VectorIndex struct {
 	kd      *kdTree     // Euclidean k-d tree in low dimension, nil otherwise
 	batch   Batch       // batch form used by brute force, nil otherwise
 	m       Vector
+	method  string
 	dim     int // -1 when lengths may vary
 	opt     IndexOptions
 	build   int64
@@ -154,9 +180,13 @@ func NewVectorIndex(prototypes [][]float64, m Vector, opt *IndexOptions) (*Vecto
 			ix.fast = newEuclidFlat(&ix.t, dim)
 		}
 	}
+	if ix.t.viol != "" {
+		return nil, violationError("NewVectorIndex", ix.t.viol)
+	}
 	if b, ok := m.(Batch); ok && o.Brute {
 		ix.batch = b
 	}
+	ix.method = indexMethod(o.Brute, IsMetric(m), ix.kd != nil)
 	return ix, nil
 }
 
@@ -167,7 +197,7 @@ func (ix *VectorIndex) Len() int { return len(ix.t.pts) }
 func (ix *VectorIndex) Brute() bool { return ix.t.brute }
 
 // Stats returns the counters of the index.
-func (ix *VectorIndex) Stats() Stats { return ix.counter.stats(len(ix.t.pts), ix.build) }
+func (ix *VectorIndex) Stats() Stats { return ix.counter.stats(len(ix.t.pts), ix.build, ix.method) }
 
 // ResetStats sets the query counters to zero.
 func (ix *VectorIndex) ResetStats() { ix.counter.reset() }
@@ -277,6 +307,7 @@ func (ix *VectorIndex) Cells(ctx context.Context, qs [][]float64) ([]int, error)
 // for concurrent use.
 type StringIndex struct {
 	t       vptree[string]
+	method  string
 	opt     IndexOptions
 	build   int64
 	counter counters
@@ -295,14 +326,21 @@ func NewStringIndex(prototypes []string, m String, opt *IndexOptions) (*StringIn
 	ix := &StringIndex{opt: o}
 	ix.t = vptree[string]{pts: append([]string(nil), prototypes...), dist: m.Dist, brute: o.Brute}
 	ix.build = ix.t.build(o.LeafSize, o.Seed)
+	if ix.t.viol != "" {
+		return nil, violationError("NewStringIndex", ix.t.viol)
+	}
+	ix.method = indexMethod(o.Brute, IsMetric(m), false)
 	return ix, nil
 }
+
+// Brute reports whether the index answers queries by brute force.
+func (ix *StringIndex) Brute() bool { return ix.t.brute }
 
 // Len returns the number of prototypes.
 func (ix *StringIndex) Len() int { return len(ix.t.pts) }
 
 // Stats returns the counters of the index.
-func (ix *StringIndex) Stats() Stats { return ix.counter.stats(len(ix.t.pts), ix.build) }
+func (ix *StringIndex) Stats() Stats { return ix.counter.stats(len(ix.t.pts), ix.build, ix.method) }
 
 // ResetStats sets the query counters to zero.
 func (ix *StringIndex) ResetStats() { ix.counter.reset() }

@@ -15,11 +15,31 @@ type Vector interface {
 }
 
 // VectorFunc adapts an ordinary function, for instance one defined in a
-// notebook cell, to the Vector interface.
+// notebook cell, to the Vector interface, and declares that it is a metric
+// (symmetric, zero on equal points, triangle inequality): the index then
+// uses a vantage-point tree and checks the triangle inequality on every
+// triple of prototypes the tree relies on while building it, failing with
+// an error naming the points when one breaks it. A distance that is not a
+// metric goes in NonMetricFunc instead.
 type VectorFunc func(a, b []float64) float64
 
 // Dist returns f(a, b).
 func (f VectorFunc) Dist(a, b []float64) float64 { return f(a, b) }
+
+// IsMetric returns true: wrapping a function in VectorFunc declares it a
+// metric.
+func (f VectorFunc) IsMetric() bool { return true }
+
+// NonMetricFunc adapts a function that is not a metric (a dissimilarity
+// such as DTW or 1 − cosine) to the Vector interface; the index searches it
+// by brute force, which is exact for any distance, and its Stats say so.
+type NonMetricFunc func(a, b []float64) float64
+
+// Dist returns f(a, b).
+func (f NonMetricFunc) Dist(a, b []float64) float64 { return f(a, b) }
+
+// IsMetric returns false.
+func (f NonMetricFunc) IsMetric() bool { return false }
 
 // Batch is an optional interface of a Vector metric that computes the
 // distances from one point q to many points at once, out[i] = Dist(q, pts[i]).

@@ -8,11 +8,27 @@ type String interface {
 }
 
 // StringFunc adapts an ordinary function, for instance one defined in a
-// notebook cell, to the String interface.
+// notebook cell, to the String interface, and declares that it is a metric;
+// the index checks the triangle inequality while building, as for
+// VectorFunc. A distance that is not a metric goes in NonMetricStringFunc.
 type StringFunc func(a, b string) float64
 
 // Dist returns f(a, b).
 func (f StringFunc) Dist(a, b string) float64 { return f(a, b) }
+
+// IsMetric returns true: wrapping a function in StringFunc declares it a
+// metric.
+func (f StringFunc) IsMetric() bool { return true }
+
+// NonMetricStringFunc adapts a string dissimilarity that is not a metric;
+// the index searches it by brute force.
+type NonMetricStringFunc func(a, b string) float64
+
+// Dist returns f(a, b).
+func (f NonMetricStringFunc) Dist(a, b string) float64 { return f(a, b) }
+
+// IsMetric returns false.
+func (f NonMetricStringFunc) IsMetric() bool { return false }
 
 // Hamming counts the positions (runes) at which two strings differ; when the
 // lengths differ, every extra rune of the longer string counts as one

@@ -1,6 +1,7 @@
 package metric
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -28,6 +29,32 @@ type vptree[T any] struct {
 	nodes  []vpNode
 	bucket []int32
 	brute  bool
+	// viol describes the first triangle-inequality violation seen while
+	// building ("" if none).
+	viol string
+}
+
+// triangleSlack is the relative tolerance of the triangle-inequality
+// check, for rounding in the distances of genuine metrics.
+const triangleSlack = 1e-9
+
+// checkTriangle records a violation of the triangle inequality among
+// points a, b, c with distances ab, ac, bc, if it is the first.
+func (t *vptree[T]) checkTriangle(a, b, c int32, ab, ac, bc float64) {
+	if t.viol != "" {
+		return
+	}
+	tol := triangleSlack * (ab + ac + bc)
+	switch {
+	case ac > ab+bc+tol:
+		t.viol = fmt.Sprintf("d(%d, %d) = %v > d(%d, %d) + d(%d, %d) = %v + %v", a, c, ac, a, b, b, c, ab, bc)
+	case ab > ac+bc+tol:
+		t.viol = fmt.Sprintf("d(%d, %d) = %v > d(%d, %d) + d(%d, %d) = %v + %v", a, b, ab, a, c, c, b, ac, bc)
+	case bc > ab+ac+tol:
+		t.viol = fmt.Sprintf("d(%d, %d) = %v > d(%d, %d) + d(%d, %d) = %v + %v", b, c, bc, b, a, a, c, ab, ac)
+	case math.IsNaN(ab + ac + bc):
+		t.viol = fmt.Sprintf("a distance among prototypes %d, %d, %d is NaN", a, b, c)
+	}
 }
 
 // build constructs the tree; it returns the number of distance calls made.
@@ -43,11 +70,15 @@ func (t *vptree[T]) build(leafSize int, seed uint64) int64 {
 	var calls int64
 	d := make([]float64, len(t.pts))
 	t.nodes = t.nodes[:0]
-	t.grow(idx, d, leafSize, rng, &calls)
+	t.grow(idx, d, -1, nil, leafSize, rng, &calls)
 	return calls
 }
 
-func (t *vptree[T]) grow(idx []int32, d []float64, leafSize int, rng *rand.Rand, calls *int64) int32 {
+// grow builds the subtree of the points idx. pvp is the parent's vantage
+// point (−1 at the root) and pd the distances from it to idx, with which
+// every distance computed here is checked against the triangle inequality:
+// these are the triples the search's pruning relies on.
+func (t *vptree[T]) grow(idx []int32, d []float64, pvp int32, pd []float64, leafSize int, rng *rand.Rand, calls *int64) int32 {
 	ni := int32(len(t.nodes))
 	t.nodes = append(t.nodes, vpNode{vp: -1})
 	if len(idx) <= leafSize {
@@ -65,11 +96,19 @@ func (t *vptree[T]) grow(idx []int32, d []float64, leafSize int, rng *rand.Rand,
 		r = t.spreadCandidate(idx, rng, calls)
 	}
 	idx[0], idx[r] = idx[r], idx[0]
+	if pd != nil {
+		pd[0], pd[r] = pd[r], pd[0]
+	}
 	vp := idx[0]
 	rest := idx[1:]
 	dd := d[:len(rest)]
 	for i, p := range rest {
 		dd[i] = t.dist(t.pts[vp], t.pts[p])
+		if pd != nil {
+			t.checkTriangle(pvp, vp, p, pd[0], pd[i+1], dd[i])
+		} else if math.IsNaN(dd[i]) && t.viol == "" {
+			t.viol = fmt.Sprintf("d(%d, %d) is NaN", vp, p)
+		}
 	}
 	*calls += int64(len(rest))
 	// Sort the rest by distance (ties by index, for reproducibility).
@@ -107,7 +146,7 @@ func (t *vptree[T]) grow(idx []int32, d []float64, leafSize int, rng *rand.Rand,
 		if len(parts[c]) == 0 {
 			continue
 		}
-		nd.child[c] = t.grow(parts[c], d, leafSize, rng, calls)
+		nd.child[c] = t.grow(parts[c], d, vp, partD[c], leafSize, rng, calls)
 	}
 	t.nodes[ni] = nd
 	return ni

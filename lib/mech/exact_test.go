@@ -1,0 +1,430 @@
+package mech
+
+import (
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// chiSquareP returns the p-value of Pearson's statistic for observed counts
+// against expected counts (the last bins may be pooled tails).
+func chiSquareP(t *testing.T, obs []int, exp []float64) float64 {
+	t.Helper()
+	x := 0.0
+	df := -1
+	for i := range obs {
+		if exp[i] < 5 {
+			t.Fatalf("bin %d has expected count %v < 5: widen the tail bins", i, exp[i])
+		}
+		d := float64(obs[i]) - exp[i]
+		x += d * d / exp[i]
+		df++
+	}
+	return distuv.ChiSquared{K: float64(df)}.Survival(x)
+}
+
+func TestBernoulliExpRates(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, c := range []struct{ num, den uint64 }{{0, 1}, {1, 3}, {1, 1}, {5, 3}, {7, 2}, {1, 1000}, {999, 1000}} {
+		const n = 200000
+		hits := 0
+		for i := 0; i < n; i++ {
+			if BernoulliExp(rng, c.num, c.den) {
+				hits++
+			}
+		}
+		p := math.Exp(-float64(c.num) / float64(c.den))
+		se := math.Sqrt(p * (1 - p) / n)
+		if got := float64(hits) / n; math.Abs(got-p) > 5*se+1e-12 {
+			t.Errorf("BernoulliExp(%d/%d): rate %v, want %v ± 5·%v", c.num, c.den, got, p, se)
+		}
+	}
+}
+
+// TestBernoulliExpSeriesExact checks, in exact rational arithmetic, the
+// identity the sampler relies on: the probability that the first failure of
+// A_k ~ Bernoulli(γ/k) comes at an odd k is Σ_{k odd} γ^{k−1}/(k−1)! − γ^k/k!,
+// the series of e^{−γ} (to 40 terms, error below γ^40/40!).
+func TestBernoulliExpSeriesExact(t *testing.T) {
+	for _, g := range []*big.Rat{big.NewRat(1, 3), big.NewRat(1, 1), big.NewRat(7, 10)} {
+		p := new(big.Rat) // P(stop at odd k)
+		reach := big.NewRat(1, 1)
+		for k := int64(1); k <= 40; k++ {
+			a := new(big.Rat).Quo(g, big.NewRat(k, 1)) // P(A_k = 1)
+			stop := new(big.Rat).Mul(reach, new(big.Rat).Sub(big.NewRat(1, 1), a))
+			if k%2 == 1 {
+				p.Add(p, stop)
+			}
+			reach.Mul(reach, a)
+		}
+		gf, _ := g.Float64()
+		pf, _ := p.Float64()
+		if math.Abs(pf-math.Exp(-gf)) > 1e-15 {
+			t.Errorf("γ = %v: P(odd) = %v, want e^-γ = %v", g, pf, math.Exp(-gf))
+		}
+	}
+}
+
+func dlapPMF(y int, s, tt float64) float64 {
+	r := math.Exp(-s / tt)
+	return (1 - r) / (1 + r) * math.Pow(r, math.Abs(float64(y)))
+}
+
+func TestDiscreteLaplaceChiSquare(t *testing.T) {
+	for _, c := range []struct{ s, t uint64 }{{1, 3}, {2, 5}, {3, 1}, {1, 40}} {
+		rng := rand.New(rand.NewPCG(c.s, c.t))
+		const n = 200000
+		// Bins: ≤ −K, −K+1 .. K−1, ≥ K with K the last y of expected count ≥ 5.
+		K := 1
+		for n*dlapPMF(K+1, float64(c.s), float64(c.t)) >= 5 {
+			K++
+		}
+		obs := make([]int, 2*K+1)
+		exp := make([]float64, 2*K+1)
+		for i := 0; i < n; i++ {
+			y := int(SampleDiscreteLaplace(rng, c.s, c.t))
+			y = max(-K, min(K, y))
+			obs[y+K]++
+		}
+		tail := 0.0
+		for y := K; y < K+5000; y++ {
+			tail += dlapPMF(y, float64(c.s), float64(c.t))
+		}
+		for y := -K + 1; y < K; y++ {
+			exp[y+K] = n * dlapPMF(y, float64(c.s), float64(c.t))
+		}
+		exp[0], exp[2*K] = n*tail, n*tail
+		if p := chiSquareP(t, obs, exp); p < 1e-4 {
+			t.Errorf("discrete Laplace s=%d t=%d: chi-square p = %v", c.s, c.t, p)
+		}
+	}
+}
+
+func dgPMF(s2 float64) func(y int) float64 {
+	z := 0.0
+	w := func(y int) float64 { return math.Exp(-float64(y) * float64(y) / (2 * s2)) }
+	span := int(40*math.Sqrt(s2)) + 40
+	for y := -span; y <= span; y++ {
+		z += w(y)
+	}
+	return func(y int) float64 { return w(y) / z }
+}
+
+func TestDiscreteGaussianChiSquare(t *testing.T) {
+	for _, s2 := range []uint64{1, 4, 50, 1000} {
+		rng := rand.New(rand.NewPCG(s2, 7))
+		pmf := dgPMF(float64(s2))
+		const n = 200000
+		K := 1
+		for pmf(K+1)*n >= 5 {
+			K++
+		}
+		obs := make([]int, 2*K+1)
+		exp := make([]float64, 2*K+1)
+		for i := 0; i < n; i++ {
+			y := int(SampleDiscreteGaussian(rng, s2))
+			obs[max(-K, min(K, y))+K]++
+		}
+		tail := 0.0
+		for y := K; y < K+10000; y++ {
+			tail += pmf(y)
+		}
+		for y := -K + 1; y < K; y++ {
+			exp[y+K] = n * pmf(y)
+		}
+		exp[0], exp[2*K] = n*tail, n*tail
+		if p := chiSquareP(t, obs, exp); p < 1e-4 {
+			t.Errorf("discrete Gaussian s²=%d: chi-square p = %v", s2, p)
+		}
+	}
+}
+
+// TestDiscreteGaussianLargeMoments checks mean and variance at s² = 2^40 and
+// 2^60, where the acceptance ratio needs 128-bit arithmetic.
+func TestDiscreteGaussianLargeMoments(t *testing.T) {
+	for _, s2 := range []uint64{1 << 40, 1 << 60} {
+		rng := rand.New(rand.NewPCG(3, s2))
+		const n = 100000
+		var s, ss float64
+		sd := math.Sqrt(float64(s2))
+		for i := 0; i < n; i++ {
+			z := float64(SampleDiscreteGaussian(rng, s2)) / sd
+			s += z
+			ss += z * z
+		}
+		mean, vr := s/n, ss/n
+		if math.Abs(mean) > 5/math.Sqrt(n) || math.Abs(vr-1) > 5*math.Sqrt(2.0/n) {
+			t.Errorf("s² = %d: standardised mean %v, variance %v", s2, mean, vr)
+		}
+	}
+}
+
+// TestBernExpBigMatches checks the big-integer Bernoulli against the rate.
+func TestBernExpBigMatches(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	num := new(big.Int).Lsh(big.NewInt(3), 200)
+	den := new(big.Int).Lsh(big.NewInt(4), 200) // γ = 3/4
+	const n = 100000
+	hits := 0
+	for i := 0; i < n; i++ {
+		if bernExpBig(rng, num, den) {
+			hits++
+		}
+	}
+	p := math.Exp(-0.75)
+	if got := float64(hits) / n; math.Abs(got-p) > 5*math.Sqrt(p*(1-p)/n) {
+		t.Errorf("bernExpBig(3/4): rate %v, want %v", got, p)
+	}
+}
+
+// TestDiscreteLaplaceLossExact enumerates, for a coarse grid where it is
+// feasible, every output within a range holding all but 2^-60 of the noise
+// mass and every pair of grid-rounded inputs of the domain, and checks in
+// exact rational arithmetic that the privacy loss is at most the claimed ε.
+func TestDiscreteLaplaceLossExact(t *testing.T) {
+	for _, c := range []struct {
+		sens, eps float64
+		dim       int
+		g         float64
+	}{{1, 1, 1, 0.125}, {1, 0.5, 2, 0.25}, {2, 3, 1, 0.5}} {
+		m, err := newDiscreteLaplace(c.sens, c.eps, 0, c.dim, c.g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		claim := new(big.Rat).SetFloat64(m.Guarantee().Epsilon)
+		if m.Guarantee().Epsilon > c.eps {
+			t.Fatalf("claimed %v above the budget %v", m.Guarantee().Epsilon, c.eps)
+		}
+		// P(|K| > R) = 2 r^{R+1}/(1+r) ≤ 2^-60 with r = e^{-1/t}.
+		R := int64(math.Ceil(float64(m.t)*60*math.Ln2)) + 1
+		// Domain [0, sens/dim]^dim has ℓ1 diameter sens: grid indices 0..n.
+		n := int64(math.Round(c.sens / float64(c.dim) / c.g))
+		// Per coordinate, the loss is (|z−kv| − |z−ku|)/t; the worst total
+		// is the sum of per-coordinate maxima, each over every z in range.
+		worst := new(big.Rat)
+		for ku := int64(0); ku <= n; ku++ {
+			for kv := int64(0); kv <= n; kv++ {
+				best := int64(math.MinInt64)
+				for z := -R; z <= n+R; z++ {
+					l := abs64(z-kv) - abs64(z-ku)
+					best = max(best, l)
+				}
+				r := big.NewRat(best*int64(c.dim), int64(m.t))
+				if r.Cmp(worst) > 0 {
+					worst = r
+				}
+			}
+		}
+		if worst.Cmp(claim) > 0 {
+			t.Errorf("%v: worst loss %v exceeds claimed ε %v", m, worst.FloatString(12), claim.FloatString(12))
+		}
+		// Real inputs: rounding two points of the domain moves them at most
+		// Δ_g steps apart in ℓ1.
+		rng := rand.New(rand.NewPCG(5, 5))
+		for i := 0; i < 10000; i++ {
+			var d int64
+			for j := 0; j < c.dim; j++ {
+				u := rng.Float64() * c.sens / float64(c.dim)
+				v := rng.Float64() * c.sens / float64(c.dim)
+				d += abs64(int64(math.Round(u/c.g)) - int64(math.Round(v/c.g)))
+			}
+			if uint64(d) > m.sensG {
+				t.Fatalf("rounded inputs %d steps apart, Δ_g = %d", d, m.sensG)
+			}
+		}
+	}
+	// The production grid: Δ_g/t ≤ ε exactly.
+	for _, eps := range []float64{0.1, 1, 2.5, 10} {
+		m, err := NewDiscreteLaplace(1, eps, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ratLE(m.sensG, m.t, eps) || m.Guarantee().Epsilon > eps {
+			t.Errorf("ε = %v: Δ_g/t = %d/%d exceeds it", eps, m.sensG, m.t)
+		}
+		if m.t < 1<<20 {
+			t.Errorf("ε = %v: only %d grid steps per scale", eps, m.t)
+		}
+	}
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// expBig returns e^x to prec bits for |x| ≤ 2^20: Taylor series on x/2^k,
+// squared k times.
+func expBig(x *big.Float, prec uint) *big.Float {
+	const k = 30
+	r := new(big.Float).SetPrec(prec).SetMantExp(x, -k)
+	sum := new(big.Float).SetPrec(prec).SetInt64(1)
+	term := new(big.Float).SetPrec(prec).SetInt64(1)
+	for i := int64(1); i < 60; i++ {
+		term.Mul(term, r)
+		term.Quo(term, new(big.Float).SetPrec(prec).SetInt64(i))
+		sum.Add(sum, term)
+	}
+	for i := 0; i < k; i++ {
+		sum.Mul(sum, sum)
+	}
+	return sum
+}
+
+// TestDiscreteGaussianDeltaExact computes δ(ε) = Σ_y max(0, P(y) − e^ε P(y−Δ))
+// for the one-dimensional discrete Gaussian in 256-bit arithmetic over a
+// range holding all but 2^-60 of the mass, and checks that the claimed δ
+// (DiscreteGaussianDelta) is at least the exact value (and no more than
+// 1e-6 above it), and that the zCDP bound is at least both the exact value
+// and the continuous Gaussian's δ.
+func TestDiscreteGaussianDeltaExact(t *testing.T) {
+	const prec = 256
+	two60 := new(big.Float).SetPrec(prec).SetMantExp(big.NewFloat(1), -60)
+	for _, c := range []struct {
+		s2, sens uint64
+	}{{16, 1}, {16, 3}, {200, 5}, {1000, 10}} {
+		v := float64(c.s2)
+		R := int64(math.Ceil(math.Sqrt(2*v*64*math.Ln2))) + int64(c.sens) + 2 // tail e^{-R²/2v} ≤ 2^-64 per side
+		w := make(map[int64]*big.Float)
+		z := new(big.Float).SetPrec(prec)
+		for y := -R - int64(c.sens); y <= R+int64(c.sens); y++ {
+			e := new(big.Float).SetPrec(prec).SetInt64(-y * y)
+			e.Quo(e, new(big.Float).SetPrec(prec).SetInt64(int64(2*c.s2)))
+			w[y] = expBig(e, prec)
+			z.Add(z, w[y])
+		}
+		for _, eps := range []float64{0.25, 0.5, 1, 2} {
+			ee := expBig(new(big.Float).SetPrec(prec).SetFloat64(eps), prec)
+			d := new(big.Float).SetPrec(prec)
+			for y := -R; y <= R; y++ {
+				q := new(big.Float).SetPrec(prec).Mul(ee, w[y-int64(c.sens)])
+				diff := new(big.Float).SetPrec(prec).Sub(w[y], q)
+				if diff.Sign() > 0 {
+					d.Add(d, diff)
+				}
+			}
+			d.Quo(d, z)
+			upper := new(big.Float).SetPrec(prec).Add(d, two60) // mass outside the range
+			claimed := DiscreteGaussianDelta(c.s2, c.sens, eps)
+			cl := new(big.Float).SetPrec(prec).SetFloat64(claimed)
+			df, _ := d.Float64()
+			if cl.Cmp(upper) < 0 && cl.Cmp(d) < 0 {
+				t.Errorf("s²=%d Δ=%d ε=%v: claimed δ %v below exact %v", c.s2, c.sens, eps, claimed, df)
+			}
+			if claimed > df*(1+1e-6)+0x1p-60 {
+				t.Errorf("s²=%d Δ=%d ε=%v: claimed δ %v too far above exact %v", c.s2, c.sens, eps, claimed, df)
+			}
+			rho := float64(c.sens*c.sens) / (2 * v)
+			zc := DeltaFromZCDP(rho, eps)
+			if zc < df || zc < GaussianDelta(float64(c.sens), math.Sqrt(v), eps) {
+				t.Errorf("s²=%d Δ=%d ε=%v: zCDP δ %v below exact %v or continuous %v", c.s2, c.sens, eps, zc, df,
+					GaussianDelta(float64(c.sens), math.Sqrt(v), eps))
+			}
+		}
+	}
+}
+
+func TestDiscreteGaussianCalibration(t *testing.T) {
+	for _, c := range []struct {
+		eps, delta float64
+		dim        int
+	}{{1, 1e-5, 1}, {0.5, 1e-6, 1}, {2.5, 1e-5, 10}, {1, 1e-5, 3}} {
+		m, err := NewDiscreteGaussian(2, c.eps, c.delta, c.dim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := m.DeltaFor(c.eps); d > c.delta {
+			t.Errorf("%v: δ(ε) = %v > %v", m, d, c.delta)
+		}
+		if m.s2 > 1 {
+			lower := *m
+			lower.s2--
+			if d := lower.DeltaFor(c.eps); d <= c.delta {
+				t.Errorf("%v: s² − 1 already meets δ (%v)", m, d)
+			}
+		}
+		sc, _ := AnalyticSigma(2, c.eps, c.delta)
+		if r := m.Sigma() / sc; r < 1 || r > 1.25 {
+			t.Errorf("%v: σ/σ_analytic = %v", m, r)
+		}
+		t.Logf("%v (σ/σ_analytic = %.5f)", m, m.Sigma()/sc)
+		back, err := DiscreteGaussianFromSigma(2, m.Sigma(), c.delta, c.dim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := back.Guarantee().Epsilon; e > c.eps*1.001 {
+			t.Errorf("FromSigma(%v): ε = %v, want ≤ %v", m.Sigma(), e, c.eps)
+		}
+	}
+}
+
+// The chi-square check can fail: samples of scale 3 against the pmf of
+// scale 3.3 (10 % off) are rejected.
+func TestChiSquareNegativeControl(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const n = 200000
+	K := 12
+	obs := make([]int, 2*K+1)
+	exp := make([]float64, 2*K+1)
+	for i := 0; i < n; i++ {
+		obs[max(-K, min(K, int(SampleDiscreteLaplace(rng, 1, 3))))+K]++
+	}
+	tail := 0.0
+	for y := K; y < K+5000; y++ {
+		tail += dlapPMF(y, 1, 3.3)
+	}
+	for y := -K + 1; y < K; y++ {
+		exp[y+K] = n * dlapPMF(y, 1, 3.3)
+	}
+	exp[0], exp[2*K] = n*tail, n*tail
+	if p := chiSquareP(t, obs, exp); p > 1e-6 {
+		t.Errorf("wrong pmf not rejected: p = %v", p)
+	}
+}
+
+// bitSrc.below is uniform on [0, k) on each of its paths (masking for small
+// k, 32-bit multiply-and-shift, Uint64N): chi-square over the values.
+func TestBelowUniform(t *testing.T) {
+	for _, k := range []uint64{2, 3, 5, 16, 17, 4097, 65537} {
+		b := bitSrc{r: rand.New(rand.NewPCG(k, 1))}
+		n := int(k) * 200
+		if n < 100000 {
+			n = 100000
+		}
+		obs := make([]int, k)
+		for i := 0; i < n; i++ {
+			v := b.below(k)
+			if v >= k {
+				t.Fatalf("below(%d) = %d", k, v)
+			}
+			obs[v]++
+		}
+		exp := make([]float64, k)
+		for i := range exp {
+			exp[i] = float64(n) / float64(k)
+		}
+		if p := chiSquareP(t, obs, exp); p < 1e-4 {
+			t.Errorf("below(%d): chi-square p = %v", k, p)
+		}
+	}
+	for _, k := range []uint64{3_000_000_000, 1<<40 + 7} {
+		b := bitSrc{r: rand.New(rand.NewPCG(k, 2))}
+		const n = 200000
+		s := 0.0
+		for i := 0; i < n; i++ {
+			v := b.below(k)
+			if v >= k {
+				t.Fatalf("below(%d) = %d", k, v)
+			}
+			s += float64(v) / float64(k)
+		}
+		if m := s / n; math.Abs(m-0.5) > 5*math.Sqrt(1.0/12/n) {
+			t.Errorf("below(%d): mean %v", k, m)
+		}
+	}
+}
