@@ -19,8 +19,8 @@ else
 fi
 
 echo "== gofmt / go vet"
-unformatted=$(gofmt -l $(git ls-files '*.go' | grep -v '^kernel/symbols/') 2>/dev/null || true)
-if [ -n "$unformatted" ]; then echo "gofmt needed:"; echo "$unformatted"; exit 1; fi
+unformatted=$(gofmt -l $(git ls-files '*.go' | grep -v '^kernel/symbols/') 2>&1 || true)
+if [ -n "$unformatted" ]; then echo "gofmt needed (or the file does not parse):"; echo "$unformatted"; exit 1; fi
 go vet ./...
 # goldp is installed natively on macOS too (go install): keep it building there.
 GOOS=darwin GOARCH=arm64 go vet ./...
