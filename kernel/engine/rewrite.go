@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -9,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/goldp/goldp/kernel/front"
 )
 
 // This file turns a cell into chunks the interpreter can evaluate one after
@@ -78,6 +81,9 @@ type sessionView struct {
 	// rich holds the names of display methods (String, HTML, PNG, ...)
 	// that some cell type declares.
 	rich map[string]bool
+	// front type-checks cells in the context of the session (created on
+	// the first cell).
+	front *front.Session
 }
 
 func (v *sessionView) defined(name string) bool {
@@ -431,6 +437,9 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 	r.items = items
 	r.out.src, r.out.items, r.out.ps = src, items, r.ps
 	if err := r.check(); err != nil {
+		return nil, err
+	}
+	if err := view.typeCheck(src, line0, col0); err != nil {
 		return nil, err
 	}
 	r.autoImports()
@@ -1551,4 +1560,31 @@ func (r *rewriter) isVoid(e ast.Expr) (void, known bool) {
 		return f.Type.Results == nil || f.Type.Results.NumFields() == 0, true
 	}
 	return false, false
+}
+
+// typeCheck checks the cell with the front end (go/types, in the context of
+// the cells that ran before) and returns its first error as a compile
+// error at the cell's position.
+func (v *sessionView) typeCheck(src string, line0, col0 int) error {
+	if v.front == nil {
+		v.front = front.NewSession(func(name string) (string, bool) {
+			if p, ok := v.imported[name]; ok {
+				return p, true
+			}
+			p, ok := v.preload[name]
+			return p, ok
+		})
+		v.front.Script = v.script
+	}
+	_, err := v.front.Check(src, line0, col0, func(name string) bool {
+		if _, ok := v.methods[name]; ok {
+			return true
+		}
+		return v.defined(name)
+	})
+	var fe *front.Error
+	if errors.As(err, &fe) {
+		return &cellError{"CompileError", fe.Msg, fe.Line, fe.Col}
+	}
+	return err
 }

@@ -217,18 +217,17 @@ func TestPanicInDeclaringStatement(t *testing.T) {
 	}
 }
 
-// TestFailedCellEffects pins down what a failed cell leaves behind: what
-// ran before the failing statement stays, nothing after it runs, and a
-// cell that does not parse changes nothing.
+// TestFailedCellEffects pins down what a failed cell leaves behind: a
+// cell that does not parse or type-check changes nothing (a Go program that
+// does not compile runs nothing); in a cell that panics, what ran before
+// the failing statement stays and nothing after it runs.
 func TestFailedCellEffects(t *testing.T) {
 	s := newTest(t)
 	s.fail("a := 1\nfunc fa() int { return a }\nb := undefinedName\nc := 3\n")
-	if got := s.exec("fa()"); got != "1" {
-		t.Fatalf("declarations before the error persist: %q", got)
+	if e := s.fail("fa()"); !strings.Contains(e.Message, "undefined: fa") {
+		t.Fatalf("a cell with a type error changes nothing: %+v", e)
 	}
-	if e := s.fail("c"); !strings.Contains(e.Message, "undefined: c") {
-		t.Fatalf("statements after the error do not run: %+v", e)
-	}
+	s.exec("a := 1")
 	s.fail("d := 4\nfunc broken( {\n")
 	if e := s.fail("d"); !strings.Contains(e.Message, "undefined: d") {
 		t.Fatalf("a cell with a syntax error changes nothing: %+v", e)
@@ -271,11 +270,15 @@ func TestNilErrorShowsNothing(t *testing.T) {
 // as the others: values, assignments, panics with their position.
 func TestQuickStatements(t *testing.T) {
 	view := func() *sessionView {
-		return &sessionView{
+		v := &sessionView{
 			vars: map[string]bool{"x": true, "m": true, "s": true, "ch": true, "len2": true}, consts: map[string]bool{},
 			funcs: map[string]int{"f": 1}, types: map[string]string{}, imported: map[string]string{"fmt": "fmt"},
 			preload: map[string]string{},
 		}
+		if err := v.typeCheck("var x, len2 int\nvar m map[string]int\nvar s []int\nvar ch chan int\nfunc f() int { return 0 }", 1, 1); err != nil {
+			t.Fatal(err)
+		}
+		return v
 	}
 	for _, c := range []struct {
 		code  string
