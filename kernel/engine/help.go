@@ -12,9 +12,8 @@ type limit struct {
 }
 
 var limits = []limit{
-	{"`for i := range n` over an integer (Go 1.22) works only when the engine sees that n is an int (a literal, `len(x)`, an int parameter or variable, a top-level int of an earlier cell); elsewhere, e.g. over a function call, it does not compile", "`for i := 0; i < n; i++`"},
-	{"loop variables are shared by all iterations (pre-Go 1.22): closures created in a loop all see the last value", "copy it first: `i := i`, or pass it as an argument"},
-	{"the builtins `min`, `max` and `clear` (Go 1.21) are missing", "`math.Min`/`math.Max`, or a comparison; `for k := range m { delete(m, k) }`"},
+	{"ranging over a function (Go 1.23 iterators) is refused", "call the function with the loop body as its yield function: `seq(func(v T) bool { ...; return true })`"},
+	{"a deferred function literal that uses a variable of an enclosing loop is refused (the interpreter would give it the last iteration's value), and so is a three-clause loop whose body both captures and changes its variable", "pass the variable as an argument: `defer func(i int) { ... }(i)`; capture a copy: `j := i`"},
 	{"generic functions whose type arguments must be inferred from a function argument fail", "write the type arguments: `Map[int, string](xs, f)`"},
 	{"generic library functions are not available (e.g. `rand.N`)", "the concrete ones: `rand.IntN`, `rand.Int64N`, `rand.Float64`"},
 	{"interpreted types reach compiled code only through compiled interfaces: `fmt` finds a String method, but a type assertion or switch on `any` holding a cell struct type does not see its methods", "declare the variable with the interface type: `var s fmt.Stringer = v`"},

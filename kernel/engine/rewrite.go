@@ -84,6 +84,9 @@ type sessionView struct {
 	// front type-checks cells in the context of the session (created on
 	// the first cell).
 	front *front.Session
+	// lowered is set while the rewriter plans a cell the front end has
+	// already checked and rewritten.
+	lowered bool
 }
 
 func (v *sessionView) defined(name string) bool {
@@ -439,8 +442,18 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 	if err := r.check(); err != nil {
 		return nil, err
 	}
-	if err := view.typeCheck(src, line0, col0); err != nil {
-		return nil, err
+	if !view.lowered {
+		src2, err := view.typeCheck(src, line0, col0)
+		if err != nil {
+			return nil, err
+		}
+		if src2 != src {
+			// The front end rewrote constructs the interpreter gets
+			// wrong; plan the rewritten cell (same lines).
+			view.lowered = true
+			defer func() { view.lowered = false }()
+			return rewrite(src2, line0, col0, view)
+		}
 	}
 	r.autoImports()
 	for i := range items {
@@ -1564,8 +1577,9 @@ func (r *rewriter) isVoid(e ast.Expr) (void, known bool) {
 
 // typeCheck checks the cell with the front end (go/types, in the context of
 // the cells that ran before) and returns its first error as a compile
-// error at the cell's position.
-func (v *sessionView) typeCheck(src string, line0, col0 int) error {
+// error at the cell's position. It returns the cell rewritten by type for
+// the interpreter.
+func (v *sessionView) typeCheck(src string, line0, col0 int) (string, error) {
 	if v.front == nil {
 		v.front = front.NewSession(func(name string) (string, bool) {
 			if p, ok := v.imported[name]; ok {
@@ -1576,7 +1590,7 @@ func (v *sessionView) typeCheck(src string, line0, col0 int) error {
 		})
 		v.front.Script = v.script
 	}
-	_, err := v.front.Check(src, line0, col0, func(name string) bool {
+	c, err := v.front.Check(src, line0, col0, func(name string) bool {
 		if _, ok := v.methods[name]; ok {
 			return true
 		}
@@ -1584,7 +1598,10 @@ func (v *sessionView) typeCheck(src string, line0, col0 int) error {
 	})
 	var fe *front.Error
 	if errors.As(err, &fe) {
-		return &cellError{"CompileError", fe.Msg, fe.Line, fe.Col}
+		return "", &cellError{"CompileError", fe.Msg, fe.Line, fe.Col}
 	}
-	return err
+	if err != nil {
+		return "", err
+	}
+	return c.Rewritten(), nil
 }

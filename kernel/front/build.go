@@ -132,9 +132,9 @@ func (s *Session) lower(c *Checked) {
 					c.declared[id.Name] = true
 				}
 			}
-			c.File.Decls[i] = &ast.GenDecl{Tok: token.VAR, TokPos: st.Pos(), Specs: []ast.Spec{
-				&ast.ValueSpec{Names: names, Values: st.Rhs},
-			}}
+			spec := &ast.ValueSpec{Names: names, Values: st.Rhs}
+			c.defines = append(c.defines, spec)
+			c.File.Decls[i] = &ast.GenDecl{Tok: token.VAR, TokPos: st.Pos(), Specs: []ast.Spec{spec}}
 		}
 	}
 	delete(c.declared, "_")
@@ -249,6 +249,21 @@ func (p *positioner) pos(off int) (line, col int) {
 		col += p.col0 - 1
 	}
 	return p.line0 + i, col
+}
+
+// offset is the cell offset of line:col (the inverse of pos).
+func (p *positioner) offset(line, col int) int {
+	i := line - p.line0
+	if i < 0 {
+		return 0
+	}
+	if i >= len(p.lineStarts) {
+		return len(p.src)
+	}
+	if i == 0 {
+		col -= p.col0 - 1
+	}
+	return min(p.lineStarts[i]+col-1, len(p.src))
 }
 
 func (p *positioner) directive(off int) string {

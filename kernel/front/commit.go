@@ -276,7 +276,3 @@ func (s *Session) sessionAST(redeclared map[string]bool) *ast.File {
 	}
 	return f
 }
-
-// refuse reports the constructs the front end cannot make right (see
-// refused.go); nil when there is none.
-func (s *Session) refuse(c *Checked) *Error { return nil }

@@ -81,6 +81,13 @@ type Checked struct {
 	// values holds the positions of top-level expression statements, whose
 	// value the cell shows (Go would say it is not used).
 	values map[token.Pos]bool
+	sess   *Session
+	// defines are the top-level `a, b := e` of the cell, as the
+	// package-level declarations lower made of them.
+	defines []*ast.ValueSpec
+	edits   []edit
+	refused *Error
+	temps   int
 	// imports maps the names of the packages the cell imports explicitly to
 	// their paths.
 	imports map[string]string
@@ -141,7 +148,8 @@ func (s *Session) Check(src string, line0, col0 int, defined func(name string) b
 		return nil, e
 	}
 	c.Pkg, c.Info = pkg, info
-	if e := s.refuse(c); e != nil {
+	c.sess = s
+	if e := c.lowerRules(); e != nil {
 		return nil, e
 	}
 	s.pending = c
@@ -185,4 +193,23 @@ func (s *Session) names() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// nameCandidates returns the names under which a cell may reach the
+// package at path without importing it.
+func (s *Session) nameCandidates(path string) []string {
+	p, err := packages.Import(path)
+	if err != nil {
+		return nil
+	}
+	n := p.Name()
+	if s.imported[n] == path {
+		return []string{n}
+	}
+	if s.Imports != nil {
+		if q, ok := s.Imports(n); ok && q == path {
+			return []string{n}
+		}
+	}
+	return nil
 }
