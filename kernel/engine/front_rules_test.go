@@ -37,6 +37,8 @@ var goBehaviour = []struct {
 		"0123", "for i := range sq(2) {\n\tfmt.Print(i)\n\ti += 10\n}", "func sq(n int) int { return n * n }"},
 	{"builtins: min, max, clear", []string{"x := 2.5\nm := map[string]int{\"a\": 1}\nclear(m)\nfmt.Print(min(x, 1), max(3, 7, 1), min(\"b\", \"a\"), len(m), max(math.NaN(), 1))"},
 		"1 7a0 NaN", "x := 2.5\nm := map[string]int{\"a\": 1}\nclear(m)\nfmt.Print(min(x, 1), max(3, 7, 1), min(\"b\", \"a\"), len(m), max(math.NaN(), 1))", ""},
+	{"fmtcell: %T names, numeric verbs on Stringers", []string{"type Temp float64\nfunc (t Temp) String() string { return fmt.Sprintf(\"%.1f°C\", float64(t)) }\ntype Q struct{ N int }\ntype Level int\nfunc (l Level) String() string { return \"L\" }", "t := Temp(21.5)\nfmt.Printf(\"%v %d %.2f %T %T %s %v\\n\", t, Level(2), t, Q{1}, []*Q{}, t, Level(3))"},
+		"21.5°C 2 21.50 main.Q []*main.Q 21.5°C L\n", "t := Temp(21.5)\nfmt.Printf(\"%v %d %.2f %T %T %s %v\\n\", t, Level(2), t, Q{1}, []*Q{}, t, Level(3))", "type Temp float64\nfunc (t Temp) String() string { return fmt.Sprintf(\"%.1f°C\", float64(t)) }\ntype Q struct{ N int }\ntype Level int\nfunc (l Level) String() string { return \"L\" }"},
 }
 
 func TestGoBehaviour(t *testing.T) {
