@@ -27,6 +27,8 @@ var goBehaviour = []struct {
 		"2 1 0 ", `f()`, "func f() {\n\tfor i := 0; i < 3; i++ {\n\t\tdefer fmt.Print(i, \" \")\n\t}\n}"},
 	{"defer: top level", []string{"x := 5\ndefer fmt.Println(x)\nx = 6\nfmt.Println(x)"},
 		"6\n5\n", "x := 5\ndefer fmt.Println(x)\nx = 6\nfmt.Println(x)", ""},
+	{"defer: in a top-level loop, runs when the cell ends", []string{"for i := 0; i < 3; i++ { defer fmt.Print(i, \" \") }\nfor _, s := range []string{\"x\"} { defer fmt.Print(s) }\nfmt.Print(\"start \")"},
+		"start x2 1 0 ", "for i := 0; i < 3; i++ { defer fmt.Print(i, \" \") }\nfor _, s := range []string{\"x\"} { defer fmt.Print(s) }\nfmt.Print(\"start \")", ""},
 	{"methodvalue: bound to a copy", []string{"type Pt struct{ X, Y float64 }\nfunc (p Pt) Norm() float64 { return math.Hypot(p.X, p.Y) }", "pt := Pt{1, 0}\nf := pt.Norm\npt = Pt{3, 4}\nfmt.Print(f(), pt.Norm())"},
 		"1 5", "pt := Pt{1, 0}\nf := pt.Norm\npt = Pt{3, 4}\nfmt.Print(f(), pt.Norm())", "type Pt struct{ X, Y float64 }\nfunc (p Pt) Norm() float64 { return math.Hypot(p.X, p.Y) }"},
 	{"typeswitch: case error", []string{"var e any = errors.New(\"boom\")\nswitch x := e.(type) {\ncase int:\n\tfmt.Println(\"int\", x)\ncase error:\n\tfmt.Println(\"error\", x)\ndefault:\n\tfmt.Println(\"other\")\n}"},

@@ -1589,6 +1589,7 @@ func (v *sessionView) typeCheck(src string, line0, col0 int) (string, error) {
 			return p, ok
 		})
 		v.front.Script = v.script
+		v.front.DeferHook = rtName + ".Defer"
 	}
 	c, err := v.front.Check(src, line0, col0, func(name string) bool {
 		if _, ok := v.methods[name]; ok {

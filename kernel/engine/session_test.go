@@ -330,7 +330,7 @@ func TestQuickStatements(t *testing.T) {
 			t.Errorf("%q = %q, want %q", c.code, got, c.want)
 		}
 	}
-	e := s.fail("x\n[]int{}[x]")
+	e := s.fail("_ = x\n[]int{}[x]")
 	if e.Name != "Panic" || e.Line != 2 || !strings.Contains(e.Message, "index out of range") {
 		t.Errorf("quick index panic: %+v", e)
 	}

@@ -103,7 +103,9 @@ func (s *Session) lower(c *Checked) {
 		}
 		switch st := stmtOf(d).(type) {
 		case *ast.ExprStmt:
-			c.values[st.X.Pos()] = true
+			if i == len(c.File.Decls)-1 {
+				c.values[st.X.Pos()] = true // the cell's value
+			}
 		case *ast.AssignStmt:
 			if st.Tok != token.DEFINE {
 				continue

@@ -45,10 +45,12 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 		}
 	}
 	var names, values []string
+	var typs []types.Type
 	tmp := func(e ast.Expr) string {
 		n := c.temp("d")
 		names = append(names, n)
 		values = append(values, c.text(c.off(e.Pos()), c.off(e.End())))
+		typs = append(typs, c.typeOf(e))
 		return n
 	}
 	fun := c.text(c.off(call.Fun.Pos()), c.off(call.Fun.End()))
@@ -66,8 +68,10 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 			names = append(names, n)
 			if ptrRecv && !ptrOperand {
 				values = append(values, "&"+x)
+				typs = append(typs, types.NewPointer(c.typeOf(recv)))
 			} else {
 				values = append(values, x)
+				typs = append(typs, c.typeOf(recv))
 			}
 			fun = n + "." + f.Sel.Name
 		}
@@ -91,7 +95,7 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 		}
 		args = append(args, tmp(a))
 	}
-	if len(names) == 0 {
+	if len(names) == 0 && !(c.sess != nil && c.sess.DeferHook != "" && inCellBody(stack) && !topLevel(stack)) {
 		return
 	}
 	ell := ""
@@ -99,10 +103,42 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 		ell = "..."
 	}
 	stmt := strings.Join(names, ", ") + " := " + strings.Join(values, ", ") + "; defer " + fun + "(" + strings.Join(args, ", ") + ell + ")"
-	if !topLevel(stack) {
+	switch {
+	case topLevel(stack):
+	case c.sess != nil && c.sess.DeferHook != "" && inCellBody(stack):
+		// a defer in a top-level loop or block: Go runs it when
+		// the cell (its main) returns, not when the statement ends
+		// The function literal gets the values through the parameters of
+		// a call made now: a closure handed to compiled code would see
+		// the loop's last values in the interpreter.
+		var params []string
+		for i, n := range names {
+			t, ok := c.typeText(typs[i])
+			if !ok {
+				c.refuse(d, "the front end cannot name the type of this deferred call's operand: move the loop into a function and defer there")
+				return
+			}
+			params = append(params, n+" "+t)
+		}
+		stmt = c.sess.DeferHook + "(func(" + strings.Join(params, ", ") + ") func() { return func() { " + fun + "(" + strings.Join(args, ", ") + ell + ") } }(" + strings.Join(values, ", ") + "))"
+	default:
 		stmt = "{ " + stmt + " }"
 	}
 	c.replace(d, stmt)
+}
+
+// inCellBody reports whether the node whose ancestors are stack is in a
+// statement of the cell's top level, outside any function literal.
+func inCellBody(stack []ast.Node) bool {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch n := stack[i].(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.FuncDecl:
+			return n.Name.Name == "_" && n.Recv == nil
+		}
+	}
+	return false
 }
 
 // topLevel reports whether the node whose ancestors are stack is a

@@ -139,20 +139,47 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string) {
 				c.refuse(a, "fmt does not call the String or Error methods of cell types inside slices, arrays, maps or structs in the interpreter: format the elements yourself (call their String method)")
 				return
 			}
-			named, ok := types.Unalias(t).(*types.Named)
-			if !ok {
-				continue
-			}
-			b, ok := named.Underlying().(*types.Basic)
-			if !ok || !hasMethods(named) {
+			named, ptr := cellNamed(t)
+			if named == nil {
 				continue
 			}
 			if hasMethod(named, "Format") || hasMethod(named, "GoString") && v == "v" {
 				continue
 			}
-			stringer := hasMethod(named, "String") || hasMethod(named, "Error")
-			if stringer && strings.Contains("vsxXq", v) {
-				continue // fmt calls String: the interpreter's wrapper does
+			methods := types.NewMethodSet(t)
+			m := ""
+			for _, name := range []string{"Error", "String"} {
+				if methods.Lookup(named.Obj().Pkg(), name) != nil {
+					m = name
+					break
+				}
+			}
+			if m != "" && strings.Contains("vsxXq", v) {
+				// fmt calls the method: call it here, as the
+				// interpreter's fmt does not always.
+				if !strings.HasSuffix(name, "f") && name != "Println" && name != "Sprintln" && name != "Fprintln" && name != "Appendln" {
+					c.refuse(a, "fmt."+name+" of a value of a cell type with a "+m+" method: use Println or Printf (the interpreter's fmt does not call it reliably, and a string would change Print's spacing)")
+					return
+				}
+				c.insert(a.Pos(), "(")
+				c.insert(a.End(), ")."+m+"()")
+				continue
+			}
+			if !ptr && (hasMethod(named, "String") || hasMethod(named, "Error")) && strings.Contains("vsxXq", v) {
+				// only *T has the method: fmt prints the value's
+				// fields; strip the methods the interpreter would use.
+				u, ok := c.typeText(named.Underlying())
+				if !ok {
+					c.refuse(a, "fmt would not call the pointer method String of this value; the interpreter does: print its fields yourself")
+					return
+				}
+				c.insert(a.Pos(), "("+u+")(")
+				c.insert(a.End(), ")")
+				continue
+			}
+			b, ok := named.Underlying().(*types.Basic)
+			if ptr || !ok || !hasMethods(named) {
+				continue
 			}
 			if !validVerb(b, v) {
 				c.refuse(a, "%"+v+" is not a verb for "+types.TypeString(t, func(p *types.Package) string { return p.Name() })+" (Go prints %!"+v+"(...)): use a verb of its kind ("+b.Name()+")")
@@ -413,4 +440,16 @@ func validVerb(b *types.Basic, v string) bool {
 		return strings.Contains("sqxX", v)
 	}
 	return false
+}
+
+// cellNamed returns the cell type t is, or points to (ptr).
+func cellNamed(t types.Type) (n *types.Named, ptr bool) {
+	if p, ok := t.(*types.Pointer); ok {
+		t, ptr = p.Elem(), true
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != mainPath {
+		return nil, false
+	}
+	return n, ptr
 }

@@ -37,6 +37,11 @@ type Session struct {
 	Imports func(name string) (path string, ok bool)
 	// Script allows func main (a script's source).
 	Script bool
+	// DeferHook, if set, names the function that registers a call to run
+	// when the cell ends (func(func())); a defer inside a top-level loop
+	// or block of a cell is rewritten to it, since the cell is the
+	// function it belongs to.
+	DeferHook string
 
 	fset     *token.FileSet
 	decls    map[string]string       // "x", "T", "T.M" → declaration source

@@ -10,11 +10,13 @@ import (
 var preloads = map[string]string{
 	"fmt": "fmt", "math": "math", "strings": "strings", "strconv": "strconv", "sort": "sort",
 	"errors": "errors", "rand": "math/rand/v2", "os": "os", "time": "time",
-	"mat": "gonum.org/v1/gonum/mat", "stat": "gonum.org/v1/gonum/stat", "slices": "slices",
+	"mat": "gonum.org/v1/gonum/mat", "stat": "gonum.org/v1/gonum/stat", "slices": "slices", "sync": "sync",
 }
 
 func newTestSession() *Session {
-	return NewSession(func(n string) (string, bool) { p, ok := preloads[n]; return p, ok })
+	s := NewSession(func(n string) (string, bool) { p, ok := preloads[n]; return p, ok })
+	s.DeferHook = "__goldp.Defer"
+	return s
 }
 
 // run checks cells one after the other as if each ran; it returns the

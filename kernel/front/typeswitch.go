@@ -35,15 +35,36 @@ func init() {
 }
 
 func (c *Checked) typeSwitch(ts *ast.TypeSwitchStmt) {
-	iface := false
+	// The interpreter matches cases of cell interfaces natively, and
+	// misses library interfaces (error) and cell types, which its
+	// comma-ok assertion matches (and cell interfaces make it panic).
+	cellIface, rewrite := false, false
 	for _, cl := range ts.Body.List {
 		for _, e := range cl.(*ast.CaseClause).List {
-			if t := c.typeOf(e); t != nil && types.IsInterface(t) {
-				iface = true
+			t := c.typeOf(e)
+			if t == nil || c.Info.Types[e].IsNil() {
+				continue
+			}
+			named, _ := cellNamed(t)
+			switch {
+			case types.IsInterface(t) && named != nil:
+				cellIface = true
+			case types.IsInterface(t):
+				rewrite = true
+			case named != nil:
+				rewrite = true
+				if other := c.sameShape(named); other != "" {
+					c.refuse(e, "the interpreter cannot tell "+named.Obj().Name()+" from "+other+" (same underlying type): give them different fields, or switch on a method")
+					return
+				}
 			}
 		}
 	}
-	if !iface {
+	if !rewrite {
+		return
+	}
+	if cellIface {
+		c.refuse(ts, "the interpreter cannot mix cases of cell interfaces with cases of cell types or library interfaces (error) in one type switch: switch on the cell interfaces first, then on the rest in the default case")
 		return
 	}
 	var bind string
@@ -94,4 +115,24 @@ func (c *Checked) typeSwitch(ts *ast.TypeSwitchStmt) {
 		c.replaceRange(c.off(cl.Pos()), c.off(cl.Colon)+1, b.String())
 	}
 	c.replaceRange(c.off(ts.Body.Rbrace), c.off(ts.Body.Rbrace)+1, "} }")
+}
+
+// sameShape returns the name of another type of the cells with the same
+// underlying type as n, "" if there is none: the interpreter represents
+// both by that structure and cannot tell their values apart.
+func (c *Checked) sameShape(n *types.Named) string {
+	scope := c.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn == n.Obj() || tn.IsAlias() {
+			continue
+		}
+		if types.IsInterface(tn.Type()) {
+			continue
+		}
+		if types.Identical(tn.Type().Underlying(), n.Underlying()) {
+			return name
+		}
+	}
+	return ""
 }
