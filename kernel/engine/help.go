@@ -21,6 +21,10 @@ var limits = []limit{
 	{"functions defined before you redefine a function or a constant keep using the previous definition (the engine names them in a note)", "run the cells that define them again"},
 	{"a method cannot be replaced once defined (the same definition again is fine)", "give it another name, or %reset and run the cells again"},
 	{"`a, err := f()` where err already exists from an earlier cell declares a fresh err too, so functions defined earlier keep seeing the old one (the engine assigns only when every name on the left exists)", "`var a T` first, then `a, err = f()`"},
+	{"fmt cannot print cell types as Go does in some forms, which are refused: `%#v`, `%T` of an interface holding a cell type, String or Error methods of cell types inside slices, maps or structs, `fmt.Print` of a cell type with a String method", "`%+v`; `%T` of the value itself; call the String method of each element; `fmt.Println` or `fmt.Printf`"},
+	{"`errors.As` with a cell error type, and `%w` of a cell error, are refused (the interpreter loses the type)", "a type assertion on the error itself: `if e, ok := err.(*MyErr); ok { ... }`; wrap the text with `%v`"},
+	{"cell types with the same underlying type (two empty structs) cannot be told apart in a type switch, which is refused", "give the types different fields, or switch on a method"},
+	{"runtime panics keep the interpreter's words: an index out of range does not name the index and length, a nil pointer dereference reads `reflect: call of reflect.Value.Field on zero Value`; a typed nil pointer stored in an interface compares equal to nil", "check lengths and nil pointers before the access; compare the pointer itself with nil"},
 	{"a panic in a goroutine started by a cell is caught and reported, but the goroutine's remaining work is lost", "handle errors inside the goroutine"},
 	{"an interrupted compiled call (a long library loop) only stops if it honours `display.Context()`", "pass `display.Context()` to library calls that take a context"},
 }
@@ -55,6 +59,14 @@ Magics:
   %who          the names cells defined, with their types
   %reset        discard every definition (fresh interpreter)
 
+Cells are type-checked with go/types at the Go version that built goldp,
+in the context of the earlier cells, before they run: errors come in Go's
+words at the cell's line and column, and a cell with an error changes
+nothing. Forms the interpreter gets wrong are rewritten (min, max, clear,
+range over int, per-iteration loop variables, defer arguments, method
+values, type switches with interface cases, constant divisions, %T and
+String/Error in fmt) or refused with the alternative.
+
 Known limits of the interpreter (Go 1.22 standard library):
 `)
 	for _, l := range limits {
@@ -74,6 +86,8 @@ func helpMarkdown() string {
 		fmt.Fprintf(&b, "| `%s` | `%s` |\n", p.Name, p.Path)
 	}
 	b.WriteString("\nAny other standard library package whose name is unambiguous (`sync`, `bytes`, `regexp`, `json`, ...) is imported the first time a cell uses it.\n")
+	b.WriteString("\nCells are type-checked with go/types (Go's errors, at the cell's line and column, before anything runs); ")
+	b.WriteString("forms the interpreter gets wrong are rewritten or refused with the alternative.\n")
 	b.WriteString("\n### Magics\n\n")
 	b.WriteString("- `%help` this text\n- `%time stmt` run a statement and print its wall time\n")
 	b.WriteString("- `%%time` (first line) time the whole cell\n- `%who` names defined, with types\n")

@@ -31,6 +31,27 @@ func TestHelpLimits(t *testing.T) {
 	if e := s.fail("var hs []func() int\nfor i := 0; i < 4; i++ {\n\ths = append(hs, func() int { return i })\n\ti++\n}"); !strings.Contains(e.Message, "capture the copy") {
 		t.Errorf("loop changing a captured variable: %+v", e)
 	}
+	// fmt forms the interpreter prints wrongly are refused; the
+	// alternatives work
+	s.exec("type Temp float64\nfunc (t Temp) String() string { return fmt.Sprintf(\"%.1f C\", float64(t)) }\ntype Pair struct{ A, B int }")
+	for _, c := range []string{"fmt.Printf(\"%#v\", Pair{1, 2})", "fmt.Println([]Temp{1})", "fmt.Print(Temp(1))"} {
+		if e := s.fail(c); e.Name != "CompileError" {
+			t.Errorf("%s: %+v", c, e)
+		}
+	}
+	s.out.Reset()
+	s.exec("ts := []Temp{1, 2}\nfor _, x := range ts {\n\tfmt.Println(x.String())\n}\nfmt.Printf(\"%+v %T\\n\", Pair{1, 2}, Pair{})\nfmt.Println(Temp(3))")
+	if got := s.out.String(); got != "1.0 C\n2.0 C\n{A:1 B:2} main.Pair\n3.0 C\n" {
+		t.Errorf("fmt alternatives: %q", got)
+	}
+	// errors.As with a cell type: refused; a type assertion works
+	s.exec("type MyErr struct{ Code int }\nfunc (e *MyErr) Error() string { return fmt.Sprint(\"code \", e.Code) }")
+	if e := s.fail("var err error = &MyErr{7}\nvar target *MyErr\nerrors.As(err, &target)"); e.Name != "CompileError" {
+		t.Errorf("errors.As: %+v", e)
+	}
+	if got := s.exec("var err error = &MyErr{7}\ncode := 0\nif e, ok := err.(*MyErr); ok {\n\tcode = e.Code\n}\ncode"); got != "7" {
+		t.Errorf("errors.As alternative: %q", got)
+	}
 	// generic inference from a function argument
 	s.exec("func Map[T, U any](xs []T, f func(T) U) []U {\n\tvar out []U\n\tfor _, x := range xs {\n\t\tout = append(out, f(x))\n\t}\n\treturn out\n}")
 	s.fail("Map([]int{1, 2}, func(i int) string { return fmt.Sprint(i) })")

@@ -3,6 +3,7 @@ package front
 import (
 	"go/ast"
 	"go/types"
+	"strings"
 )
 
 // Rule builtins: the interpreter lacks Go 1.21's min, max and clear. A
@@ -32,10 +33,45 @@ func init() {
 				return false
 			case "clear":
 				c.clear(call, id)
+			case "print", "println":
+				c.printBuiltin(call, b.Name())
 			}
 			return true
 		})
 	}})
+}
+
+// printBuiltin: the builtins print and println write to standard error;
+// the interpreter writes them to standard output. Operands that print
+// alike with fmt (integers, strings, booleans) go to fmt.Fprint(ln) on
+// os.Stderr; others (floats print as +1.500000e+000) are refused.
+func (c *Checked) printBuiltin(call *ast.CallExpr, name string) {
+	fmtName, ok1 := c.pkgName("fmt")
+	osName, ok2 := c.pkgName("os")
+	for _, a := range call.Args {
+		b, ok := c.typeOf(a).Underlying().(*types.Basic)
+		if !ok || b.Info()&(types.IsInteger|types.IsString|types.IsBoolean) == 0 || !ok1 || !ok2 {
+			c.refuse(call, "the builtin "+name+" writes to standard error in its own format: use fmt.Println, or fmt.Fprintln(os.Stderr, ...)")
+			return
+		}
+	}
+	if name == "println" {
+		c.replaceRange(c.off(call.Fun.Pos()), c.off(call.Lparen)+1, fmtName+".Fprintln("+osName+".Stderr"+sepIf(len(call.Args) > 0))
+		return
+	}
+	// print puts no spaces between operands: print each on its own
+	var parts []string
+	for _, a := range call.Args {
+		parts = append(parts, fmtName+".Sprint("+c.text(c.off(a.Pos()), c.off(a.End()))+")")
+	}
+	c.replace(call, fmtName+".Fprint("+osName+".Stderr"+sepIf(len(parts) > 0)+strings.Join(parts, ", ")+")")
+}
+
+func sepIf(b bool) string {
+	if b {
+		return ", "
+	}
+	return ""
 }
 
 func (c *Checked) minMax(call *ast.CallExpr, id *ast.Ident, name string) {

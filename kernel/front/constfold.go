@@ -2,8 +2,8 @@ package front
 
 import (
 	"go/ast"
-	"go/token"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"strconv"
 )

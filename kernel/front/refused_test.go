@@ -31,6 +31,7 @@ func TestRefused(t *testing.T) {
 		{"String methods of cell types inside containers", "type S int\nfunc (S) String() string { return \"s\" }\nfmt.Println([]S{1})", "format the elements yourself"},
 		{"a verb invalid for a cell type with methods", "type S float64\nfunc (S) String() string { return \"s\" }\nfmt.Printf(\"%d\", S(1))", "use a verb of its kind"},
 		{"%w with an error of a cell type", "type E struct{}\nfunc (*E) Error() string { return \"e\" }\nfmt.Errorf(\"x: %w\", &E{})", "wrap its text with %v"},
+		{"the builtin println with a float operand", "println(1.5)", "fmt.Println"},
 		{"errors.As with a cell type", "type E struct{}\nfunc (*E) Error() string { return \"e\" }\nvar err error\nvar e *E\nerrors.As(err, &e)", "assert the error itself"},
 	} {
 		s := newTestSession()
