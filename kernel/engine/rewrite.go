@@ -10,6 +10,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/goldp/goldp/kernel/front"
 )
@@ -1590,6 +1594,7 @@ func (v *sessionView) typeCheck(src string, line0, col0 int) (string, error) {
 		})
 		v.front.Script = v.script
 		v.front.DeferHook = rtName + ".Defer"
+		v.front.Loadable = func(path string) bool { return loadable()[path] }
 	}
 	c, err := v.front.Check(src, line0, col0, func(name string) bool {
 		if _, ok := v.methods[name]; ok {
@@ -1606,3 +1611,20 @@ func (v *sessionView) typeCheck(src string, line0, col0 int) (string, error) {
 	}
 	return c.Rewritten(), nil
 }
+
+// loadable holds the import paths the interpreter can load: yaegi's
+// standard library and the registered compiled packages.
+var loadable = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	extraMu.Lock()
+	all := append([]interp.Exports{stdlib.Symbols}, extraSymbols...)
+	extraMu.Unlock()
+	for _, e := range all {
+		for k := range e {
+			if i := strings.LastIndex(k, "/"); i > 0 {
+				out[k[:i]] = true
+			}
+		}
+	}
+	return out
+})

@@ -32,9 +32,12 @@ func TestRefused(t *testing.T) {
 		{"a verb invalid for a cell type with methods", "type S float64\nfunc (S) String() string { return \"s\" }\nfmt.Printf(\"%d\", S(1))", "use a verb of its kind"},
 		{"%w with an error of a cell type", "type E struct{}\nfunc (*E) Error() string { return \"e\" }\nfmt.Errorf(\"x: %w\", &E{})", "wrap its text with %v"},
 		{"the builtin println with a float operand", "println(1.5)", "fmt.Println"},
+		{"a type assertion to a cell interface", "type I interface{ M() }\nvar v any\n_, ok := v.(I)", "use a type switch"},
+		{"a package without compiled symbols", "import \"os/exec\"\nexec.LookPath(\"go\")", "not compiled into goldp"},
 		{"errors.As with a cell type", "type E struct{}\nfunc (*E) Error() string { return \"e\" }\nvar err error\nvar e *E\nerrors.As(err, &e)", "assert the error itself"},
 	} {
 		s := newTestSession()
+		s.Loadable = func(path string) bool { return path != "os/exec" }
 		_, err := s.Check(c.cell, 1, 1, nil)
 		if err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s: got %v, want a refusal naming %q", c.construct, err, c.msg)

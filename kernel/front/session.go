@@ -37,6 +37,10 @@ type Session struct {
 	Imports func(name string) (path string, ok bool)
 	// Script allows func main (a script's source).
 	Script bool
+	// Loadable, if set, reports whether the interpreter can load the
+	// package at an import path; a cell importing one it cannot is
+	// refused before the interpreter's own message about GOPATH.
+	Loadable func(path string) bool
 	// DeferHook, if set, names the function that registers a call to run
 	// when the cell ends (func(func())); a defer inside a top-level loop
 	// or block of a cell is rewritten to it, since the cell is the
@@ -177,10 +181,11 @@ func (s *Session) cellErrors(errs []types.Error, c *Checked) *Error {
 		if pos.Filename != cellFile {
 			continue
 		}
+		msg := goWords(te.Msg, c.inDefine(te.Pos))
 		if out == nil {
-			out = &Error{Line: pos.Line, Col: pos.Column, Msg: te.Msg}
+			out = &Error{Line: pos.Line, Col: pos.Column, Msg: msg}
 		} else if len(out.More) < 9 {
-			out.More = append(out.More, fmt.Sprintf("%d:%d: %s", pos.Line, pos.Column, te.Msg))
+			out.More = append(out.More, fmt.Sprintf("%d:%d: %s", pos.Line, pos.Column, msg))
 		}
 	}
 	return out
@@ -217,4 +222,33 @@ func (s *Session) nameCandidates(path string) []string {
 		}
 	}
 	return nil
+}
+
+// goWords turns the few go/types messages that the Go compiler words
+// differently into the compiler's words (what `go build` prints). define
+// tells that the error is in a top-level x := e, which the front end
+// checks as a package-level var declaration.
+func goWords(msg string, define bool) string {
+	if define {
+		msg = strings.Replace(msg, "in variable declaration", "in assignment", 1)
+	}
+	for _, r := range [][2]string{
+		{"break not in for, switch, or select statement", "break is not in a loop, switch, or select"},
+		{"continue not in for statement", "continue is not in a loop"},
+	} {
+		if msg == r[0] {
+			return r[1]
+		}
+	}
+	return msg
+}
+
+// inDefine reports whether p lies in a top-level x := e of the cell.
+func (c *Checked) inDefine(p token.Pos) bool {
+	for _, sp := range c.defines {
+		if sp.Pos() <= p && p < sp.End() {
+			return true
+		}
+	}
+	return false
 }
