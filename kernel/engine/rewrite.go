@@ -147,8 +147,9 @@ var displayMethods = map[string]bool{
 
 // plan is a rewritten cell.
 type plan struct {
-	notes   []string // warnings to print before the cell runs
-	unknown []string // names used as pkg.X that nothing defines
+	checked *front.Checked // the cell as the front end checked it
+	notes   []string       // warnings to print before the cell runs
+	unknown []string       // names used as pkg.X that nothing defines
 	src     string
 	items   []item
 	ps      *positioner
@@ -447,16 +448,21 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 		return nil, err
 	}
 	if !view.lowered {
-		src2, err := view.typeCheck(src, line0, col0)
+		checked, src2, err := view.typeCheck(src, line0, col0)
 		if err != nil {
 			return nil, err
 		}
+		r.out.checked = checked
 		if src2 != src {
 			// The front end rewrote constructs the interpreter gets
 			// wrong; plan the rewritten cell (same lines).
 			view.lowered = true
 			defer func() { view.lowered = false }()
-			return rewrite(src2, line0, col0, view)
+			p, err := rewrite(src2, line0, col0, view)
+			if p != nil {
+				p.checked = checked
+			}
+			return p, err
 		}
 	}
 	r.autoImports()
@@ -1583,7 +1589,7 @@ func (r *rewriter) isVoid(e ast.Expr) (void, known bool) {
 // the cells that ran before) and returns its first error as a compile
 // error at the cell's position. It returns the cell rewritten by type for
 // the interpreter.
-func (v *sessionView) typeCheck(src string, line0, col0 int) (string, error) {
+func (v *sessionView) typeCheck(src string, line0, col0 int) (*front.Checked, string, error) {
 	if v.front == nil {
 		v.front = front.NewSession(func(name string) (string, bool) {
 			if p, ok := v.imported[name]; ok {
@@ -1604,12 +1610,12 @@ func (v *sessionView) typeCheck(src string, line0, col0 int) (string, error) {
 	})
 	var fe *front.Error
 	if errors.As(err, &fe) {
-		return "", &cellError{"CompileError", fe.Msg, fe.Line, fe.Col}
+		return nil, "", &cellError{"CompileError", fe.Msg, fe.Line, fe.Col}
 	}
 	if err != nil {
-		return "", err
+		return nil, "", err
 	}
-	return c.Rewritten(), nil
+	return c, c.Rewritten(), nil
 }
 
 // loadable holds the import paths the interpreter can load: yaegi's

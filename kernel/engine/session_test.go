@@ -275,7 +275,7 @@ func TestQuickStatements(t *testing.T) {
 			funcs: map[string]int{"f": 1}, types: map[string]string{}, imported: map[string]string{"fmt": "fmt"},
 			preload: map[string]string{},
 		}
-		if _, err := v.typeCheck("var x, len2 int\nvar m map[string]int\nvar s []int\nvar ch chan int\nfunc f() int { return 0 }", 1, 1); err != nil {
+		if _, _, err := v.typeCheck("var x, len2 int\nvar m map[string]int\nvar s []int\nvar ch chan int\nfunc f() int { return 0 }", 1, 1); err != nil {
 			t.Fatal(err)
 		}
 		return v
