@@ -111,22 +111,20 @@ func (s *Session) lower(c *Checked) {
 				continue
 			}
 			var names []*ast.Ident
-			again := false
 			for _, e := range st.Lhs {
 				id, ok := e.(*ast.Ident)
 				if !ok {
 					names = nil
 					break
 				}
+				if c.declared[id.Name] {
+					// declared earlier in this cell: assigned again
+					// (Go's := keeps its type), so checked as _
+					id = &ast.Ident{NamePos: id.NamePos, Name: "_"}
+				}
 				names = append(names, id)
-				again = again || c.declared[id.Name]
 			}
 			if names == nil {
-				continue
-			}
-			if again {
-				// Declared earlier in this cell: an assignment.
-				st.Tok = token.ASSIGN
 				continue
 			}
 			for _, id := range names {

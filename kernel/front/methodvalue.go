@@ -7,7 +7,8 @@ import (
 
 // Rule methodvalue: a method value x.M with a value receiver binds a copy
 // of x when it is evaluated (Go spec, "Method values"); the interpreter
-// reads x when the method is called. The rule makes the copy explicit:
+// reads x when the method is called, for methods of cell types (compiled
+// methods are bound when evaluated, and left alone). The rule makes the copy explicit:
 //
 //	f := pt.Norm  →  f := func(r T) func() float64 { return r.Norm }(pt)
 func init() {
@@ -20,6 +21,9 @@ func init() {
 			s, ok := c.Info.Selections[sel]
 			if !ok || s.Kind() != types.MethodVal {
 				return true
+			}
+			if p := s.Obj().Pkg(); p == nil || p.Path() != mainPath {
+				return true // a compiled method: bound when evaluated
 			}
 			if len(stack) > 0 {
 				if call, ok := stack[len(stack)-1].(*ast.CallExpr); ok && ast.Unparen(call.Fun) == sel {
