@@ -104,4 +104,3 @@ func Members(t types.Type) []Member {
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
-
