@@ -10,7 +10,7 @@ import (
 // matches such cases correctly, so the assertion is refused with that
 // alternative.
 func init() {
-	register(rule{"assert", 70, func(c *Checked) {
+	register(rule{"assert", 70, kTypeAssert, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			ta, ok := n.(*ast.TypeAssertExpr)
 			if !ok || ta.Type == nil {

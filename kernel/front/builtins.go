@@ -13,7 +13,7 @@ import (
 // NaN, and min(-0.0, 0.0) is -0.0; clear deletes every key of a map, or
 // sets every element of a slice to its zero value.
 func init() {
-	register(rule{"builtins", 20, func(c *Checked) {
+	register(rule{"builtins", 20, kCall, func(c *Checked) {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok {

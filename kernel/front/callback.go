@@ -20,7 +20,7 @@ import (
 // A literal that assigns such a variable is refused (the copy would not
 // be seen by the rest of the iteration).
 func init() {
-	register(rule{"callback", 45, func(c *Checked) {
+	register(rule{"callback", 45, kFuncLit, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			lit, ok := n.(*ast.FuncLit)
 			if !ok || len(stack) == 0 {

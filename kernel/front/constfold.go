@@ -16,7 +16,7 @@ import (
 // is replaced by its value: untyped where its operands were
 // untyped (2, (5.0/2), 'b', "ab"), converted to its type otherwise.
 func init() {
-	register(rule{"constfold", 5, func(c *Checked) {
+	register(rule{"constfold", 5, kBinary, func(c *Checked) {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
 			if d, ok := n.(*ast.GenDecl); ok && d.Tok == token.CONST {
 				return false // iota: one expression, a value per spec

@@ -19,7 +19,7 @@ import (
 // uses a variable declared inside an enclosing loop sees only the last
 // iteration's variable in the interpreter, and is refused.
 func init() {
-	register(rule{"defer", 80, func(c *Checked) {
+	register(rule{"defer", 80, kDefer, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			d, ok := n.(*ast.DeferStmt)
 			if !ok {

@@ -10,7 +10,7 @@ import (
 // nothing) and panics or answers false. It is refused; a type assertion
 // on the error itself works.
 func init() {
-	register(rule{"errorsas", 60, func(c *Checked) {
+	register(rule{"errorsas", 60, kCall, func(c *Checked) {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || len(call.Args) != 2 {

@@ -8,7 +8,7 @@ import "go/ast"
 // so the cell states it: x := (T)(y[i]). Go gives x the element type; so
 // does the conversion, which changes nothing else.
 func init() {
-	register(rule{"explicit", 10, func(c *Checked) {
+	register(rule{"explicit", 10, 0, func(c *Checked) {
 		for _, sp := range c.defines {
 			if len(sp.Names) != 1 || len(sp.Values) != 1 {
 				continue

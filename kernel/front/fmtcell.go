@@ -26,7 +26,7 @@ import (
 //     methods inside slices, arrays, maps or structs (fmt would call the
 //     methods; the interpreter does not).
 func init() {
-	register(rule{"fmtcell", 50, func(c *Checked) {
+	register(rule{"fmtcell", 50, kCall, func(c *Checked) {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok {

@@ -10,7 +10,7 @@ import (
 // at the import, with a message that says so, instead of the
 // interpreter's message about GOPATH.
 func init() {
-	register(rule{"imports", 1, func(c *Checked) {
+	register(rule{"imports", 1, 0, func(c *Checked) {
 		if c.sess == nil || c.sess.Loadable == nil {
 			return
 		}

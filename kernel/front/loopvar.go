@@ -16,7 +16,7 @@ import (
 // which is Go 1.22's semantics as long as the body does not assign the
 // variable of a three-clause loop; such a loop is refused.
 func init() {
-	register(rule{"loopvar", 40, func(c *Checked) {
+	register(rule{"loopvar", 40, kLoop, func(c *Checked) {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
 			var vars []*types.Var
 			var body *ast.BlockStmt

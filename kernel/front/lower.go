@@ -24,8 +24,54 @@ type edit struct {
 // (c.replace, c.insert) or refuses a node (c.refuse).
 type rule struct {
 	name  string
-	order int // rules run by increasing order
+	order int   // rules run by increasing order
+	needs kinds // the rule runs only if the cell has one of these nodes (0: always)
 	run   func(c *Checked)
+}
+
+// kinds is a set of syntax node kinds, so that a cell runs only the rules
+// whose constructs it contains (most cells need none).
+type kinds uint16
+
+const (
+	kCall kinds = 1 << iota
+	kSelector
+	kFuncLit
+	kBinary
+	kDefer
+	kLoop
+	kRange
+	kTypeSwitch
+	kTypeAssert
+)
+
+// kindsOf returns the kinds of nodes in f.
+func kindsOf(f *ast.File) kinds {
+	var k kinds
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.CallExpr:
+			k |= kCall
+		case *ast.SelectorExpr:
+			k |= kSelector
+		case *ast.FuncLit:
+			k |= kFuncLit
+		case *ast.BinaryExpr:
+			k |= kBinary
+		case *ast.DeferStmt:
+			k |= kDefer
+		case *ast.ForStmt:
+			k |= kLoop
+		case *ast.RangeStmt:
+			k |= kLoop | kRange
+		case *ast.TypeSwitchStmt:
+			k |= kTypeSwitch
+		case *ast.TypeAssertExpr:
+			k |= kTypeAssert
+		}
+		return true
+	})
+	return k
 }
 
 // rules run in this order; a rule that moves code (defer, type switches)
@@ -49,7 +95,11 @@ func (c *Checked) Rewritten() string {
 
 // lowerRules runs the rules and returns the first refusal.
 func (c *Checked) lowerRules() *Error {
+	have := kindsOf(c.File)
 	for _, r := range rules {
+		if r.needs != 0 && have&r.needs == 0 {
+			continue
+		}
 		r.run(c)
 		if c.refused != nil {
 			return c.refused

@@ -12,7 +12,7 @@ import (
 //
 //	conv := Temp.F  →  conv := func(r Temp) float64 { return r.F() }
 func init() {
-	register(rule{"methodexpr", 32, func(c *Checked) {
+	register(rule{"methodexpr", 32, kSelector, func(c *Checked) {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
 			sel, ok := n.(*ast.SelectorExpr)
 			if !ok {

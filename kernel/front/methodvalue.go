@@ -12,7 +12,7 @@ import (
 //
 //	f := pt.Norm  →  f := func(r T) func() float64 { return r.Norm }(pt)
 func init() {
-	register(rule{"methodvalue", 30, func(c *Checked) {
+	register(rule{"methodvalue", 30, kSelector, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			sel, ok := n.(*ast.SelectorExpr)
 			if !ok {

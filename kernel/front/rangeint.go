@@ -16,7 +16,7 @@ import (
 // Ranging over a function (Go 1.23 iterators) is refused: call the
 // function with the loop body as its yield function.
 func init() {
-	register(rule{"rangeint", 35, func(c *Checked) {
+	register(rule{"rangeint", 35, kRange, func(c *Checked) {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
 			r, ok := n.(*ast.RangeStmt)
 			if !ok {

@@ -22,7 +22,7 @@ import (
 // listing several types (or nil, or default) binds x to v itself, as Go
 // does.
 func init() {
-	register(rule{"typeswitch", 90, func(c *Checked) {
+	register(rule{"typeswitch", 90, kTypeSwitch, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			ts, ok := n.(*ast.TypeSwitchStmt)
 			if !ok {
