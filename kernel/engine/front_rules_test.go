@@ -29,6 +29,8 @@ var goBehaviour = []struct {
 		"6\n5\n", "x := 5\ndefer fmt.Println(x)\nx = 6\nfmt.Println(x)", ""},
 	{"defer: in a top-level loop, runs when the cell ends", []string{"for i := 0; i < 3; i++ { defer fmt.Print(i, \" \") }\nfor _, s := range []string{\"x\"} { defer fmt.Print(s) }\nfmt.Print(\"start \")"},
 		"start x2 1 0 ", "for i := 0; i < 3; i++ { defer fmt.Print(i, \" \") }\nfor _, s := range []string{\"x\"} { defer fmt.Print(s) }\nfmt.Print(\"start \")", ""},
+	{"generics: inferred type arguments", []string{"func Map[T, U any](xs []T, f func(T) U) []U {\n\tvar out []U\n\tfor _, x := range xs {\n\t\tout = append(out, f(x))\n\t}\n\treturn out\n}", "fmt.Println(Map([]int{1, 2}, strconv.Itoa), Map([]string{\"a\"}, strings.ToUpper))"},
+		"[1 2] [A]\n", "fmt.Println(Map([]int{1, 2}, strconv.Itoa), Map([]string{\"a\"}, strings.ToUpper))", "func Map[T, U any](xs []T, f func(T) U) []U {\n\tvar out []U\n\tfor _, x := range xs {\n\t\tout = append(out, f(x))\n\t}\n\treturn out\n}"},
 	{"methodvalue: bound to a copy", []string{"type Pt struct{ X, Y float64 }\nfunc (p Pt) Norm() float64 { return math.Hypot(p.X, p.Y) }", "pt := Pt{1, 0}\nf := pt.Norm\npt = Pt{3, 4}\nfmt.Print(f(), pt.Norm())"},
 		"1 5", "pt := Pt{1, 0}\nf := pt.Norm\npt = Pt{3, 4}\nfmt.Print(f(), pt.Norm())", "type Pt struct{ X, Y float64 }\nfunc (p Pt) Norm() float64 { return math.Hypot(p.X, p.Y) }"},
 	{"typeswitch: case error", []string{"var e any = errors.New(\"boom\")\nswitch x := e.(type) {\ncase int:\n\tfmt.Println(\"int\", x)\ncase error:\n\tfmt.Println(\"error\", x)\ndefault:\n\tfmt.Println(\"other\")\n}"},
@@ -79,7 +81,7 @@ func TestGoBehaviourConfirmed(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for i, c := range goBehaviour {
-		src := "package main\n\nimport (\n\t\"errors\"\n\t\"fmt\"\n\t\"math\"\n\t\"strings\"\n)\n\nvar _, _, _ = errors.New, math.Pi, strings.Split\n\n" + c.decls + "\n\nfunc main() {\n" + c.prog + "\n}\n"
+		src := "package main\n\nimport (\n\t\"errors\"\n\t\"fmt\"\n\t\"math\"\n\t\"strconv\"\n\t\"strings\"\n)\n\nvar _, _, _, _ = errors.New, math.Pi, strings.Split, strconv.Itoa\n\n" + c.decls + "\n\nfunc main() {\n" + c.prog + "\n}\n"
 		file := filepath.Join(dir, fmt.Sprintf("p%d.go", i))
 		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 			t.Fatal(err)

@@ -141,6 +141,7 @@ func (s *Session) Check(src string, line0, col0 int, defined func(name string) b
 	info := &types.Info{
 		Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{},
 		Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{},
+		Instances: map[*ast.Ident]types.Instance{},
 	}
 	var errs []types.Error
 	conf := types.Config{
