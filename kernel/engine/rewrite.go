@@ -7,6 +7,7 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -1600,7 +1601,15 @@ func (v *sessionView) typeCheck(src string, line0, col0 int) (*front.Checked, st
 		})
 		v.front.Script = v.script
 		v.front.DeferHook = rtName + ".Defer"
-		v.front.Loadable = func(path string) bool { return loadable()[path] }
+		v.front.Loadable = func(path string) bool { _, ok := loadable()[path]; return ok }
+		v.front.HasSymbol = func(path, name string) bool {
+			syms, ok := loadable()[path]
+			if !ok {
+				return true // refused at the import
+			}
+			_, ok = syms[name]
+			return ok
+		}
 	}
 	c, err := v.front.Check(src, line0, col0, func(name string) bool {
 		if _, ok := v.methods[name]; ok {
@@ -1618,17 +1627,18 @@ func (v *sessionView) typeCheck(src string, line0, col0 int) (*front.Checked, st
 	return c, c.Rewritten(), nil
 }
 
-// loadable holds the import paths the interpreter can load: yaegi's
-// standard library and the registered compiled packages.
-var loadable = sync.OnceValue(func() map[string]bool {
-	out := map[string]bool{}
+// loadable holds the symbols of the packages the interpreter can load
+// (yaegi's standard library and the registered compiled packages) by
+// import path.
+var loadable = sync.OnceValue(func() map[string]map[string]reflect.Value {
+	out := map[string]map[string]reflect.Value{}
 	extraMu.Lock()
 	all := append([]interp.Exports{stdlib.Symbols}, extraSymbols...)
 	extraMu.Unlock()
 	for _, e := range all {
 		for k := range e {
 			if i := strings.LastIndex(k, "/"); i > 0 {
-				out[k[:i]] = true
+				out[k[:i]] = e[k]
 			}
 		}
 	}

@@ -41,6 +41,9 @@ type Session struct {
 	// package at an import path; a cell importing one it cannot is
 	// refused before the interpreter's own message about GOPATH.
 	Loadable func(path string) bool
+	// HasSymbol, if set, reports whether the interpreter's symbol tables
+	// have the exported name of the package at path.
+	HasSymbol func(path, name string) bool
 	// DeferHook, if set, names the function that registers a call to run
 	// when the cell ends (func(func())); a defer inside a top-level loop
 	// or block of a cell is rewritten to it, since the cell is the

@@ -10,7 +10,7 @@ import (
 var preloads = map[string]string{
 	"fmt": "fmt", "math": "math", "strings": "strings", "strconv": "strconv", "sort": "sort",
 	"errors": "errors", "rand": "math/rand/v2", "os": "os", "time": "time",
-	"mat": "gonum.org/v1/gonum/mat", "stat": "gonum.org/v1/gonum/stat", "slices": "slices", "sync": "sync",
+	"mat": "gonum.org/v1/gonum/mat", "stat": "gonum.org/v1/gonum/stat", "slices": "slices", "sync": "sync", "cmp": "cmp",
 }
 
 func newTestSession() *Session {
