@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/scanner"
 	"go/token"
+	"go/types"
 	"reflect"
 	"sort"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/goldp/goldp/kernel/display"
+	"github.com/goldp/goldp/kernel/front"
 )
 
 // member documents one name for completion and inspection.
@@ -33,6 +35,7 @@ type index struct {
 	varType map[string]string                   // variable → written type
 	results map[string]string                   // cell function → first result type
 	live    map[string]reflect.Type             // variable → dynamic type after its cell
+	typed   map[string][]member                 // variable → members of its static type (front end)
 	members map[string][]member                 // cache of package members
 }
 
@@ -51,6 +54,7 @@ func (x *index) reset(pkgs map[string]string, syms map[string]map[string]reflect
 	x.varType = map[string]string{}
 	x.results = map[string]string{}
 	x.live = map[string]reflect.Type{}
+	x.typed = map[string][]member{}
 	if x.members == nil {
 		x.members = map[string][]member{}
 	}
@@ -62,6 +66,11 @@ func (x *index) addCell(p *plan, live map[string]reflect.Type) {
 	defer x.mu.Unlock()
 	for n, t := range live {
 		x.live[n] = t
+	}
+	if p.checked != nil {
+		for n, t := range p.checked.Vars() {
+			x.typed[n] = typedMembers(t)
+		}
 	}
 	for _, c := range p.chunks {
 		for n, path := range c.imports {
@@ -337,6 +346,9 @@ func (x *index) selectorMembers(base string) []member {
 	}
 	if m, ok := x.decls[base]; ok && m.Kind == "type" {
 		return x.methods[base] // method expressions
+	}
+	if ms, ok := x.typed[base]; ok {
+		return ms
 	}
 	if t, ok := x.varType[base]; ok && t != "" {
 		if ms := x.typeMembers(t); ms != nil {
@@ -667,4 +679,25 @@ func (s *Session) IsComplete(code string) (status, indent string) {
 		}
 	}
 	return "complete", ""
+}
+
+// typedMembers lists the fields and methods of a variable's static type as
+// the front end knows it (also for results of library calls), with the
+// documentation of library members from the doc index.
+func typedMembers(t types.Type) []member {
+	var out []member
+	for _, m := range front.Members(t) {
+		mm := member{Name: m.Name, Kind: m.Kind, Signature: m.Signature}
+		if m.Path != "" && extraDoc != nil {
+			name := m.Type
+			if i := strings.LastIndexByte(name, '.'); i >= 0 {
+				name = name[i+1:]
+			}
+			if d, ok := extraDoc(m.Path, name+"."+m.Name); ok {
+				mm.Doc = d.Doc
+			}
+		}
+		out = append(out, mm)
+	}
+	return out
 }

@@ -147,3 +147,27 @@ func TestIndexWhileCellRuns(t *testing.T) {
 	cancel()
 	<-done
 }
+
+// TestCompleteTypedMembers: the members of any variable come from its
+// static type as the front end checked it, also for results of library
+// calls and elements of their slices.
+func TestCompleteTypedMembers(t *testing.T) {
+	s := newTest(t)
+	s.exec("m := mat.NewDense(2, 2, nil)\nparts := strings.Split(\"a,b\", \",\")\nfirst := parts[0]\nvar sb strings.Builder")
+	for _, c := range []struct{ code, want string }{
+		{"m.A", "At"}, {"m.Mu", "Mul"}, {"sb.Wr", "WriteString"},
+	} {
+		got := s.Complete(c.code, len(c.code))
+		found := false
+		for _, m := range got.Matches {
+			found = found || m == c.want
+		}
+		if !found {
+			t.Errorf("Complete(%q) = %v, want %s among them", c.code, got.Matches, c.want)
+		}
+	}
+	got := s.Complete("m.At", 4)
+	if len(got.Matches) != 1 || got.Matches[0] != "At" || got.Kinds[0] != "method" {
+		t.Errorf("m.At: %+v", got)
+	}
+}

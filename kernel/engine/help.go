@@ -12,16 +12,18 @@ type limit struct {
 }
 
 var limits = []limit{
-	{"`for i := range n` over an integer (Go 1.22) works only when the engine sees that n is an int (a literal, `len(x)`, an int parameter or variable, a top-level int of an earlier cell); elsewhere, e.g. over a function call, it does not compile", "`for i := 0; i < n; i++`"},
-	{"loop variables are shared by all iterations (pre-Go 1.22): closures created in a loop all see the last value", "copy it first: `i := i`, or pass it as an argument"},
-	{"the builtins `min`, `max` and `clear` (Go 1.21) are missing", "`math.Min`/`math.Max`, or a comparison; `for k := range m { delete(m, k) }`"},
-	{"generic functions whose type arguments must be inferred from a function argument fail", "write the type arguments: `Map[int, string](xs, f)`"},
+	{"ranging over a function (Go 1.23 iterators) is refused", "call the function with the loop body as its yield function: `seq(func(v T) bool { ...; return true })`"},
+	{"a deferred function literal that uses a variable of an enclosing loop is refused (the interpreter would give it the last iteration's value), and so is a three-clause loop whose body both captures and changes its variable", "pass the variable as an argument: `defer func(i int) { ... }(i)`; capture a copy: `j := i`"},
 	{"generic library functions are not available (e.g. `rand.N`)", "the concrete ones: `rand.IntN`, `rand.Int64N`, `rand.Float64`"},
 	{"interpreted types reach compiled code only through compiled interfaces: `fmt` finds a String method, but a type assertion or switch on `any` holding a cell struct type does not see its methods", "declare the variable with the interface type: `var s fmt.Stringer = v`"},
 	{"`v, ok = m[k]` (an assignment, not `:=`) inside a function leaves v unchanged when k is missing", "`v, ok := m[k]` (a fresh variable), or use v only when ok; at the top level of a cell the engine handles it"},
 	{"functions defined before you redefine a function or a constant keep using the previous definition (the engine names them in a note)", "run the cells that define them again"},
 	{"a method cannot be replaced once defined (the same definition again is fine)", "give it another name, or %reset and run the cells again"},
 	{"`a, err := f()` where err already exists from an earlier cell declares a fresh err too, so functions defined earlier keep seeing the old one (the engine assigns only when every name on the left exists)", "`var a T` first, then `a, err = f()`"},
+	{"fmt cannot print cell types as Go does in some forms, which are refused: `%#v`, `%T` of an interface holding a cell type, String or Error methods of cell types inside slices, maps or structs, `fmt.Print` of a cell type with a String method", "`%+v`; `%T` of the value itself; call the String method of each element; `fmt.Println` or `fmt.Printf`"},
+	{"`errors.As` with a cell error type, and `%w` of a cell error, are refused (the interpreter loses the type)", "a type assertion on the error itself: `if e, ok := err.(*MyErr); ok { ... }`; wrap the text with `%v`"},
+	{"cell types with the same underlying type (two empty structs) cannot be told apart in a type switch, which is refused", "give the types different fields, or switch on a method"},
+	{"runtime panics keep the interpreter's words: an index out of range does not name the index and length, a nil pointer dereference reads `reflect: call of reflect.Value.Field on zero Value`; a typed nil pointer stored in an interface compares equal to nil", "check lengths and nil pointers before the access; compare the pointer itself with nil"},
 	{"a panic in a goroutine started by a cell is caught and reported, but the goroutine's remaining work is lost", "handle errors inside the goroutine"},
 	{"an interrupted compiled call (a long library loop) only stops if it honours `display.Context()`", "pass `display.Context()` to library calls that take a context"},
 }
@@ -56,6 +58,14 @@ Magics:
   %who          the names cells defined, with their types
   %reset        discard every definition (fresh interpreter)
 
+Cells are type-checked with go/types at the Go version that built goldp,
+in the context of the earlier cells, before they run: errors come in Go's
+words at the cell's line and column, and a cell with an error changes
+nothing. Forms the interpreter gets wrong are rewritten (min, max, clear,
+range over int, per-iteration loop variables, defer arguments, method
+values, type switches with interface cases, constant divisions, %T and
+String/Error in fmt) or refused with the alternative.
+
 Known limits of the interpreter:
 `)
 	for _, l := range limits {
@@ -75,6 +85,8 @@ func helpMarkdown() string {
 		fmt.Fprintf(&b, "| `%s` | `%s` |\n", p.Name, p.Path)
 	}
 	b.WriteString("\nAny other standard library or gonum package whose name is unambiguous (`sync`, `bytes`, `json`, `exec`, `combin`, ...) is imported the first time a cell uses it.\n")
+	b.WriteString("\nCells are type-checked with go/types (Go's errors, at the cell's line and column, before anything runs); ")
+	b.WriteString("forms the interpreter gets wrong are rewritten or refused with the alternative.\n")
 	b.WriteString("\n### Magics\n\n")
 	b.WriteString("- `%help` this text\n- `%time stmt` run a statement and print its wall time\n")
 	b.WriteString("- `%%time` (first line) time the whole cell\n- `%who` names defined, with types\n")

@@ -1,14 +1,21 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/traefik/yaegi/interp"
+
+	"github.com/goldp/goldp/kernel/front"
 )
 
 // This file turns a cell into chunks the interpreter can evaluate one after
@@ -78,6 +85,12 @@ type sessionView struct {
 	// rich holds the names of display methods (String, HTML, PNG, ...)
 	// that some cell type declares.
 	rich map[string]bool
+	// front type-checks cells in the context of the session (created on
+	// the first cell).
+	front *front.Session
+	// lowered is set while the rewriter plans a cell the front end has
+	// already checked and rewritten.
+	lowered bool
 }
 
 func (v *sessionView) defined(name string) bool {
@@ -134,8 +147,9 @@ var displayMethods = map[string]bool{
 
 // plan is a rewritten cell.
 type plan struct {
-	notes   []string // warnings to print before the cell runs
-	unknown []string // names used as pkg.X that nothing defines
+	checked *front.Checked // the cell as the front end checked it
+	notes   []string       // warnings to print before the cell runs
+	unknown []string       // names used as pkg.X that nothing defines
 	src     string
 	items   []item
 	ps      *positioner
@@ -432,6 +446,24 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 	r.out.src, r.out.items, r.out.ps = src, items, r.ps
 	if err := r.check(); err != nil {
 		return nil, err
+	}
+	if !view.lowered {
+		checked, src2, err := view.typeCheck(src, line0, col0)
+		if err != nil {
+			return nil, err
+		}
+		r.out.checked = checked
+		if src2 != src {
+			// The front end rewrote constructs the interpreter gets
+			// wrong; plan the rewritten cell (same lines).
+			view.lowered = true
+			defer func() { view.lowered = false }()
+			p, err := rewrite(src2, line0, col0, view)
+			if p != nil {
+				p.checked = checked
+			}
+			return p, err
+		}
 	}
 	r.autoImports()
 	for i := range items {
@@ -1555,3 +1587,62 @@ func (r *rewriter) isVoid(e ast.Expr) (void, known bool) {
 	}
 	return false, false
 }
+
+// typeCheck checks the cell with the front end (go/types, in the context of
+// the cells that ran before) and returns its first error as a compile
+// error at the cell's position. It returns the cell rewritten by type for
+// the interpreter.
+func (v *sessionView) typeCheck(src string, line0, col0 int) (*front.Checked, string, error) {
+	if v.front == nil {
+		v.front = front.NewSession(func(name string) (string, bool) {
+			if p, ok := v.imported[name]; ok {
+				return p, true
+			}
+			p, ok := v.preload[name]
+			return p, ok
+		})
+		v.front.Script = v.script
+		v.front.DeferHook = rtName + ".Defer"
+		v.front.Loadable = func(path string) bool { _, ok := loadable()[path]; return ok }
+		v.front.HasSymbol = func(path, name string) bool {
+			syms, ok := loadable()[path]
+			if !ok {
+				return true // refused at the import
+			}
+			_, ok = syms[name]
+			return ok
+		}
+	}
+	c, err := v.front.Check(src, line0, col0, func(name string) bool {
+		if _, ok := v.methods[name]; ok {
+			return true
+		}
+		return v.defined(name)
+	})
+	var fe *front.Error
+	if errors.As(err, &fe) {
+		return nil, "", &cellError{"CompileError", fe.Msg, fe.Line, fe.Col}
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return c, c.Rewritten(), nil
+}
+
+// loadable holds the symbols of the packages the interpreter can load
+// (the generated standard library and the registered compiled packages) by
+// import path.
+var loadable = sync.OnceValue(func() map[string]map[string]reflect.Value {
+	out := map[string]map[string]reflect.Value{}
+	extraMu.Lock()
+	all := append([]interp.Exports{stdSymbols}, extraSymbols...)
+	extraMu.Unlock()
+	for _, e := range all {
+		for k := range e {
+			if i := strings.LastIndex(k, "/"); i > 0 {
+				out[k[:i]] = e[k]
+			}
+		}
+	}
+	return out
+})

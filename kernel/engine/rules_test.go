@@ -2,14 +2,13 @@ package engine
 
 import (
 	"context"
-	"reflect"
-	"runtime"
+	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/traefik/yaegi/interp"
 
 	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/display"
@@ -74,21 +73,32 @@ case float64:
 }
 
 func TestGoStatementGuarded(t *testing.T) {
-	s := newTest(t)
-	// The cell waits until the goroutine's panic was reported (a compiled
-	// helper watching standard error), so the panic happens while the
-	// cell runs, whatever the scheduling: the test does not depend on time.
-	err := s.in.Use(interp.Exports{"testhook/testhook": {
-		"WaitStderr": reflect.ValueOf(func(text string) {
-			for !strings.Contains(s.errOut.String(), text) {
-				runtime.Gosched()
-			}
-		}),
-	}})
+	// The cell blocks reading a pipe that the session's standard error
+	// closes once the goroutine's panic has been reported, so the panic
+	// happens while the cell runs, whatever the scheduling: the test does
+	// not depend on time, and the cell uses only the standard library (the
+	// front end type-checks every import).
+	pr, pw, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := s.fail("import \"testhook\"\ngo func() {\n\tpanic(\"in goroutine\")\n}()\ntesthook.WaitStderr(\"in goroutine\")\n")
+	defer pr.Close()
+	defer pw.Close()
+	out, errOut := &syncBuf{}, &syncBuf{}
+	var once sync.Once
+	stderr := writerFunc(func(p []byte) (int, error) {
+		n, err := errOut.Write(p)
+		if strings.Contains(errOut.String(), "in goroutine") {
+			once.Do(func() { pw.Close() })
+		}
+		return n, err
+	})
+	sess, err := New(Options{Stdout: out, Stderr: stderr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &testSession{Session: sess, t: t, out: out, errOut: errOut}
+	e := s.fail(fmt.Sprintf("import \"io\"\ngo func() {\n\tpanic(\"in goroutine\")\n}()\nio.ReadAll(os.NewFile(%d, \"hook\"))\n", pr.Fd()))
 	if e.Name != "Panic" || !strings.Contains(e.Message, "in goroutine") || !strings.Contains(e.Message, "cell:2:1") {
 		t.Fatalf("goroutine panic: %+v", e)
 	}
@@ -405,3 +415,8 @@ func TestCellContextEndsWithCell(t *testing.T) {
 		t.Fatalf("the running cell's context: Err() = %q, want nil", got)
 	}
 }
+
+// writerFunc is an io.Writer made of a function.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

@@ -217,18 +217,17 @@ func TestPanicInDeclaringStatement(t *testing.T) {
 	}
 }
 
-// TestFailedCellEffects pins down what a failed cell leaves behind: what
-// ran before the failing statement stays, nothing after it runs, and a
-// cell that does not parse changes nothing.
+// TestFailedCellEffects pins down what a failed cell leaves behind: a
+// cell that does not parse or type-check changes nothing (a Go program that
+// does not compile runs nothing); in a cell that panics, what ran before
+// the failing statement stays and nothing after it runs.
 func TestFailedCellEffects(t *testing.T) {
 	s := newTest(t)
 	s.fail("a := 1\nfunc fa() int { return a }\nb := undefinedName\nc := 3\n")
-	if got := s.exec("fa()"); got != "1" {
-		t.Fatalf("declarations before the error persist: %q", got)
+	if e := s.fail("fa()"); !strings.Contains(e.Message, "undefined: fa") {
+		t.Fatalf("a cell with a type error changes nothing: %+v", e)
 	}
-	if e := s.fail("c"); !strings.Contains(e.Message, "undefined: c") {
-		t.Fatalf("statements after the error do not run: %+v", e)
-	}
+	s.exec("a := 1")
 	s.fail("d := 4\nfunc broken( {\n")
 	if e := s.fail("d"); !strings.Contains(e.Message, "undefined: d") {
 		t.Fatalf("a cell with a syntax error changes nothing: %+v", e)
@@ -278,7 +277,7 @@ func TestSimpleStatements(t *testing.T) {
 			t.Errorf("%q = %q, want %q", c.code, got, c.want)
 		}
 	}
-	e := s.fail("x\n[]int{}[x]")
+	e := s.fail("_ = x\n[]int{}[x]")
 	if e.Name != "Panic" || e.Line != 2 || !strings.Contains(e.Message, "index out of range") {
 		t.Errorf("quick index panic: %+v", e)
 	}

@@ -1,0 +1,272 @@
+package front
+
+import (
+	"fmt"
+	"go/ast"
+	"go/scanner"
+	"go/token"
+	"strconv"
+	"strings"
+)
+
+// build writes the cell as a Go file in package main: imports first, other
+// declarations as they are, and every statement in a function of its own
+// (func _() { stmt }). Each piece starts with a line directive naming its
+// position in the cell, so that every position the parser and the checker
+// report is a cell position. lower then turns the statements that declare
+// session variables into package-level declarations.
+func (s *Session) build(src string, ps *positioner) (string, error) {
+	items := cut(src)
+	var b strings.Builder
+	b.WriteString("package main\n")
+	for _, it := range items {
+		if it.tok == token.IMPORT {
+			b.WriteString(ps.directive(it.start))
+			b.WriteString(src[it.start:it.end])
+			b.WriteString("\n")
+		}
+	}
+	for i, it := range items {
+		switch {
+		case it.tok == token.PACKAGE:
+			if i > 0 {
+				l, c := ps.pos(it.start)
+				return "", &Error{Line: l, Col: c, Msg: "package clause allowed only at the start"}
+			}
+		case it.tok == token.IMPORT:
+		case isDecl(src, it):
+			b.WriteString(ps.directive(it.start))
+			b.WriteString(src[it.start:it.end])
+			b.WriteString("\n")
+		default:
+			b.WriteString("func _() {")
+			b.WriteString(ps.directive(it.start))
+			b.WriteString(src[it.start:it.end])
+			b.WriteString("\n}\n")
+		}
+	}
+	return b.String(), nil
+}
+
+// syntaxError converts a parser error.
+func syntaxError(err error, ps *positioner) *Error {
+	if el, ok := err.(scanner.ErrorList); ok && len(el) > 0 {
+		return &Error{Line: el[0].Pos.Line, Col: el[0].Pos.Column, Msg: el[0].Msg}
+	}
+	return &Error{Line: ps.line0, Col: ps.col0, Msg: err.Error()}
+}
+
+// stmtOf returns the statement of a func _() { stmt } the builder wrote,
+// or nil.
+func stmtOf(d ast.Decl) ast.Stmt {
+	fd, ok := d.(*ast.FuncDecl)
+	if !ok || fd.Name.Name != "_" || fd.Recv != nil || fd.Body == nil || len(fd.Body.List) != 1 {
+		return nil
+	}
+	return fd.Body.List[0]
+}
+
+// lower applies the session rules of notebook Go to the checked file:
+// `a, b := e` at top level declares session variables (a package-level
+// `var a, b = e`; a name declared by an earlier cell is declared afresh,
+// which is what assigning it means when the type is the same), and records
+// the names the cell declares.
+func (s *Session) lower(c *Checked) {
+	c.declared = map[string]bool{}
+	c.values = map[token.Pos]bool{}
+	for i, d := range c.File.Decls {
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				switch sp := sp.(type) {
+				case *ast.ValueSpec:
+					for _, n := range sp.Names {
+						c.declared[n.Name] = true
+					}
+				case *ast.TypeSpec:
+					c.declared[sp.Name.Name] = true
+				}
+			}
+			continue
+		case *ast.FuncDecl:
+			if d.Name.Name != "_" {
+				if d.Recv != nil {
+					if base := recvBase(d); base != "" {
+						c.declared[base+"."+d.Name.Name] = true
+						c.methods = append(c.methods, d)
+					}
+				} else {
+					c.declared[d.Name.Name] = true
+				}
+				continue
+			}
+		}
+		switch st := stmtOf(d).(type) {
+		case *ast.ExprStmt:
+			if i == len(c.File.Decls)-1 {
+				c.values[st.X.Pos()] = true // the cell's value
+			}
+		case *ast.AssignStmt:
+			if st.Tok != token.DEFINE {
+				continue
+			}
+			var names []*ast.Ident
+			for _, e := range st.Lhs {
+				id, ok := e.(*ast.Ident)
+				if !ok {
+					names = nil
+					break
+				}
+				if c.declared[id.Name] {
+					// declared earlier in this cell: assigned again
+					// (Go's := keeps its type), so checked as _
+					id = &ast.Ident{NamePos: id.NamePos, Name: "_"}
+				}
+				names = append(names, id)
+			}
+			if names == nil {
+				continue
+			}
+			for _, id := range names {
+				if id.Name != "_" {
+					c.declared[id.Name] = true
+				}
+			}
+			spec := &ast.ValueSpec{Names: names, Values: st.Rhs}
+			c.defines = append(c.defines, spec)
+			c.File.Decls[i] = &ast.GenDecl{Tok: token.VAR, TokPos: st.Pos(), Specs: []ast.Spec{spec}}
+		}
+	}
+	delete(c.declared, "_")
+}
+
+// recvBase is the name of the receiver's base type of a method
+// declaration.
+func recvBase(fd *ast.FuncDecl) string {
+	if len(fd.Recv.List) != 1 {
+		return ""
+	}
+	t := fd.Recv.List[0].Type
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+		case *ast.ParenExpr:
+			t = x.X
+		case *ast.IndexExpr:
+			t = x.X
+		case *ast.IndexListExpr:
+			t = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// autoImport adds to the cell's file an import of every package the cell
+// uses as name.X without declaring or importing name.
+func (s *Session) autoImport(c *Checked) {
+	have := map[string]bool{}
+	c.imports = map[string]string{}
+	for _, is := range c.File.Imports {
+		path, _ := strconv.Unquote(is.Path.Value)
+		name := ""
+		if is.Name != nil {
+			name = is.Name.Name
+		} else if p, err := packages.Import(path); err == nil {
+			name = p.Name()
+		}
+		have[name] = true
+		if name != "_" && name != "." {
+			c.imports[name] = path
+		}
+	}
+	var specs []ast.Spec
+	ast.Inspect(c.File, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		id, ok := sel.X.(*ast.Ident)
+		if !ok || have[id.Name] || c.declared[id.Name] || s.has(id.Name) {
+			return true
+		}
+		have[id.Name] = true
+		path, ok := s.imported[id.Name]
+		if !ok && s.Imports != nil {
+			path, ok = s.Imports(id.Name)
+		}
+		if ok {
+			specs = append(specs, &ast.ImportSpec{
+				Name: ast.NewIdent(id.Name),
+				Path: &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(path)},
+			})
+			c.File.Imports = append(c.File.Imports, specs[len(specs)-1].(*ast.ImportSpec))
+		}
+		return true
+	})
+	if len(specs) > 0 {
+		c.File.Decls = append([]ast.Decl{&ast.GenDecl{Tok: token.IMPORT, Specs: specs}}, c.File.Decls...)
+	}
+}
+
+// has reports whether an earlier cell declared name.
+func (s *Session) has(name string) bool {
+	if _, ok := s.decls[name]; ok {
+		return true
+	}
+	_, ok := s.opaque[name]
+	return ok
+}
+
+// positioner maps cell offsets to line:column, for cells that may start
+// elsewhere than 1:1 (a %time line).
+type positioner struct {
+	src         string
+	line0, col0 int
+	lineStarts  []int
+}
+
+func newPositioner(src string, line0, col0 int) *positioner {
+	p := &positioner{src: src, line0: line0, col0: col0, lineStarts: []int{0}}
+	for i := 0; i < len(src); i++ {
+		if src[i] == '\n' {
+			p.lineStarts = append(p.lineStarts, i+1)
+		}
+	}
+	return p
+}
+
+func (p *positioner) pos(off int) (line, col int) {
+	i := len(p.lineStarts) - 1
+	for i > 0 && p.lineStarts[i] > off {
+		i--
+	}
+	col = off - p.lineStarts[i] + 1
+	if i == 0 {
+		col += p.col0 - 1
+	}
+	return p.line0 + i, col
+}
+
+// offset is the cell offset of line:col (the inverse of pos).
+func (p *positioner) offset(line, col int) int {
+	i := line - p.line0
+	if i < 0 {
+		return 0
+	}
+	if i >= len(p.lineStarts) {
+		return len(p.src)
+	}
+	if i == 0 {
+		col -= p.col0 - 1
+	}
+	return min(p.lineStarts[i]+col-1, len(p.src))
+}
+
+func (p *positioner) directive(off int) string {
+	l, c := p.pos(off)
+	return fmt.Sprintf("/*line %s:%d:%d*/", cellFile, l, c)
+}

@@ -1,0 +1,278 @@
+package front
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/parser"
+	"go/types"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// commit adds the declarations of a cell that ran to the session: those of
+// its top-level names for which defined reports true ("T.M" for a method).
+func (s *Session) commit(c *Checked, defined func(string) bool) {
+	names := make([]string, 0, len(c.declared))
+	for n := range c.declared {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	methods := map[string]*ast.FuncDecl{}
+	for _, fd := range c.methods {
+		methods[recvBase(fd)+"."+fd.Name.Name] = fd
+	}
+	for n, p := range c.imports {
+		s.imported[n] = p
+	}
+	for _, n := range names {
+		if defined != nil && !defined(n) {
+			continue
+		}
+		src, opaque := s.declSource(c, n, methods[n])
+		if src == "" && opaque == nil {
+			continue
+		}
+		if _, ok := s.decls[n]; !ok {
+			if src != "" {
+				s.order = append(s.order, n)
+			}
+		} else if src == "" {
+			s.order = remove(s.order, n)
+		}
+		delete(s.decls, n)
+		delete(s.opaque, n)
+		if src != "" {
+			s.decls[n] = src
+		} else {
+			s.opaque[n] = opaque
+		}
+		s.session = nil
+	}
+}
+
+func remove(list []string, n string) []string {
+	out := list[:0]
+	for _, x := range list {
+		if x != n {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// declSource writes the declaration of name without bodies, or returns the
+// object itself when its type cannot be written in Go (a variable of an
+// unexported type of another package, or of a type local to a function).
+func (s *Session) declSource(c *Checked, name string, method *ast.FuncDecl) (string, types.Object) {
+	if method != nil {
+		fn, ok := c.Info.Defs[method.Name].(*types.Func)
+		if !ok {
+			return "", nil
+		}
+		sig := fn.Type().(*types.Signature)
+		return "func (_ " + s.typeString(sig.Recv().Type()) + ") " + fn.Name() + strings.TrimPrefix(s.typeString(sig), "func"), nil
+	}
+	obj := c.Pkg.Scope().Lookup(name)
+	switch o := obj.(type) {
+	case *types.TypeName:
+		if o.IsAlias() {
+			return "type " + name + " = " + s.typeString(types.Unalias(o.Type())), nil
+		}
+		named, ok := o.Type().(*types.Named)
+		if !ok {
+			return "", nil
+		}
+		return "type " + name + s.typeParams(named.TypeParams()) + " " + s.typeString(named.Underlying()), nil
+	case *types.Var:
+		if !s.writable(o.Type()) {
+			return "", o
+		}
+		return "var " + name + " " + s.typeString(o.Type()), nil
+	case *types.Const:
+		val := constString(o.Val())
+		if b, ok := o.Type().(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+			return "const " + name + " = " + val, nil
+		}
+		return "const " + name + " " + s.typeString(o.Type()) + " = " + val, nil
+	case *types.Func:
+		return "func " + name + strings.TrimPrefix(s.typeString(o.Type()), "func"), nil
+	}
+	return "", nil
+}
+
+// constString writes a constant value exactly as a Go expression.
+func constString(v constant.Value) string {
+	switch v.Kind() {
+	case constant.Float:
+		if r := constant.ToFloat(v); r.Kind() == constant.Float {
+			num, den := constant.Num(r), constant.Denom(r)
+			if num.Kind() == constant.Int && den.Kind() == constant.Int {
+				if den.ExactString() != "1" {
+					return "(" + num.ExactString() + ".0/" + den.ExactString() + ")"
+				}
+				return num.ExactString() + ".0"
+			}
+		}
+		return v.String()
+	case constant.Complex:
+		return "complex(" + constString(constant.Real(v)) + ", " + constString(constant.Imag(v)) + ")"
+	}
+	return v.ExactString()
+}
+
+// typeParams writes a type parameter list, "" when there is none.
+func (s *Session) typeParams(tps *types.TypeParamList) string {
+	if tps.Len() == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := 0; i < tps.Len(); i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		tp := tps.At(i)
+		b.WriteString(tp.Obj().Name() + " " + s.typeString(tp.Constraint()))
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// typeString writes t as Go source in the session file: types of package
+// main by name, those of other packages through the session file's
+// imports.
+func (s *Session) typeString(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string {
+		if p.Path() == mainPath {
+			return ""
+		}
+		a, ok := s.aliases[p.Path()]
+		if !ok {
+			a = "__goldp_p" + strconv.Itoa(len(s.aliases))
+			s.aliases[p.Path()] = a
+			s.session = nil
+		}
+		return a
+	})
+}
+
+// writable reports whether t can be written in Go at the top level of
+// package main.
+func (s *Session) writable(t types.Type) bool {
+	seen := map[types.Type]bool{}
+	var ok func(t types.Type) bool
+	ok = func(t types.Type) bool {
+		if seen[t] {
+			return true
+		}
+		seen[t] = true
+		switch t := t.(type) {
+		case *types.Basic:
+			return t.Kind() != types.Invalid
+		case *types.Pointer:
+			return ok(t.Elem())
+		case *types.Slice:
+			return ok(t.Elem())
+		case *types.Array:
+			return ok(t.Elem())
+		case *types.Map:
+			return ok(t.Key()) && ok(t.Elem())
+		case *types.Chan:
+			return ok(t.Elem())
+		case *types.Tuple:
+			for i := 0; i < t.Len(); i++ {
+				if !ok(t.At(i).Type()) {
+					return false
+				}
+			}
+			return true
+		case *types.Signature:
+			return t.TypeParams().Len() == 0 && ok(t.Params()) && ok(t.Results())
+		case *types.Struct:
+			for i := 0; i < t.NumFields(); i++ {
+				if !ok(t.Field(i).Type()) {
+					return false
+				}
+			}
+			return true
+		case *types.Interface:
+			for i := 0; i < t.NumExplicitMethods(); i++ {
+				if !ok(t.ExplicitMethod(i).Type()) {
+					return false
+				}
+			}
+			for i := 0; i < t.NumEmbeddeds(); i++ {
+				if !ok(t.EmbeddedType(i)) {
+					return false
+				}
+			}
+			return true
+		case *types.Alias:
+			return ok(types.Unalias(t))
+		case *types.Named:
+			o := t.Obj()
+			if o.Pkg() == nil {
+				return true // error
+			}
+			if o.Pkg().Path() == mainPath {
+				if o.Parent() == nil || o.Parent() != o.Pkg().Scope() {
+					return false // local to a function
+				}
+			} else if !o.Exported() {
+				return false
+			}
+			args := t.TypeArgs()
+			for i := 0; i < args.Len(); i++ {
+				if !ok(args.At(i)) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+	return ok(t)
+}
+
+// sessionAST is the session's declarations as a file, leaving out those the
+// cell declares afresh.
+func (s *Session) sessionAST(redeclared map[string]bool) *ast.File {
+	skip := false
+	for n := range redeclared {
+		if _, ok := s.decls[n]; ok {
+			skip = true
+			break
+		}
+	}
+	if !skip && s.session != nil {
+		return s.session
+	}
+	var b strings.Builder
+	b.WriteString("package main\n")
+	paths := make([]string, 0, len(s.aliases))
+	for p := range s.aliases {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		b.WriteString("import " + s.aliases[p] + " " + strconv.Quote(p) + "\n")
+	}
+	for _, n := range s.order {
+		if redeclared[n] {
+			continue
+		}
+		b.WriteString(s.decls[n])
+		b.WriteString("\n")
+	}
+	f, err := parser.ParseFile(s.fset, sessionFile, b.String(), parser.SkipObjectResolution)
+	if err != nil {
+		// A declaration the session wrote does not parse: a bug; check
+		// without the session rather than fail every cell.
+		f, _ = parser.ParseFile(s.fset, sessionFile, "package main\n", 0)
+	}
+	if !skip {
+		s.session = f
+	}
+	return f
+}

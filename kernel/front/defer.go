@@ -1,0 +1,187 @@
+package front
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// Rule defer: Go evaluates the function value, the receiver and the
+// arguments of a deferred call when the defer statement runs; the
+// interpreter evaluates them when the call runs, at the function's end.
+// The rule evaluates them into temporaries first:
+//
+//	defer f(a, b)  →  { t1, t2 := a, b; defer f(t1, t2) }
+//
+// (at the top level of a cell, where the engine runs deferred calls when
+// the cell ends, without the braces). A deferred function literal that
+// uses a variable declared inside an enclosing loop sees only the last
+// iteration's variable in the interpreter, and is refused.
+func init() {
+	register(rule{"defer", 80, kDefer, func(c *Checked) {
+		c.walk(func(n ast.Node, stack []ast.Node) bool {
+			d, ok := n.(*ast.DeferStmt)
+			if !ok {
+				return true
+			}
+			c.deferStmt(d, stack)
+			return true
+		})
+	}})
+}
+
+func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
+	call := d.Call
+	if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
+		if v := c.loopCapture(lit, stack); v != "" {
+			c.refuse(lit, "the interpreter gives a deferred function literal only the last iteration's "+v+": pass it as an argument (defer func("+v+" T) { ... }("+v+"))")
+			return
+		}
+	}
+	if len(call.Args) == 1 {
+		if _, ok := c.typeOf(call.Args[0]).(*types.Tuple); ok {
+			return // f(g()): rare, left alone
+		}
+	}
+	var names, values []string
+	var typs []types.Type
+	tmp := func(e ast.Expr) string {
+		n := c.temp("d")
+		names = append(names, n)
+		values = append(values, c.text(c.off(e.Pos()), c.off(e.End())))
+		typs = append(typs, c.typeOf(e))
+		return n
+	}
+	fun := c.text(c.off(call.Fun.Pos()), c.off(call.Fun.End()))
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.SelectorExpr:
+		if sel, ok := c.Info.Selections[f]; ok && sel.Kind() == types.MethodVal {
+			recv := f.X
+			_, ptrRecv := sel.Obj().Type().(*types.Signature).Recv().Type().(*types.Pointer)
+			_, ptrOperand := c.typeOf(recv).Underlying().(*types.Pointer)
+			if types.IsInterface(c.typeOf(recv)) {
+				ptrRecv = false
+			}
+			x := c.text(c.off(recv.Pos()), c.off(recv.End()))
+			n := c.temp("d")
+			names = append(names, n)
+			if ptrRecv && !ptrOperand {
+				values = append(values, "&"+x)
+				typs = append(typs, types.NewPointer(c.typeOf(recv)))
+			} else {
+				values = append(values, x)
+				typs = append(typs, c.typeOf(recv))
+			}
+			fun = n + "." + f.Sel.Name
+		}
+	case *ast.Ident:
+		if _, ok := c.Info.Uses[f].(*types.Var); ok {
+			fun = tmp(f)
+		}
+	case *ast.FuncLit:
+	case *ast.IndexExpr, *ast.CallExpr:
+		fun = tmp(call.Fun)
+	}
+	var args []string
+	for _, a := range call.Args {
+		if tv, ok := c.Info.Types[a]; ok && tv.Value != nil {
+			args = append(args, c.text(c.off(a.Pos()), c.off(a.End())))
+			continue
+		}
+		if _, ok := ast.Unparen(a).(*ast.FuncLit); ok {
+			args = append(args, c.text(c.off(a.Pos()), c.off(a.End())))
+			continue
+		}
+		args = append(args, tmp(a))
+	}
+	if len(names) == 0 && !(c.sess != nil && c.sess.DeferHook != "" && inCellBody(stack) && !topLevel(stack)) {
+		return
+	}
+	ell := ""
+	if call.Ellipsis != token.NoPos {
+		ell = "..."
+	}
+	stmt := strings.Join(names, ", ") + " := " + strings.Join(values, ", ") + "; defer " + fun + "(" + strings.Join(args, ", ") + ell + ")"
+	switch {
+	case topLevel(stack):
+	case c.sess != nil && c.sess.DeferHook != "" && inCellBody(stack):
+		// a defer in a top-level loop or block: Go runs it when
+		// the cell (its main) returns, not when the statement ends
+		// The function literal gets the values through the parameters of
+		// a call made now: a closure handed to compiled code would see
+		// the loop's last values in the interpreter.
+		var params []string
+		for i, n := range names {
+			t, ok := c.typeText(typs[i])
+			if !ok {
+				c.refuse(d, "the front end cannot name the type of this deferred call's operand: move the loop into a function and defer there")
+				return
+			}
+			params = append(params, n+" "+t)
+		}
+		stmt = c.sess.DeferHook + "(func(" + strings.Join(params, ", ") + ") func() { return func() { " + fun + "(" + strings.Join(args, ", ") + ell + ") } }(" + strings.Join(values, ", ") + "))"
+	default:
+		stmt = "{ " + stmt + " }"
+	}
+	c.replace(d, stmt)
+}
+
+// inCellBody reports whether the node whose ancestors are stack is in a
+// statement of the cell's top level, outside any function literal.
+func inCellBody(stack []ast.Node) bool {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch n := stack[i].(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.FuncDecl:
+			return n.Name.Name == "_" && n.Recv == nil
+		}
+	}
+	return false
+}
+
+// topLevel reports whether the node whose ancestors are stack is a
+// statement of the cell's top level (the func _() the builder wrote).
+func topLevel(stack []ast.Node) bool {
+	if len(stack) < 2 {
+		return false
+	}
+	fd, ok := stack[len(stack)-2].(*ast.FuncDecl)
+	return ok && fd.Name.Name == "_" && fd.Recv == nil
+}
+
+// loopCapture returns the name of a variable declared inside a loop that
+// encloses lit (within the same function) and that lit uses, or "".
+func (c *Checked) loopCapture(lit *ast.FuncLit, stack []ast.Node) string {
+	var loops []ast.Node
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch n := stack[i].(type) {
+		case *ast.FuncLit, *ast.FuncDecl:
+			i = -1
+		case *ast.ForStmt, *ast.RangeStmt:
+			loops = append(loops, n)
+		}
+	}
+	if len(loops) == 0 {
+		return ""
+	}
+	found := ""
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || found != "" {
+			return found == ""
+		}
+		v, ok := c.Info.Uses[id].(*types.Var)
+		if !ok || v.Pos() >= lit.Pos() && v.Pos() < lit.End() {
+			return true
+		}
+		for _, l := range loops {
+			if v.Pos() >= l.Pos() && v.Pos() < l.End() {
+				found = v.Name()
+			}
+		}
+		return true
+	})
+	return found
+}

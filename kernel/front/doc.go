@@ -1,0 +1,43 @@
+// Package front is the type-checked front end of notebook Go: it checks a
+// cell with go/types in the context of the session (the declarations of
+// earlier cells and the types of their variables) before the interpreter
+// sees it, reports errors in Go's words at the cell's positions, and
+// rewrites by type the forms the interpreter (yaegi) gets wrong, or refuses
+// them with a working alternative.
+//
+// Type information for every importable package (the standard library of
+// the Go that builds goldp, gonum, gonum/plot, kernel/display and lib/)
+// is generated at build time by internal/exportgen into exportdata.bin,
+// embedded compressed and decoded per package on first import
+// (importer.go).
+//
+// A cell is checked as a file of package main (build.go): imports first,
+// declarations as written, each statement in a func _() of its own, and a
+// top-level `a, b := e` as the package-level `var a, b = e` it means in
+// notebook Go. The earlier cells are a second file of declarations without
+// bodies (commit.go): a variable as `var x T`, a function as its
+// signature, a type as its definition. Line directives keep every
+// position a cell position.
+//
+// The rewriting is organised by construct, one rule per file, each with
+// golden tests in testdata/<rule>.txtar ("cell in, program out"):
+//
+//	explicit     x := y[i] gets its type written out
+//	constfold    constant divisions and shifts become their values
+//	builtins     min, max, clear; print and println to standard error
+//	methodvalue  method values of cell types bind a copy of the receiver
+//	methodexpr   method expressions become function literals
+//	rangeint     range over an integer; range over a function is refused
+//	loopvar      per-iteration loop variables (Go 1.22)
+//	callback     function literals handed to compiled code in loops
+//	fmtcell      %T, numeric verbs and String/Error of cell types in fmt
+//	errorsas     errors.As with cell types is refused
+//	assert       assertions to cell interfaces are refused
+//	defer        arguments evaluated at the defer; top-level loops' defers
+//	typeswitch   interface cases and cell types in type switches
+//	imports      packages the interpreter cannot load are refused
+//
+// TestRefused lists every refused construct.
+package front
+
+//go:generate go run ./internal/exportgen -v

@@ -1,0 +1,76 @@
+package front
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files with the current output")
+
+// TestGolden runs the "cell in, program out" cases of testdata/*.txtar:
+// each case is a file NAME.cells (cells separated by a line "%%", run one
+// after the other in one session) and a file NAME.out with what the
+// interpreter gets for the last cell, or "error: L:C: message" when the
+// front end refuses it.
+func TestGolden(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no golden files")
+	}
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := false
+		for i, f := range ar.Files {
+			name, ok := strings.CutSuffix(f.Name, ".cells")
+			if !ok {
+				continue
+			}
+			t.Run(filepath.Base(file)+"/"+name, func(t *testing.T) {
+				got := goldenRun(t, string(f.Data))
+				if i+1 >= len(ar.Files) || ar.Files[i+1].Name != name+".out" {
+					t.Fatalf("%s: no %s.out after %s.cells", file, name, name)
+				}
+				want := string(ar.Files[i+1].Data)
+				if got != want {
+					if *update {
+						ar.Files[i+1].Data = []byte(got)
+						changed = true
+						return
+					}
+					t.Errorf("got:\n%s\nwant:\n%s", got, want)
+				}
+			})
+		}
+		if changed {
+			os.WriteFile(file, txtar.Format(ar), 0o644)
+		}
+	}
+}
+
+func goldenRun(t *testing.T, data string) string {
+	cells := strings.Split(strings.TrimSuffix(data, "\n"), "\n%%\n")
+	s := newTestSession()
+	for i, cell := range cells {
+		c, err := s.Check(cell, 1, 1, nil)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || i < len(cells)-1 {
+				t.Fatalf("cell %d: %v", i, err)
+			}
+			return "error: " + e.Error() + "\n"
+		}
+		if i == len(cells)-1 {
+			return c.Rewritten() + "\n"
+		}
+	}
+	return ""
+}

@@ -1,0 +1,86 @@
+package front
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// Rule library: the interpreter has the compiled library's non-generic
+// surface only, from the generated symbol tables (kernel/symbols).
+// A generic library function or type, or a name the tables lack, is
+// refused with an alternative rather than left to the interpreter's
+// "undefined selector".
+func init() {
+	register(rule{"library", 2, kSelector, func(c *Checked) {
+		c.walk(func(n ast.Node, _ []ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			x, ok := sel.X.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			pn, ok := c.Info.Uses[x].(*types.PkgName)
+			if !ok {
+				return true
+			}
+			path, name := pn.Imported().Path(), sel.Sel.Name
+			obj := c.Info.Uses[sel.Sel]
+			generic := false
+			switch o := obj.(type) {
+			case *types.Func:
+				generic = o.Type().(*types.Signature).TypeParams().Len() > 0
+			case *types.TypeName:
+				if nt, ok := o.Type().(*types.Named); ok {
+					generic = nt.TypeParams().Len() > 0
+				}
+				if it, ok := o.Type().Underlying().(*types.Interface); ok && !it.IsMethodSet() {
+					return true // a constraint (cmp.Ordered): no runtime symbol
+				}
+			}
+			if generic {
+				if _, known := alternatives[path+"."+name]; !known {
+					return true // the interpreter has some generic library code
+				}
+				c.refuse(sel, x.Name+"."+name+" is generic, and the interpreter has no generic library code: "+alternative(path, name))
+				return false
+			}
+			if !generic && c.sess != nil && c.sess.HasSymbol != nil && !c.sess.HasSymbol(path, name) {
+				c.refuse(sel, x.Name+"."+name+" is not in the interpreter's symbol tables: "+alternative(path, name))
+				return false
+			}
+			return true
+		})
+	}})
+}
+
+// alternatives name what works instead of generic or newer library names;
+// the generic functions listed are those the interpreter fails on (its
+// own generic library code runs others, such as slices.Contains).
+var alternatives = map[string]string{
+	"slices.Sort":           "use sort.Ints, sort.Float64s, sort.Strings or sort.Slice",
+	"slices.SortFunc":       "use sort.Slice",
+	"slices.SortStableFunc": "use sort.SliceStable",
+	"slices.Sorted":         "collect the values into a slice and use sort.Slice",
+	"slices.BinarySearch":   "use sort.SearchInts, sort.SearchFloat64s or sort.Search",
+	"slices.Max":            "write the loop, or floats.Max for []float64",
+	"slices.Min":            "write the loop, or floats.Min for []float64",
+	"slices.Reverse":        "write the loop (for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 { s[i], s[j] = s[j], s[i] })",
+	"slices.Clone":          "append(s[:0:0], s...)",
+	"slices.Equal":          "write the loop, or floats.Equal for []float64",
+	"maps.Keys":             "range over the map (for k := range m)",
+	"maps.Values":           "range over the map (for _, v := range m)",
+	"maps.Clone":            "copy in a loop (c := make(map[K]V, len(m)); for k, v := range m { c[k] = v })",
+	"math/rand/v2.N":        "use rand.IntN or rand.Int64N",
+	"cmp.Less":              "compare with <",
+	"sync.OnceValue":        "use a sync.Once and a variable",
+	"sync.OnceFunc":         "use a sync.Once",
+}
+
+func alternative(path, name string) string {
+	if a, ok := alternatives[path+"."+name]; ok {
+		return a
+	}
+	return "write it with non-generic functions or a loop"
+}

@@ -1,0 +1,152 @@
+package front
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+)
+
+// Rule loopvar: since Go 1.22 each iteration of a loop has its own loop
+// variables, so a closure, a go statement or a pointer made in the body
+// sees that iteration's value. The interpreter shares one variable across
+// iterations (Go before 1.22). When the body captures a loop variable, the
+// rule starts the body with a copy (`for i := ...; { i := i; ... }`),
+// which is Go 1.22's semantics as long as the body does not assign the
+// variable of a three-clause loop; such a loop is refused.
+func init() {
+	register(rule{"loopvar", 40, kLoop, func(c *Checked) {
+		c.walk(func(n ast.Node, _ []ast.Node) bool {
+			var vars []*types.Var
+			var body *ast.BlockStmt
+			threeClause := false
+			switch l := n.(type) {
+			case *ast.ForStmt:
+				if as, ok := l.Init.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+					vars = c.defined(as.Lhs...)
+				}
+				body, threeClause = l.Body, true
+			case *ast.RangeStmt:
+				if isInt(c.typeOf(l.X)) {
+					return true // see rangeint.go: its variables are fresh
+				}
+				if l.Tok == token.DEFINE {
+					vars = c.defined(l.Key, l.Value)
+				}
+				body = l.Body
+			default:
+				return true
+			}
+			if len(vars) == 0 {
+				return true
+			}
+			captured := c.captured(body, vars)
+			if len(captured) == 0 {
+				return true
+			}
+			if threeClause {
+				if v, at := c.assigned(body, captured); v != nil {
+					c.refuse(at, "the loop body changes "+v.Name()+", which a function literal, go statement or pointer in it captures: the interpreter shares one "+v.Name()+" across iterations (Go 1.22 gives each iteration its own); copy it for the capture ("+v.Name()+"2 := "+v.Name()+") and capture the copy")
+					return false
+				}
+			}
+			var names []string
+			for _, v := range captured {
+				names = append(names, v.Name())
+			}
+			sort.Strings(names)
+			list := strings.Join(names, ", ")
+			c.insert(body.Lbrace+1, " "+list+" := "+list+";")
+			return true
+		})
+	}})
+}
+
+// defined returns the variables the identifiers among es declare.
+func (c *Checked) defined(es ...ast.Expr) []*types.Var {
+	var out []*types.Var
+	for _, e := range es {
+		if id, ok := e.(*ast.Ident); ok && id.Name != "_" {
+			if v, ok := c.Info.Defs[id].(*types.Var); ok {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// captured returns the variables of vars that body captures: uses inside
+// a function literal, a go or defer statement's call, or an &v.
+func (c *Checked) captured(body *ast.BlockStmt, vars []*types.Var) []*types.Var {
+	want := map[types.Object]bool{}
+	for _, v := range vars {
+		want[v] = true
+	}
+	got := map[types.Object]bool{}
+	uses := func(n ast.Node) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && want[c.Info.Uses[id]] {
+				got[c.Info.Uses[id]] = true
+			}
+			return true
+		})
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			uses(n.Body)
+			return false
+		case *ast.GoStmt:
+			uses(n.Call)
+			return false
+		case *ast.DeferStmt:
+			uses(n.Call)
+			return false
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				uses(n.X)
+			}
+		}
+		return true
+	})
+	var out []*types.Var
+	for _, v := range vars {
+		if got[v] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// assigned returns a variable of vars that body assigns (=, op=, ++, --),
+// and where.
+func (c *Checked) assigned(body *ast.BlockStmt, vars []*types.Var) (*types.Var, ast.Node) {
+	want := map[types.Object]*types.Var{}
+	for _, v := range vars {
+		want[v] = v
+	}
+	var found *types.Var
+	var at ast.Node
+	check := func(e ast.Expr, n ast.Node) {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok && found == nil {
+			if v := want[c.Info.Uses[id]]; v != nil {
+				found, at = v, n
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if n.Tok != token.DEFINE {
+				for _, l := range n.Lhs {
+					check(l, n)
+				}
+			}
+		case *ast.IncDecStmt:
+			check(n.X, n)
+		}
+		return found == nil
+	})
+	return found, at
+}

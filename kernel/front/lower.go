@@ -1,0 +1,276 @@
+package front
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+)
+
+// This file holds the machinery of the type-directed rewriting: rules (one
+// file each, named for the construct) look at the checked cell and record
+// edits of the cell's text, or refuse a construct the interpreter cannot
+// run correctly. The edited cell is what the interpreter gets; edits keep
+// the cell's line breaks, so lines stay the cell's lines.
+
+// An edit replaces the cell's bytes [start, end) with text.
+type edit struct {
+	start, end int
+	text       string
+}
+
+// A rule is one lowering: it walks the checked cell and records edits
+// (c.replace, c.insert) or refuses a node (c.refuse).
+type rule struct {
+	name  string
+	order int   // rules run by increasing order
+	needs kinds // the rule runs only if the cell has one of these nodes (0: always)
+	run   func(c *Checked)
+}
+
+// kinds is a set of syntax node kinds, so that a cell runs only the rules
+// whose constructs it contains (most cells need none).
+type kinds uint16
+
+const (
+	kCall kinds = 1 << iota
+	kSelector
+	kFuncLit
+	kBinary
+	kDefer
+	kLoop
+	kRange
+	kTypeSwitch
+	kTypeAssert
+)
+
+// kindsOf returns the kinds of nodes in f.
+func kindsOf(f *ast.File) kinds {
+	var k kinds
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.CallExpr:
+			k |= kCall
+		case *ast.SelectorExpr:
+			k |= kSelector
+		case *ast.FuncLit:
+			k |= kFuncLit
+		case *ast.BinaryExpr:
+			k |= kBinary
+		case *ast.DeferStmt:
+			k |= kDefer
+		case *ast.ForStmt:
+			k |= kLoop
+		case *ast.RangeStmt:
+			k |= kLoop | kRange
+		case *ast.TypeSwitchStmt:
+			k |= kTypeSwitch
+		case *ast.TypeAssertExpr:
+			k |= kTypeAssert
+		}
+		return true
+	})
+	return k
+}
+
+// rules run in this order; a rule that moves code (defer, type switches)
+// runs after the rules that edit inside it, and takes their edits along
+// (see Checked.text).
+var rules []rule
+
+func register(r rule) {
+	rules = append(rules, r)
+	sort.SliceStable(rules, func(i, j int) bool { return rules[i].order < rules[j].order })
+}
+
+// Rewritten returns the cell for the interpreter: the cell with every
+// rule's edits applied. Refused constructs were reported by Check.
+func (c *Checked) Rewritten() string {
+	if len(c.edits) == 0 {
+		return c.Src
+	}
+	return c.text(0, len(c.Src))
+}
+
+// lowerRules runs the rules and returns the first refusal.
+func (c *Checked) lowerRules() *Error {
+	have := kindsOf(c.File)
+	for _, r := range rules {
+		if r.needs != 0 && have&r.needs == 0 {
+			continue
+		}
+		r.run(c)
+		if c.refused != nil {
+			return c.refused
+		}
+	}
+	return nil
+}
+
+// off is the cell offset of p.
+func (c *Checked) off(p token.Pos) int {
+	pos := c.Fset.Position(p)
+	return c.ps.offset(pos.Line, pos.Column)
+}
+
+// src is the cell's original text of node n.
+func (c *Checked) src(n ast.Node) string { return c.Src[c.off(n.Pos()):c.off(n.End())] }
+
+// text returns the cell's bytes [start, end) with the edits recorded so far
+// inside that range applied.
+func (c *Checked) text(start, end int) string {
+	var b strings.Builder
+	es := c.outer(start, end)
+	at := start
+	for _, e := range es {
+		b.WriteString(c.Src[at:e.start])
+		b.WriteString(e.text)
+		at = e.end
+	}
+	b.WriteString(c.Src[at:end])
+	return b.String()
+}
+
+// outer returns the edits within [start, end) not inside another such
+// edit, in order. An edit made later that covers earlier ones already
+// contains them (it was built with text).
+func (c *Checked) outer(start, end int) []edit {
+	var in []edit
+	for i, e := range c.edits {
+		if e.start < start || e.end > end {
+			continue
+		}
+		covered := false
+		for _, later := range c.edits[i+1:] {
+			if later.start <= e.start && e.end <= later.end && later.start < later.end {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			in = append(in, e)
+		}
+	}
+	sort.SliceStable(in, func(i, j int) bool { return in[i].start < in[j].start })
+	return in
+}
+
+// replace records an edit replacing node n's text, or [start, end).
+func (c *Checked) replaceRange(start, end int, text string) {
+	c.edits = append(c.edits, edit{start, end, text})
+}
+
+func (c *Checked) replace(n ast.Node, text string) {
+	c.replaceRange(c.off(n.Pos()), c.off(n.End()), text)
+}
+
+// insert records an insertion at p.
+func (c *Checked) insert(p token.Pos, text string) {
+	o := c.off(p)
+	c.edits = append(c.edits, edit{o, o, text})
+}
+
+// refuse records that the interpreter cannot run n correctly; msg names
+// the working alternative.
+func (c *Checked) refuse(n ast.Node, msg string) {
+	if c.refused != nil {
+		return
+	}
+	pos := c.Fset.Position(n.Pos())
+	c.refused = &Error{Line: pos.Line, Col: pos.Column, Msg: msg}
+}
+
+// temp returns a fresh name for a temporary of the rewritten cell.
+func (c *Checked) temp(kind string) string {
+	c.temps++
+	return "__goldp" + kind + itoa(c.temps)
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
+
+// typeOf is the type of e, nil if unknown.
+func (c *Checked) typeOf(e ast.Expr) types.Type {
+	if tv, ok := c.Info.Types[e]; ok {
+		return tv.Type
+	}
+	return nil
+}
+
+// typeText writes t as the cell can write it: types of earlier cells and
+// of this one by name, those of packages by the name the cell reaches them
+// under. ok is false when the cell cannot name t.
+func (c *Checked) typeText(t types.Type) (string, bool) {
+	ok := true
+	s := types.TypeString(t, func(p *types.Package) string {
+		if p.Path() == mainPath {
+			return ""
+		}
+		if n, found := c.pkgName(p.Path()); found {
+			return n
+		}
+		ok = false
+		return p.Name()
+	})
+	if !ok || !writableIn(t) {
+		return "", false
+	}
+	return s, true
+}
+
+// pkgName is the name under which the cell reaches the package at path.
+func (c *Checked) pkgName(path string) (string, bool) {
+	for _, is := range c.File.Imports {
+		if is.Name != nil && strings.Trim(is.Path.Value, `"`) == path {
+			return is.Name.Name, true
+		}
+	}
+	for _, is := range c.File.Imports {
+		if strings.Trim(is.Path.Value, `"`) == path {
+			if p, err := packages.Import(path); err == nil && !c.declared[p.Name()] {
+				return p.Name(), true
+			}
+		}
+	}
+	if c.sess != nil {
+		for _, n := range c.sess.nameCandidates(path) {
+			if !c.declared[n] && !c.sess.has(n) {
+				return n, true
+			}
+		}
+	}
+	return "", false
+}
+
+// writableIn reports whether t has a name the cell can write: no
+// unexported type of another package.
+func writableIn(t types.Type) bool {
+	var s Session
+	return s.writable(t)
+}
+
+// walk calls f for every node of the cell's own code (not the imports
+// the front end added), with the stack of its ancestors.
+func (c *Checked) walk(f func(n ast.Node, stack []ast.Node) bool) {
+	var stack []ast.Node
+	ast.Inspect(c.File, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		if !f(n, stack) {
+			return false
+		}
+		stack = append(stack, n)
+		return true
+	})
+}

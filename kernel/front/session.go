@@ -1,0 +1,257 @@
+package front
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"go/version"
+	"runtime"
+	"sort"
+	"strings"
+)
+
+// GoVersion is the language version cells are checked at: that of the Go
+// toolchain that built goldp.
+var GoVersion = version.Lang(runtime.Version())
+
+// cellFile and sessionFile name the two files a cell is checked in: the
+// cell itself and the declarations of earlier cells.
+const (
+	cellFile    = "cell"
+	sessionFile = "session"
+	mainPath    = "main"
+)
+
+// Session is the front end's view of a notebook session: the declarations
+// of the cells that ran, kept as declarations without bodies (a variable as
+// `var x T` with its type, a function as its signature), so that a cell is
+// checked in one package with them.
+//
+// A Session is not safe for concurrent use.
+type Session struct {
+	// Imports resolves a package name a cell uses as name.X without
+	// declaring or importing it (a preloaded package, or one an earlier
+	// cell imported) to its import path.
+	Imports func(name string) (path string, ok bool)
+	// Script allows func main (a script's source).
+	Script bool
+	// Loadable, if set, reports whether the interpreter can load the
+	// package at an import path; a cell importing one it cannot is
+	// refused before the interpreter's own message about GOPATH.
+	Loadable func(path string) bool
+	// HasSymbol, if set, reports whether the interpreter's symbol tables
+	// have the exported name of the package at path.
+	HasSymbol func(path, name string) bool
+	// DeferHook, if set, names the function that registers a call to run
+	// when the cell ends (func(func())); a defer inside a top-level loop
+	// or block of a cell is rewritten to it, since the cell is the
+	// function it belongs to.
+	DeferHook string
+
+	fset     *token.FileSet
+	decls    map[string]string       // "x", "T", "T.M" → declaration source
+	order    []string                // keys of decls, oldest first
+	opaque   map[string]types.Object // variables whose type cannot be written
+	aliases  map[string]string       // import path → name in the session file
+	imported map[string]string       // package name → path, imported by earlier cells
+	session  *ast.File               // decls parsed, nil when stale
+	pending  *Checked                // the last checked cell, not yet committed
+}
+
+// NewSession returns an empty session.
+func NewSession(imports func(string) (string, bool)) *Session {
+	return &Session{
+		Imports: imports, fset: token.NewFileSet(),
+		decls: map[string]string{}, opaque: map[string]types.Object{}, aliases: map[string]string{}, imported: map[string]string{},
+	}
+}
+
+// Error is a cell the front end refuses: a type error in Go's words or a
+// construct it cannot run correctly, at the cell's line and column.
+type Error struct {
+	Line, Col int
+	Msg       string
+	// More holds further errors, each as "L:C: message".
+	More []string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
+
+// Checked is a cell that passed the type checker.
+type Checked struct {
+	Src  string // the cell as given
+	Pkg  *types.Package
+	Info *types.Info
+	File *ast.File // the cell as checked (see build)
+	Fset *token.FileSet
+	ps   *positioner
+	// declared holds the names the cell declares at top level.
+	declared map[string]bool
+	methods  []*ast.FuncDecl
+	// values holds the positions of top-level expression statements, whose
+	// value the cell shows (Go would say it is not used).
+	values map[token.Pos]bool
+	sess   *Session
+	// defines are the top-level `a, b := e` of the cell, as the
+	// package-level declarations lower made of them.
+	defines []*ast.ValueSpec
+	edits   []edit
+	refused *Error
+	temps   int
+	// imports maps the names of the packages the cell imports explicitly to
+	// their paths.
+	imports map[string]string
+}
+
+// Pos converts a position in the checked file to the cell's line and
+// column.
+func (c *Checked) Pos(p token.Pos) (line, col int) {
+	pos := c.Fset.Position(p)
+	return pos.Line, pos.Column
+}
+
+// Check type-checks src, a cell whose first byte is at line0:col0, in the
+// context of the session. The cell checked before it is committed first:
+// of its declarations, those defined reports as existing (the ones the
+// interpreter ran) join the session. It returns an *Error when the cell is
+// not valid notebook Go.
+func (s *Session) Check(src string, line0, col0 int, defined func(name string) bool) (*Checked, error) {
+	if s.pending != nil {
+		s.commit(s.pending, defined)
+		s.pending = nil
+	}
+	ps := newPositioner(src, line0, col0)
+	text, err := s.build(src, ps)
+	if err != nil {
+		return nil, err
+	}
+	f, err := parser.ParseFile(s.fset, cellFile, text, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, syntaxError(err, ps)
+	}
+	c := &Checked{Src: src, File: f, Fset: s.fset, ps: ps}
+	s.lower(c)
+	files := []*ast.File{s.sessionAST(c.declared), f}
+	s.autoImport(c)
+	pkg := types.NewPackage(mainPath, mainPath)
+	for n, o := range s.opaque {
+		if !c.declared[n] {
+			pkg.Scope().Insert(o)
+		}
+	}
+	info := &types.Info{
+		Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{},
+		Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{},
+		Instances: map[*ast.Ident]types.Instance{},
+	}
+	var errs []types.Error
+	conf := types.Config{
+		Importer: packages, GoVersion: GoVersion, FakeImportC: false,
+		Error: func(err error) {
+			if te, ok := err.(types.Error); ok {
+				errs = append(errs, te)
+			}
+		},
+	}
+	types.NewChecker(&conf, s.fset, pkg, info).Files(files)
+	if e := s.cellErrors(errs, c); e != nil {
+		return nil, e
+	}
+	c.Pkg, c.Info = pkg, info
+	c.sess = s
+	if e := c.lowerRules(); e != nil {
+		return nil, e
+	}
+	s.pending = c
+	return c, nil
+}
+
+// cellErrors turns the checker's errors in the cell into an *Error (nil if
+// there are none). Unused imports are not errors in notebook Go, and the
+// session's declarations were checked when their cells ran.
+func (s *Session) cellErrors(errs []types.Error, c *Checked) *Error {
+	var out *Error
+	for _, te := range errs {
+		if strings.Contains(te.Msg, "imported and not used") {
+			continue
+		}
+		if c.values[te.Pos] && strings.HasSuffix(te.Msg, "is not used") {
+			continue // the cell's value
+		}
+		pos := te.Fset.Position(te.Pos)
+		if pos.Filename != cellFile {
+			continue
+		}
+		msg := goWords(te.Msg, c.inDefine(te.Pos))
+		if out == nil {
+			out = &Error{Line: pos.Line, Col: pos.Column, Msg: msg}
+		} else if len(out.More) < 9 {
+			out.More = append(out.More, fmt.Sprintf("%d:%d: %s", pos.Line, pos.Column, msg))
+		}
+	}
+	return out
+}
+
+// Discard forgets the last checked cell: it did not run, so its
+// declarations do not join the session.
+func (s *Session) Discard() { s.pending = nil }
+
+// names lists the session's declared names, sorted (for tests).
+func (s *Session) names() []string {
+	out := append([]string(nil), s.order...)
+	for n := range s.opaque {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// nameCandidates returns the names under which a cell may reach the
+// package at path without importing it.
+func (s *Session) nameCandidates(path string) []string {
+	p, err := packages.Import(path)
+	if err != nil {
+		return nil
+	}
+	n := p.Name()
+	if s.imported[n] == path {
+		return []string{n}
+	}
+	if s.Imports != nil {
+		if q, ok := s.Imports(n); ok && q == path {
+			return []string{n}
+		}
+	}
+	return nil
+}
+
+// goWords turns the few go/types messages that the Go compiler words
+// differently into the compiler's words (what `go build` prints). define
+// tells that the error is in a top-level x := e, which the front end
+// checks as a package-level var declaration.
+func goWords(msg string, define bool) string {
+	if define {
+		msg = strings.Replace(msg, "in variable declaration", "in assignment", 1)
+	}
+	for _, r := range [][2]string{
+		{"break not in for, switch, or select statement", "break is not in a loop, switch, or select"},
+		{"continue not in for statement", "continue is not in a loop"},
+	} {
+		if msg == r[0] {
+			return r[1]
+		}
+	}
+	return msg
+}
+
+// inDefine reports whether p lies in a top-level x := e of the cell.
+func (c *Checked) inDefine(p token.Pos) bool {
+	for _, sp := range c.defines {
+		if sp.Pos() <= p && p < sp.End() {
+			return true
+		}
+	}
+	return false
+}
