@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/display"
 )
