@@ -15,6 +15,17 @@
 // simulation of the per-cell noise sums, which has exactly the law of
 // per-individual release. Key numbers are printed on lines starting with
 // RESULT; figures are saved in goldp-out/histogram_rule/ (or $GOLDP_OUT).
+//
+// This is a simulation study (it says so on its first line): the data and
+// every privacy-noise draw come from seeded PCG streams, through the fast
+// simulation of the per-cell noise sums (two Gamma draws per cell), so that
+// every run prints the same numbers.
+// A real release of a data set: every individual releases through the
+// mechanism with a nil rng (exact discrete Laplace noise from
+// mech.SecureRand): ch.ReleaseUnlabelled(nil, x) in the first half and
+// ch.ReleaseLabelled(nil, x, y) in the second, with ch from
+// mech.NewCubeHistogram(d, h, α); the analyst fits
+// classify.BBFromReports(ch, first, second).
 package main
 
 import (
@@ -56,6 +67,7 @@ func main() {
 		os.Exit(2)
 	}
 	ctx := display.Context()
+	fmt.Println("simulation: seeded PCG, fast samplers (per-cell Gamma sums of the Laplace noise)")
 
 	// Data: make_classification(n_features=2, n_informative=2, n_redundant=0,
 	// n_clusters_per_class=1), min–max rescaled to [0,1]², labels 0/1.

@@ -22,6 +22,16 @@
 // repetitions over noise draws and row order. Final risks are printed on
 // lines starting with RESULT; two figures per task are saved in
 // goldp-out/iwp_acs/ (or $GOLDP_OUT).
+//
+// This is a simulation study: every repetition releases the training rows
+// with the seeded FeatureLabelRelease.Release (block PCG streams from the
+// experiment's seed, floating-point Gaussian noise: fast and reproducible,
+// but not for real data, whose low-order bits can leak through such noise).
+// It prints that on its first line. A real release of a data set uses
+// rel.ReleaseExact(ctx, x, y, workers): exact discrete Gaussian features and
+// exact randomized-response labels, every block from its own mech.SecureRand,
+// no seed, within rel.Guarantee(); the released xt, yt are then what
+// (IWP-)SGD trains on.
 package main
 
 import (
@@ -78,6 +88,7 @@ func main() {
 	threshold := 50000.0 // ACSIncome cut; about 62,500 gives 2018's balance on 2024 data
 	dir := flags.Arg(0)
 	ctx := display.Context()
+	fmt.Println("simulation: seeded PCG, fast samplers (FeatureLabelRelease.Release); a real release uses ReleaseExact")
 
 	var cases []acsCase
 

@@ -15,6 +15,14 @@
 //
 // The best K per noise level is printed on lines starting with RESULT; the
 // figure is saved in goldp-out/iwp_truncation/ (or $GOLDP_OUT).
+//
+// Nothing here is drawn at random and nothing is released: the study
+// computes expectations over the release noise Z by quadrature, which is
+// what a simulation of the release would estimate. It says so on its first
+// line. The noise it models is that of a real release,
+// FeatureLabelRelease.ReleaseExact(ctx, x, y, workers) (exact discrete
+// Gaussian features from mech.SecureRand, whose grid is fine against σ), or
+// of its seeded simulation, FeatureLabelRelease.Release.
 package main
 
 import (
@@ -28,6 +36,7 @@ import (
 
 func main() {
 	display.Program()
+	fmt.Println("numerics: Gauss–Hermite quadrature over the release noise (no draws, no release)")
 	levels := []float64{0.5, 1, 1.5, 2, 2.5}
 	margins := []float64{-2, 0, 1, 2}
 	maxK := 8

@@ -6,13 +6,21 @@
 // variant that still claims the same guarantee), then a figure of the audit
 // of Laplace mechanisms of growing true ε that all claim ε = 1.
 //
+// The survey is a simulation (seeded PCG, so that it reproduces); the same
+// answers are then released for real, rr.ReleaseBit(nil, b): a nil rng is a
+// real release, noise from mech.SecureRand through the exact samplers. The
+// auditor runs on both paths of every mechanism that has two: the
+// simulation path (seeded, floating-point noise) and the exact path of a
+// real release (SetExact(true), seeded only for the audit).
+//
 // Run it compiled or on the notebook interpreter, with the same output:
 //
 //	go run ./scripts/mechanisms [-samples N] [-seed S]
 //	bin/goldp run scripts/mechanisms/main.go [-samples N] [-seed S]
 //
 // -samples scales the audit effort (outputs per input per vote for the
-// continuous mechanisms; default 1 000 000); -seed is the audit ballot's
+// continuous mechanisms; default 1 000 000, never below it for the
+// mechanisms with δ > 0); -seed is the audit ballot's
 // seed (default 7). Key numbers are printed on lines starting with RESULT;
 // the figure is saved in goldp-out/mechanisms/ (or $GOLDP_OUT).
 package main
@@ -42,7 +50,8 @@ type auditCase struct {
 	claimed mech.Guarantee
 	samples int    // 0: the auditor's default (discrete outputs)
 	broken  string // what is wrong with the negative control
-	build   func(broken bool) (mech.Sampler, mech.Sampler, error)
+	exact   bool   // the mechanism has a separate exact path (SetExact); false: exact on every path
+	build   func(broken, exact bool) (mech.Sampler, mech.Sampler, error)
 }
 
 func main() {
@@ -70,6 +79,7 @@ func main() {
 	// ---------------------------------------------------------------------
 	// 1. Randomized response in a survey: keep probability 0.55, ε = ln(11/9).
 	fmt.Println("== 1. Randomized response survey (keep probability 0.55, n = 20000, true share 0.30)")
+	fmt.Println("simulation: seeded PCG, so that the table reproduces (answers and flips both drawn from it)")
 	rr, err := mech.RandomizedResponseFromKeep(0.55)
 	if err != nil {
 		panic(err)
@@ -77,13 +87,13 @@ func main() {
 	rng := rand.New(rand.NewPCG(7, 1))
 	n := 20000
 	truth := 0.30
+	answers := make([]int, n)
 	reported := make([]int, n)
 	for i := 0; i < n; i++ {
-		b := 0
 		if rng.Float64() < truth {
-			b = 1
+			answers[i] = 1
 		}
-		r, err := rr.ReleaseBit(rng, b)
+		r, err := rr.ReleaseBit(rng, answers[i])
 		if err != nil {
 			panic(err)
 		}
@@ -101,6 +111,31 @@ func main() {
 	fmt.Printf("%-28s %10.4f\n", "standard error", se)
 	fmt.Printf("%-28s %10.2f\n\n", "(estimate − truth) / se", (est-truth)/se)
 	result("rr_estimate=%.4f rr_se=%.4f rr_truth=%.2f\n", est, se, truth)
+
+	// A real release of the same answers: a nil rng draws every flip from
+	// mech.SecureRand (crypto/rand-keyed, no seed), exactly with the keep
+	// probability. Its outcome differs on every run, so only what is the
+	// same every time is printed plainly: that it ran, its guarantee, and
+	// whether the estimate is within 5 standard errors of the answers' true
+	// share (false with probability below 1e-6). The estimate itself is on
+	// a line starting with "secure", which the tests do not compare.
+	released := make([]int, n)
+	ones := 0
+	for i, b := range answers {
+		if released[i], err = rr.ReleaseBit(nil, b); err != nil {
+			panic(err)
+		}
+		ones += b
+	}
+	share := float64(ones) / float64(n)
+	estReal, err := rr.EstimateProportion(released)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("real release of the same answers: rr.ReleaseBit(nil, b) (secure source, exact flips)")
+	fmt.Printf("  released %d answers under %v each; true share of the answers %.4f\n", n, rr.Guarantee(), share)
+	fmt.Printf("  |estimate − true share| ≤ 5 se = %.4f: %v\n", 5*se, math.Abs(estReal-share) <= 5*se)
+	fmt.Printf("secure estimate (differs on every run) %.4f\n\n", estReal)
 
 	// ---------------------------------------------------------------------
 	// 2. Gaussian mechanism: classical against analytic σ (Δ₂ = 1, δ = 1e-5).
@@ -160,7 +195,7 @@ func main() {
 		small = 1000
 	}
 	cases := []auditCase{
-		{"Laplace (Δ₁=2, d=2)", mech.Pure(1), big, "half the scale", func(broken bool) (mech.Sampler, mech.Sampler, error) {
+		{"Laplace (Δ₁=2, d=2)", mech.Pure(1), big, "half the scale", true, func(broken, exact bool) (mech.Sampler, mech.Sampler, error) {
 			scale := 2.0
 			if broken {
 				scale = 1
@@ -169,10 +204,11 @@ func main() {
 			if err != nil {
 				return nil, nil, err
 			}
+			m.SetExact(exact)
 			a, b := mech.AuditLaplace(m, []float64{0, 0}, []float64{1, 1})
 			return a, b, nil
 		}},
-		{"Laplace, subtle (Δ₁=2, d=2)", mech.Pure(1), big, "90% of the scale", func(broken bool) (mech.Sampler, mech.Sampler, error) {
+		{"Laplace, subtle (Δ₁=2, d=2)", mech.Pure(1), big, "90% of the scale", true, func(broken, exact bool) (mech.Sampler, mech.Sampler, error) {
 			scale := 2.0
 			if broken {
 				scale = 1.8
@@ -181,10 +217,11 @@ func main() {
 			if err != nil {
 				return nil, nil, err
 			}
+			m.SetExact(exact)
 			a, b := mech.AuditLaplace(m, []float64{0, 0}, []float64{1, 1})
 			return a, b, nil
 		}},
-		{"Gaussian (analytic)", mech.Guarantee{Epsilon: 1, Delta: 1e-5}, big, "half the σ", func(broken bool) (mech.Sampler, mech.Sampler, error) {
+		{"Gaussian (analytic)", mech.Guarantee{Epsilon: 1, Delta: 1e-5}, big, "half the σ", true, func(broken, exact bool) (mech.Sampler, mech.Sampler, error) {
 			g, err := mech.NewGaussian(1, 1, 1e-5, mech.Analytic)
 			if err != nil {
 				return nil, nil, err
@@ -194,10 +231,11 @@ func main() {
 					return nil, nil, err
 				}
 			}
+			g.SetExact(exact)
 			a, b := mech.AuditGaussian(g, []float64{0}, []float64{1})
 			return a, b, nil
 		}},
-		{"Randomized response", mech.Pure(1), 0, "keep prob. of ε = 2", func(broken bool) (mech.Sampler, mech.Sampler, error) {
+		{"Randomized response", mech.Pure(1), 0, "keep prob. of ε = 2", false, func(broken, exact bool) (mech.Sampler, mech.Sampler, error) {
 			eps := 1.0
 			if broken {
 				eps = 2
@@ -209,7 +247,7 @@ func main() {
 			a, b := mech.AuditRR(m)
 			return a, b, nil
 		}},
-		{"Randomized response, subtle", mech.Pure(1), 0, "keep 0.75 (ε = ln 3)", func(broken bool) (mech.Sampler, mech.Sampler, error) {
+		{"Randomized response, subtle", mech.Pure(1), 0, "keep 0.75 (ε = ln 3)", false, func(broken, exact bool) (mech.Sampler, mech.Sampler, error) {
 			keep := math.Exp(1) / (1 + math.Exp(1))
 			if broken {
 				keep = 0.75
@@ -221,7 +259,7 @@ func main() {
 			a, b := mech.AuditRR(m)
 			return a, b, nil
 		}},
-		{"GRR (k = 4)", mech.Pure(1), 0, "p, q of ε = 2", func(broken bool) (mech.Sampler, mech.Sampler, error) {
+		{"GRR (k = 4)", mech.Pure(1), 0, "p, q of ε = 2", false, func(broken, exact bool) (mech.Sampler, mech.Sampler, error) {
 			eps := 1.0
 			if broken {
 				eps = 2
@@ -233,7 +271,7 @@ func main() {
 			a, b := mech.AuditGRR(m, 0, 3)
 			return a, b, nil
 		}},
-		{"Histogram encoding (k = 3)", mech.Pure(1), small, "half the scale", func(broken bool) (mech.Sampler, mech.Sampler, error) {
+		{"Histogram encoding (k = 3)", mech.Pure(1), small, "half the scale", true, func(broken, exact bool) (mech.Sampler, mech.Sampler, error) {
 			scale := 2.0
 			if broken {
 				scale = 1
@@ -242,10 +280,11 @@ func main() {
 			if err != nil {
 				return nil, nil, err
 			}
+			m.SetExact(exact)
 			a, b := mech.AuditHistogramEncoding(m, 0, 2)
 			return a, b, nil
 		}},
-		{"Cube histogram (d = 1)", mech.Pure(1), small, "scale 2^d/α", func(broken bool) (mech.Sampler, mech.Sampler, error) {
+		{"Cube histogram (d = 1)", mech.Pure(1), small, "scale 2^d/α", true, func(broken, exact bool) (mech.Sampler, mech.Sampler, error) {
 			scale := 4.0
 			if broken {
 				scale = 2
@@ -254,9 +293,10 @@ func main() {
 			if err != nil {
 				return nil, nil, err
 			}
+			c.SetExact(exact)
 			return mech.AuditCubeHistogram(c, []float64{0.1}, -1, []float64{0.9}, -1)
 		}},
-		{"Cube histogram (d = 2, labelled)", mech.Pure(1), small, "scale 2^d/α", func(broken bool) (mech.Sampler, mech.Sampler, error) {
+		{"Cube histogram (d = 2, labelled)", mech.Pure(1), small, "scale 2^d/α", true, func(broken, exact bool) (mech.Sampler, mech.Sampler, error) {
 			scale := 8.0
 			if broken {
 				scale = 4
@@ -265,9 +305,10 @@ func main() {
 			if err != nil {
 				return nil, nil, err
 			}
+			c.SetExact(exact)
 			return mech.AuditCubeHistogram(c, []float64{0.1, 0.1}, 1, []float64{0.9, 0.9}, 1)
 		}},
-		{"Voronoi cell (label only)", mech.Pure(1), small, "σ = √2/α", func(broken bool) (mech.Sampler, mech.Sampler, error) {
+		{"Voronoi cell (label only)", mech.Pure(1), small, "σ = √2/α", true, func(broken, exact bool) (mech.Sampler, mech.Sampler, error) {
 			sigma := 2 * math.Sqrt2
 			if broken {
 				sigma = math.Sqrt2
@@ -276,10 +317,11 @@ func main() {
 			if err != nil {
 				return nil, nil, err
 			}
+			v.SetExact(exact)
 			a, b := mech.AuditVoronoiCell(v, 0, 1, 1, -1)
 			return a, b, nil
 		}},
-		{"Voronoi cell (with indicators)", mech.Pure(1), small, "σ = 2√2/α", func(broken bool) (mech.Sampler, mech.Sampler, error) {
+		{"Voronoi cell (with indicators)", mech.Pure(1), small, "σ = 2√2/α", true, func(broken, exact bool) (mech.Sampler, mech.Sampler, error) {
 			sigma := 4 * math.Sqrt2
 			if broken {
 				sigma = 2 * math.Sqrt2
@@ -288,10 +330,11 @@ func main() {
 			if err != nil {
 				return nil, nil, err
 			}
+			v.SetExact(exact)
 			a, b := mech.AuditVoronoiCell(v, 0, 1, 2, 1)
 			return a, b, nil
 		}},
-		{"Feature/label release (IWP)", mech.Guarantee{Epsilon: 2, Delta: 1e-5}, big, "half the feature σ", func(broken bool) (mech.Sampler, mech.Sampler, error) {
+		{"Feature/label release (IWP)", mech.Guarantee{Epsilon: 2, Delta: 1e-5}, big, "half the feature σ", true, func(broken, exact bool) (mech.Sampler, mech.Sampler, error) {
 			lo, hi := []float64{-1, -1}, []float64{1, 1}
 			r, err := mech.NewFeatureLabelRelease(lo, hi, 1, 1, 1e-5, mech.Analytic)
 			if err != nil {
@@ -306,48 +349,69 @@ func main() {
 					return nil, nil, err
 				}
 			}
+			r.Features().SetExact(exact)
 			return mech.AuditFeatureLabel(r, []float64{-1, -1}, 1, []float64{1, 1}, -1)
 		}},
 	}
 
 	fmt.Printf("== 4. Audit of every mechanism (histogram test, ballot of 3 votes, seed %d)\n", auditSeed)
 	fmt.Println("   ε lower: median over votes of the 95% lower confidence bound on the true ε")
-	fmt.Printf("%-32s %-12s | %-7s %8s | %-22s %-7s %8s | %s\n", "mechanism", "claimed", "correct", "ε lower", "negative control", "broken", "ε lower", "auditor")
-	caught := 0
-	for _, c := range cases {
-		if ctx.Err() != nil {
-			panic(ctx.Err())
+	fmt.Println("   path sim: the simulation path (seeded rng, floating-point noise);")
+	fmt.Println("   path exact: the samplers of a real release (SetExact(true): exact discrete noise),")
+	fmt.Println("   seeded so that the audit reproduces. RR and GRR are exact on every path: audited once.")
+	fmt.Println("   Mechanisms with δ > 0 get at least 10^6 outputs per input per vote (the δ test needs them).")
+	fmt.Printf("%-32s %-5s %-12s | %-7s %8s | %-22s %-7s %8s | %s\n", "mechanism", "path", "claimed", "correct", "ε lower", "negative control", "broken", "ε lower", "auditor")
+	caught, audited := 0, 0
+	for _, exact := range []bool{false, true} {
+		path := "sim"
+		if exact {
+			path = "exact"
 		}
-		var reps [2]mech.AuditReport
-		for i, broken := range []bool{false, true} {
-			a, b, err := c.build(broken)
-			must(err)
-			reps[i], err = mech.Audit(a, b, c.claimed, mech.AuditConfig{Samples: c.samples, Seed: auditSeed})
-			must(err)
-		}
-		pf := func(p bool) string {
-			if p {
-				return "PASS"
+		for _, c := range cases {
+			if exact && !c.exact {
+				continue
 			}
-			return "FAIL"
+			if ctx.Err() != nil {
+				panic(ctx.Err())
+			}
+			// The δ part of the test needs about 10^6 outputs per input to
+			// catch a halved σ (as lib/mech's TestAuditHistogram uses).
+			samples := c.samples
+			if c.claimed.Delta > 0 && samples < 1000000 {
+				samples = 1000000
+			}
+			var reps [2]mech.AuditReport
+			for i, broken := range []bool{false, true} {
+				a, b, err := c.build(broken, exact)
+				must(err)
+				reps[i], err = mech.Audit(a, b, c.claimed, mech.AuditConfig{Samples: samples, Seed: auditSeed})
+				must(err)
+			}
+			pf := func(p bool) string {
+				if p {
+					return "PASS"
+				}
+				return "FAIL"
+			}
+			verdict := "ok"
+			if !reps[0].Pass || reps[1].Pass {
+				verdict = "WRONG"
+			} else {
+				caught++
+			}
+			audited++
+			fmt.Printf("%-32s %-5s %-12s | %-7s %8.3f | %-22s %-7s %8.3f | %s\n", c.name, path, fmt.Sprintf("ε=%g δ=%g", c.claimed.Epsilon, c.claimed.Delta),
+				pf(reps[0].Pass), reps[0].EpsLowerCI, c.broken, pf(reps[1].Pass), reps[1].EpsLowerCI, verdict)
+			result("audit mech=%q path=%s claimed_eps=%g correct_pass=%v correct_eps_lower=%.4f broken_pass=%v broken_eps_lower=%.4f\n",
+				c.name, path, c.claimed.Epsilon, reps[0].Pass, reps[0].EpsLowerCI, reps[1].Pass, reps[1].EpsLowerCI)
 		}
-		verdict := "ok"
-		if !reps[0].Pass || reps[1].Pass {
-			verdict = "WRONG"
-		} else {
-			caught++
-		}
-		fmt.Printf("%-32s %-12s | %-7s %8.3f | %-22s %-7s %8.3f | %s\n", c.name, fmt.Sprintf("ε=%g δ=%g", c.claimed.Epsilon, c.claimed.Delta),
-			pf(reps[0].Pass), reps[0].EpsLowerCI, c.broken, pf(reps[1].Pass), reps[1].EpsLowerCI, verdict)
-		result("audit mech=%q claimed_eps=%g correct_pass=%v correct_eps_lower=%.4f broken_pass=%v broken_eps_lower=%.4f\n",
-			c.name, c.claimed.Epsilon, reps[0].Pass, reps[0].EpsLowerCI, reps[1].Pass, reps[1].EpsLowerCI)
 	}
-	result("audit_summary cases=%d right=%d\n", len(cases), caught)
+	result("audit_summary cases=%d right=%d\n", audited, caught)
 	fmt.Println()
 
 	// ---------------------------------------------------------------------
 	// 5. Figure: Laplace mechanisms of true ε from 0.25 to 3, all claiming ε = 1.
-	fmt.Println("== 5. Laplace mechanisms claiming ε = 1: the audit estimate tracks the true ε")
+	fmt.Println("== 5. Laplace mechanisms claiming ε = 1: the audit estimate tracks the true ε (simulation path)")
 	fmt.Printf("%8s %10s %12s %8s\n", "true ε", "ε est.", "ε lower CI", "audit")
 	var truePts, lowPts, passPts, failPts plotter.XYs
 	for _, trueEps := range []float64{0.25, 0.5, 0.75, 1, 1.5, 2, 3} {

@@ -16,6 +16,15 @@
 // fast simulation of the private releases). The fitted slopes are printed
 // on lines starting with RESULT; the figure is saved in goldp-out/rates/
 // (or $GOLDP_OUT).
+//
+// This is a simulation study (it says so on its first line): RateStudy
+// draws data and privacy noise from seeded PCG streams (RateConfig.Seed)
+// through the fast simulation. A real release of a data set goes through
+// the mechanisms with a nil rng and the analyst's side of each rule: for BB,
+// ch.ReleaseUnlabelled(nil, x) / ch.ReleaseLabelled(nil, x, y) then
+// classify.BBFromReports; for Proto-NN, vc.Release(nil, cell, y) then
+// classify.ProtoNNFromReports (exact discrete Laplace noise from
+// mech.SecureRand).
 package main
 
 import (
@@ -46,6 +55,7 @@ func main() {
 		os.Exit(2)
 	}
 	ctx := display.Context()
+	fmt.Println("simulation: seeded PCG, fast samplers (classify.RateStudy, per-cell Gamma sums of the Laplace noise)")
 	problem := classify.Problem{D: 1, Kappa: 1}
 	var sizes []int
 	for n := 4000; n <= maxN; n *= 4 {
