@@ -136,7 +136,7 @@ def test_notebook_runs(notebook_runs, source):
 @pytest.mark.parametrize("source", SOURCES)
 def test_notebook_matches_program(script_runs, notebook_runs, source):
     """The interpreted cells and the compiled program compute the same numbers."""
-    want = [l for l in result_lines(script_runs[source]) if not l.startswith("RESULT time")]
+    want = result_lines(script_runs[source])
     got = [l for l in nbcheck.result_lines(notebook_runs[source][0]) if not l.startswith("RESULT pmwdemo")]
     assert got == want
 

@@ -221,7 +221,14 @@ func dot(q CountingQuery, h []float64) float64 {
 // fails with ErrPMWFailure once the mechanism has aborted, and with an
 // error when q is malformed or k queries have already been answered (the
 // guarantee covers k queries); a malformed query consumes no round.
+//
+// The noise is drawn from rng with the continuous Laplace sampler: this is
+// a simulation and teaching path, and rng must be a seeded stream. PMW has
+// no exact, secure path for real data yet; a nil rng is an error.
 func (p *PMW) Answer(rng *rand.Rand, q CountingQuery) (float64, error) {
+	if rng == nil {
+		return 0, errSimulationOnly("PMW")
+	}
 	if p.failed {
 		return 0, ErrPMWFailure
 	}

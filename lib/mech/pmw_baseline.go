@@ -84,7 +84,14 @@ func perQueryBudget(epsilon, delta float64, k int) (float64, Guarantee, bool, er
 
 // Answer releases ⟨q, x⟩ + Lap(1/(n·ε₀)), clamped to [0, 1]. It refuses a
 // malformed query and any query after the k-th.
+//
+// The noise is drawn from rng with the continuous Laplace sampler: this is
+// a simulation and teaching path, and rng must be a seeded stream. LaplaceQueries has
+// no exact, secure path for real data yet; a nil rng is an error.
 func (l *LaplaceQueries) Answer(rng *rand.Rand, q CountingQuery) (float64, error) {
+	if rng == nil {
+		return 0, errSimulationOnly("LaplaceQueries")
+	}
 	if l.t >= l.k {
 		return 0, fmt.Errorf("mech: LaplaceQueries has answered its k = %d queries; its guarantee covers no more", l.k)
 	}
@@ -132,4 +139,10 @@ func (l *LaplaceQueries) String() string {
 func (l *LaplaceQueries) Markdown() string {
 	return fmt.Sprintf("**Laplace per query**, $k = %d$ answers, $\\varepsilon_0 = %s$ each (%s), noise scale $1/(n\\varepsilon_0) = %s$, in total %s",
 		l.k, texG(l.eps0), l.rule(), texG(l.scale), l.g.Markdown())
+}
+
+// errSimulationOnly is the error of a query mechanism given a nil rng: it
+// has no exact, secure sampling path for real releases.
+func errSimulationOnly(name string) error {
+	return fmt.Errorf("mech: %s: rng is nil, but %s draws continuous Laplace noise for simulation only (no exact, secure path): pass a seeded *rand.Rand", name, name)
 }

@@ -441,3 +441,25 @@ func BenchmarkPMWAnswer(b *testing.B) {
 		})
 	}
 }
+
+// TestQueryMechanismsRefuseNilRNG: PMW and the Laplace-per-query baseline
+// draw continuous Laplace noise, a simulation path only; a nil rng (the
+// library's way of asking for a real, secure release) is an error naming
+// the reason, not a panic or a silently insecure release.
+func TestQueryMechanismsRefuseNilRNG(t *testing.T) {
+	counts := []int{3, 1, 0, 4}
+	p, err := NewPMW(counts, 1, 1e-6, 0.05, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Answer(nil, CountingQuery{0}); err == nil || !strings.Contains(err.Error(), "simulation only") {
+		t.Errorf("PMW.Answer(nil, …) = %v, want the simulation-only error", err)
+	}
+	l, err := NewLaplaceQueries(counts, 1, 1e-6, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Answer(nil, CountingQuery{0}); err == nil || !strings.Contains(err.Error(), "simulation only") {
+		t.Errorf("LaplaceQueries.Answer(nil, …) = %v, want the simulation-only error", err)
+	}
+}

@@ -119,7 +119,7 @@ func histogram(adult string) ([]int, string, error) {
 				}
 			}
 		}
-		return counts, fmt.Sprintf("UCI Adult (%s and adult.test)", adult), nil
+		return counts, fmt.Sprintf("UCI Adult (%s and adult.test in %s)", filepath.Base(adult), filepath.Base(filepath.Dir(adult))), nil
 	}
 	ds, err := data.SyntheticACSIncome(48842, data.SynthOptions{}, rand.New(rand.NewPCG(5, 1)))
 	if err != nil {
@@ -156,6 +156,8 @@ func main() {
 func run(adult string, reps int, eps float64) error {
 	ctx := context.Background()
 	start := time.Now()
+
+	fmt.Println("simulation: seeded PCG streams and the continuous Laplace sampler (PMW and LaplaceQueries have no exact, secure path yet)")
 
 	// Part 1: PMW against Laplace per query.
 	const delta, beta = 1e-6, 0.05
@@ -277,6 +279,6 @@ func run(adult string, reps int, eps float64) error {
 			r, dist, mm, q05, med, b.TestError[r-1], bestTh, bestS, breiman)
 		fmt.Printf("RESULT margins rounds=%d min=%.4f q05=%.4f median=%.4f le0=%.4f le002=%.4f\n", r, mm, q05, med, dist[0], dist[1])
 	}
-	fmt.Printf("RESULT time pmw_s=%.2f boost_s=%.2f\n", pmwT.Seconds(), time.Since(t2).Seconds())
+	fmt.Fprintf(os.Stderr, "time: pmw %.2f s, boosting %.2f s\n", pmwT.Seconds(), time.Since(t2).Seconds())
 	return nil
 }
