@@ -3,6 +3,8 @@ package front
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
+	"go/token"
 	"go/types"
 	"strconv"
 )
@@ -22,7 +24,8 @@ import (
 // length), only when s and hi are free of calls (they are evaluated
 // twice), the indexes are of types that fit an int, the compiler does not
 // check them already (constant indexes into an array or a constant
-// string) and the slice expression has two indexes. An explicit panic
+// string). An index kept in range by its loop (for i := range s, for i
+// := 0; i < len(s); i++, see inRange) is left as it is. An explicit panic
 // notes its position: panic(v) → panic(H.At("cell:line:col", v)).
 //
 // recover() → H.Recover(recover()) turns the interpreter's panic values
@@ -35,9 +38,13 @@ func init() {
 			return
 		}
 		var nodes []ast.Node
-		c.walk(func(n ast.Node, _ []ast.Node) bool {
+		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			switch n := n.(type) {
-			case *ast.IndexExpr, *ast.SliceExpr:
+			case *ast.IndexExpr:
+				if !c.inRange(n, stack) {
+					nodes = append(nodes, n)
+				}
+			case *ast.SliceExpr:
 				nodes = append(nodes, n)
 			case *ast.CallExpr:
 				if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && (id.Name == "panic" && len(n.Args) == 1 || id.Name == "recover") {
@@ -189,6 +196,131 @@ func (c *Checked) intText(e ast.Expr) (string, bool) {
 		t = "int(" + t + ")"
 	}
 	return t, true
+}
+
+// inRange reports whether ix is x[i] inside a loop that keeps i an index
+// of x: `for i := range x` or `for i := 0; i < len(x); i++`, whose body
+// neither assigns nor captures i or x, and, when x is a variable of the
+// cells, calls no cell code (which could assign it). The check is left
+// out there: it is most of the cost of the rule in hot loops.
+func (c *Checked) inRange(ix *ast.IndexExpr, stack []ast.Node) bool {
+	id, ok := ast.Unparen(ix.Index).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	iv, ok := c.Info.Uses[id].(*types.Var)
+	if !ok {
+		return false
+	}
+	xid, ok := ast.Unparen(ix.X).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	xv, ok := c.Info.Uses[xid].(*types.Var)
+	if !ok {
+		return false
+	}
+	sameX := func(e ast.Expr) bool {
+		x, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && c.Info.Uses[x] == xv
+	}
+	for k := len(stack) - 1; k >= 0; k-- {
+		var body *ast.BlockStmt
+		switch l := stack[k].(type) {
+		case *ast.FuncLit, *ast.FuncDecl:
+			return false
+		case *ast.RangeStmt:
+			key, ok := l.Key.(*ast.Ident)
+			if !ok || l.Tok != token.DEFINE || c.Info.Defs[key] != iv || !sameX(l.X) {
+				continue
+			}
+			body = l.Body
+		case *ast.ForStmt:
+			if !c.countsUpTo(l, iv, sameX) {
+				continue
+			}
+			body = l.Body
+		default:
+			continue
+		}
+		vars := []*types.Var{iv, xv}
+		if v, _ := c.assigned(body, vars); v != nil || len(c.captured(body, vars)) > 0 {
+			return false
+		}
+		return xv.Parent() != c.Pkg.Scope() || !c.callsCellCode(body)
+	}
+	return false
+}
+
+// countsUpTo reports whether l is `for i := 0; i < len(x); i++` for the
+// variable iv and an x that sameX accepts.
+func (c *Checked) countsUpTo(l *ast.ForStmt, iv *types.Var, sameX func(ast.Expr) bool) bool {
+	init, ok := l.Init.(*ast.AssignStmt)
+	if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
+		return false
+	}
+	if id, ok := init.Lhs[0].(*ast.Ident); !ok || c.Info.Defs[id] != iv {
+		return false
+	}
+	if v := c.Info.Types[init.Rhs[0]].Value; v == nil || constant.Sign(v) < 0 {
+		return false
+	}
+	cond, ok := l.Cond.(*ast.BinaryExpr)
+	if !ok || cond.Op != token.LSS {
+		return false
+	}
+	if id, ok := ast.Unparen(cond.X).(*ast.Ident); !ok || c.Info.Uses[id] != iv {
+		return false
+	}
+	call, ok := ast.Unparen(cond.Y).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 || !sameX(call.Args[0]) {
+		return false
+	}
+	if fn, ok := ast.Unparen(call.Fun).(*ast.Ident); !ok || fn.Name != "len" {
+		return false
+	} else if _, ok := c.Info.Uses[fn].(*types.Builtin); !ok {
+		return false
+	}
+	post, ok := l.Post.(*ast.IncDecStmt)
+	if !ok || post.Tok != token.INC {
+		return false
+	}
+	id, ok := ast.Unparen(post.X).(*ast.Ident)
+	return ok && c.Info.Uses[id] == iv
+}
+
+// callsCellCode reports whether n calls a function or method of the
+// cells, or a function value (compiled code cannot assign the cells'
+// variables; cell code can).
+func (c *Checked) callsCellCode(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		if tv, ok := c.Info.Types[call.Fun]; ok && tv.IsType() {
+			return true // a conversion
+		}
+		var obj types.Object
+		switch f := ast.Unparen(call.Fun).(type) {
+		case *ast.Ident:
+			obj = c.Info.Uses[f]
+		case *ast.SelectorExpr:
+			obj = c.Info.Uses[f.Sel]
+		}
+		switch o := obj.(type) {
+		case *types.Builtin:
+		case *types.Func:
+			if o.Pkg() == nil || o.Pkg().Path() == mainPath {
+				found = true
+			}
+		default:
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // callFree reports whether e can be evaluated twice: names, fields,
