@@ -123,7 +123,14 @@ func (e *conversionError) RuntimeError() {}
 // (reflect's error on the zero Value that the interpreter meets where Go
 // dereferences a nil pointer; a failed type assertion, which the
 // interpreter prefixes with its position).
-func rtRecovered(r any) any {
+//
+// A recovered panic's frames, which the interpreter wrote while
+// unwinding, are dropped: they are not those of a later panic.
+func (s *Session) rtRecovered(r any) any {
+	if r == nil {
+		return nil
+	}
+	s.stderr.take()
 	e, ok := r.(error)
 	if !ok {
 		return r

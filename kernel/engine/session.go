@@ -250,7 +250,7 @@ func (s *Session) runtimeExports() interp.Exports {
 			"At":       reflect.ValueOf(s.rtAt),
 			"Slice":    reflect.ValueOf(s.rtSlice),
 			"Slice3":   reflect.ValueOf(s.rtSlice3),
-			"Recover":  reflect.ValueOf(rtRecovered),
+			"Recover":  reflect.ValueOf(s.rtRecovered),
 		},
 	}
 }
