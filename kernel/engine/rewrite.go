@@ -61,6 +61,7 @@ const (
 // names defined by earlier cells. The rewriter adds the names the cell
 // defines as it plans, so that later items of the same cell see them.
 type sessionView struct {
+	cell     int               // the number of the cell being run, from 1
 	vars     map[string]bool   // top-level variables
 	consts   map[string]bool   // top-level constants
 	funcs    map[string]int    // top-level functions → number of results
@@ -1603,6 +1604,7 @@ func (v *sessionView) typeCheck(src string, line0, col0 int) (*front.Checked, st
 		})
 		v.front.Script = v.script
 		v.front.DeferHook = rtName + ".Defer"
+		v.front.PanicHook = rtName
 		v.front.Loadable = func(path string) bool { _, ok := loadable()[path]; return ok }
 		v.front.HasSymbol = func(path, name string) bool {
 			syms, ok := loadable()[path]
@@ -1613,6 +1615,7 @@ func (v *sessionView) typeCheck(src string, line0, col0 int) (*front.Checked, st
 			return ok
 		}
 	}
+	v.front.Cell = v.cell
 	c, err := v.front.Check(src, line0, col0, func(name string) bool {
 		if _, ok := v.methods[name]; ok {
 			return true

@@ -53,6 +53,9 @@ type Session struct {
 	values   []any
 	goPanics []string
 	defers   []func()
+	// at is the latest panic raised by a helper of panics.go, with the
+	// position it names.
+	at panicAt
 
 	live atomic.Int64 // goroutines started by go statements, alive
 
@@ -243,6 +246,11 @@ func (s *Session) runtimeExports() interp.Exports {
 			"Callback": reflect.ValueOf(s.rtCallback),
 			"Spawn":    reflect.ValueOf(s.rtSpawn),
 			"GoEnd":    reflect.ValueOf(s.rtGoEnd),
+			"Index":    reflect.ValueOf(s.rtIndex),
+			"At":       reflect.ValueOf(s.rtAt),
+			"Slice":    reflect.ValueOf(s.rtSlice),
+			"Slice3":   reflect.ValueOf(s.rtSlice3),
+			"Recover":  reflect.ValueOf(s.rtRecovered),
 		},
 	}
 }
@@ -357,6 +365,7 @@ func (s *Session) execute(ctx context.Context, code string) (*result, error) {
 // run rewrites and evaluates src, whose first byte is at line0:col0 of
 // the cell.
 func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result, error) {
+	s.view.cell++
 	p, err := rewrite(src, line0, col0, &s.view)
 	if err != nil {
 		var ce *cellError
@@ -683,9 +692,15 @@ func isCrash(msg string) bool {
 }
 
 // runError converts an error of a running chunk c (nil for a script's
-// main). A panic is reported at the cell statement that caused it; the
-// traceback adds the interpreted functions it went through, each with the
-// position where its body starts (the interpreter knows no finer position).
+// main). A panic is reported at the failing expression when one of the
+// helpers of panics.go raised or noted it (an index, a slice bound, an
+// explicit panic; in a function of an earlier cell, the traceback names
+// that cell as "cell #N", N counting the cells run in the session), at
+// the position in a failed type assertion's message at top level, and
+// otherwise at the cell statement that caused it. The traceback adds the
+// interpreted functions it went through, each with the position where its
+// body starts (the interpreter knows no finer position), and the cell's
+// statement.
 func (s *Session) runError(ctx context.Context, err error, c *chunk) *cell.Error {
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return s.interrupted()
@@ -696,6 +711,13 @@ func (s *Session) runError(ctx context.Context, err error, c *chunk) *cell.Error
 		msg := fmt.Sprint(p.Value)
 		if e, ok := p.Value.(error); ok {
 			msg = e.Error()
+		}
+		msg = goPanicText(msg)
+		convLine, convCol := 0, 0
+		if m := conversionRE.FindStringSubmatch(msg); m != nil {
+			convLine, _ = strconv.Atoi(m[1])
+			convCol, _ = strconv.Atoi(m[2])
+			msg = m[3]
 		}
 		e := &cell.Error{Name: "Panic", Message: msg}
 		// The outermost frame is the engine's wrapper.
@@ -712,13 +734,38 @@ func (s *Session) runError(ctx context.Context, err error, c *chunk) *cell.Error
 		if e.Line > 0 {
 			head = fmt.Sprintf("%s:%d:%d: panic: %s", s.fileName(), e.Line, e.Col, msg)
 		}
+		var at string
+		if convLine > 0 && len(frames) == 0 {
+			e.Line, e.Col = convLine, convCol
+			head = fmt.Sprintf("%s:%d:%d: panic: %s", s.fileName(), e.Line, e.Col, msg)
+		} else if convLine > 0 {
+			at = fmt.Sprintf("    failing at line %d:%d of the cell that defines %s", convLine, convCol, strings.TrimSuffix(frames[0].what, "(...)"))
+		}
+		from := ""
+		if cellNo, l, col, ok := s.panicPos(p.Value); ok {
+			if e.Line > 0 {
+				from = fmt.Sprintf("    from the cell's statement at %s:%d:%d", s.fileName(), e.Line, e.Col)
+			}
+			if cellNo == s.view.cell {
+				e.Line, e.Col = l, col
+				head = fmt.Sprintf("%s:%d:%d: panic: %s", s.fileName(), l, col, msg)
+			} else {
+				head = fmt.Sprintf("%s #%d:%d:%d: panic: %s", s.fileName(), cellNo, l, col, msg)
+			}
+		}
 		e.Traceback = []string{head}
+		if at != "" {
+			e.Traceback = append(e.Traceback, at)
+		}
 		for _, f := range frames {
 			name := strings.TrimSuffix(f.what, "(...)")
 			if name == "func" || name == "" {
 				name = "function literal"
 			}
 			e.Traceback = append(e.Traceback, fmt.Sprintf("    in %s, body at %s:%d:%d", name, s.fileName(), f.line, f.col))
+		}
+		if from != "" {
+			e.Traceback = append(e.Traceback, from)
 		}
 		return e
 	}

@@ -159,11 +159,11 @@ func TestErrorPositions(t *testing.T) {
 		t.Errorf("traceback: %q", e.Traceback)
 	}
 	e = s.fail("func f() {\n\tpanic(\"boom\")\n}\nfmt.Println(1)\n  f()\n")
-	if e.Name != "Panic" || e.Message != "boom" || e.Line != 5 {
+	if e.Name != "Panic" || e.Message != "boom" || e.Line != 2 {
 		t.Errorf("panic: %+v", e)
 	}
-	if !strings.HasPrefix(e.Traceback[0], "cell:5:3: panic: boom") {
-		t.Errorf("panic traceback lacks the calling line: %q", e.Traceback)
+	if !strings.HasPrefix(e.Traceback[0], "cell:2:2: panic: boom") || !strings.HasSuffix(e.Traceback[len(e.Traceback)-1], "cell:5:3") {
+		t.Errorf("panic traceback lacks the failing or the calling line: %q", e.Traceback)
 	}
 	e = s.fail("var xs []int\n_ = xs[3]\n")
 	if e.Name != "Panic" || e.Line != 2 {
@@ -197,10 +197,10 @@ func TestInterrupt(t *testing.T) {
 func TestPanicTraceback(t *testing.T) {
 	s := newTest(t)
 	e := s.fail("func inner() {\n\tx := 1\n\tpanic(fmt.Sprint(\"boom \", x))\n}\nfunc outer() { inner() }\nfmt.Println(1)\n  outer()\n")
-	if e.Name != "Panic" || e.Message != "boom 1" || e.Line != 7 || e.Col != 3 {
+	if e.Name != "Panic" || e.Message != "boom 1" || e.Line != 3 || e.Col != 2 {
 		t.Fatalf("panic: %+v", e)
 	}
-	want := []string{"cell:7:3: panic: boom 1", "    in inner, body at cell:2:2", "    in outer, body at cell:5:16"}
+	want := []string{"cell:3:2: panic: boom 1", "    in inner, body at cell:2:2", "    in outer, body at cell:5:16", "    from the cell's statement at cell:7:3"}
 	if strings.Join(e.Traceback, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("traceback:\n%s\nwant:\n%s", strings.Join(e.Traceback, "\n"), strings.Join(want, "\n"))
 	}
@@ -209,10 +209,10 @@ func TestPanicTraceback(t *testing.T) {
 func TestPanicInDeclaringStatement(t *testing.T) {
 	s := newTest(t)
 	e := s.fail("func boom() int {\n\tpanic(\"no\")\n}\n\nv := boom()\n")
-	if e.Name != "Panic" || e.Line != 5 || e.Col != 1 {
+	if e.Name != "Panic" || e.Line != 2 || e.Col != 2 {
 		t.Fatalf("panic: %+v", e)
 	}
-	if len(e.Traceback) != 2 || e.Traceback[1] != "    in boom, body at cell:2:2" {
+	if len(e.Traceback) != 3 || !strings.HasPrefix(e.Traceback[1], "    in boom, body at cell:2:") || e.Traceback[2] != "    from the cell's statement at cell:5:1" {
 		t.Fatalf("traceback: %q", e.Traceback)
 	}
 }

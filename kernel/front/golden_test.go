@@ -35,7 +35,7 @@ func TestGolden(t *testing.T) {
 				continue
 			}
 			t.Run(filepath.Base(file)+"/"+name, func(t *testing.T) {
-				got := goldenRun(t, string(f.Data))
+				got := goldenRun(t, string(f.Data), filepath.Base(file) == "panics.txtar")
 				if i+1 >= len(ar.Files) || ar.Files[i+1].Name != name+".out" {
 					t.Fatalf("%s: no %s.out after %s.cells", file, name, name)
 				}
@@ -56,10 +56,16 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-func goldenRun(t *testing.T, data string) string {
+// goldenRun checks the cells in one session; panics enables the panics
+// rule (its helpers' calls would clutter every other golden file).
+func goldenRun(t *testing.T, data string, panics bool) string {
 	cells := strings.Split(strings.TrimSuffix(data, "\n"), "\n%%\n")
 	s := newTestSession()
+	if panics {
+		s.PanicHook = "H"
+	}
 	for i, cell := range cells {
+		s.Cell = i + 1
 		c, err := s.Check(cell, 1, 1, nil)
 		if err != nil {
 			var e *Error

@@ -43,6 +43,7 @@ const (
 	kRange
 	kTypeSwitch
 	kTypeAssert
+	kIndex
 )
 
 // kindsOf returns the kinds of nodes in f.
@@ -68,6 +69,8 @@ func kindsOf(f *ast.File) kinds {
 			k |= kTypeSwitch
 		case *ast.TypeAssertExpr:
 			k |= kTypeAssert
+		case *ast.IndexExpr, *ast.SliceExpr:
+			k |= kIndex
 		}
 		return true
 	})

@@ -49,6 +49,15 @@ type Session struct {
 	// or block of a cell is rewritten to it, since the cell is the
 	// function it belongs to.
 	DeferHook string
+	// PanicHook, if set, names the package of the engine's panic helpers
+	// (see panics.go): Index(i, n int, pos string) int checks an index
+	// and panics with Go's runtime error; At(pos string, v any) any
+	// notes where an explicit panic happens and returns v.
+	PanicHook string
+	// Cell is the number the engine gives the cell being checked; it is
+	// part of the positions the panic helpers report, so that a panic in
+	// a function of an earlier cell names that cell.
+	Cell int
 
 	fset     *token.FileSet
 	decls    map[string]string       // "x", "T", "T.M" → declaration source

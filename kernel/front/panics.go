@@ -1,0 +1,347 @@
+package front
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strconv"
+)
+
+// Rule panics: Go's runtime panics name what went wrong (index out of
+// range [5] with length 3) and the line of the failing statement. The
+// interpreter indexes through reflect, whose panic says neither, and
+// reports a panic inside a function at the function's first line. Where
+// the checker knows the operand is a slice, array or string, the index
+// goes through the engine's checked helper, which panics with Go's
+// runtime error and the cell position:
+//
+//	s[i]      →  s[H.Index(i, len(s), "cell:line:col")]
+//	s[lo:hi]  →  s[H.Slice(lo, hi, cap(s), true, "cell:line:col"):hi]
+//
+// (len and "false" for strings and arrays, whose message names the
+// length), only when s and hi are free of calls (they are evaluated
+// twice), the indexes are of types that fit an int, the compiler does not
+// check them already (constant indexes into an array or a constant
+// string). An index kept in range by its loop (for i := range s, for i
+// := 0; i < len(s); i++, see inRange) is left as it is. An explicit panic
+// notes its position: panic(v) → panic(H.At("cell:line:col", v)).
+//
+// recover() → H.Recover(recover()) turns the interpreter's panic values
+// that stand for Go's runtime errors into those errors: reflect's error on
+// the zero Value, which the interpreter meets where Go dereferences a nil
+// pointer, and its failed type assertion, prefixed with its position.
+func init() {
+	register(rule{"panics", 7, kIndex | kCall, func(c *Checked) {
+		if c.sess == nil || c.sess.PanicHook == "" {
+			return
+		}
+		var nodes []ast.Node
+		c.walk(func(n ast.Node, stack []ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.IndexExpr:
+				if !c.inRange(n, stack) {
+					nodes = append(nodes, n)
+				}
+			case *ast.SliceExpr:
+				nodes = append(nodes, n)
+			case *ast.CallExpr:
+				if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && (id.Name == "panic" && len(n.Args) == 1 || id.Name == "recover") {
+					if _, ok := c.Info.Uses[id].(*types.Builtin); ok {
+						nodes = append(nodes, n)
+					}
+				}
+			}
+			return true
+		})
+		// innermost first: an outer edit takes the inner ones along
+		for i := len(nodes) - 1; i >= 0; i-- {
+			switch n := nodes[i].(type) {
+			case *ast.IndexExpr:
+				c.checkedIndex(n)
+			case *ast.SliceExpr:
+				c.checkedSlice(n)
+			case *ast.CallExpr:
+				if len(n.Args) == 0 {
+					c.replace(n, c.sess.PanicHook+".Recover(recover())")
+					continue
+				}
+				a := n.Args[0]
+				c.replace(a, c.sess.PanicHook+".At("+c.panicPos(n)+", "+c.text(c.off(a.Pos()), c.off(a.End()))+")")
+			}
+		}
+	}})
+}
+
+// panicPos is the position the helpers report for n, quoted.
+func (c *Checked) panicPos(n ast.Node) string {
+	l, col := c.Pos(n.Pos())
+	return strconv.Quote(fmt.Sprintf("%d:%d:%d", c.sess.Cell, l, col))
+}
+
+func (c *Checked) checkedIndex(ix *ast.IndexExpr) {
+	tv, ok := c.Info.Types[ix.Index]
+	if !ok || !tv.IsValue() {
+		return // an instantiation f[int]
+	}
+	kind, ok := c.sliceable(ix.X)
+	if !ok || !callFree(ix.X) {
+		return
+	}
+	if tv.Value != nil && (kind == kindArray || c.Info.Types[ix.X].Value != nil) {
+		return // checked by the compiler
+	}
+	i, ok := c.intText(ix.Index)
+	if !ok {
+		return
+	}
+	x := c.text(c.off(ix.X.Pos()), c.off(ix.X.End()))
+	c.replace(ix.Index, c.sess.PanicHook+".Index("+i+", len("+x+"), "+c.panicPos(ix)+")")
+}
+
+// checkedSlice routes x[lo:hi] through the engine's check of both bounds,
+// which returns lo: x[H.Slice(lo, hi, cap(x), true, pos):hi] (len and
+// false for strings and arrays, whose message names the length).
+func (c *Checked) checkedSlice(se *ast.SliceExpr) {
+	kind, ok := c.sliceable(se.X)
+	if !ok || !callFree(se.X) || (se.High != nil && !callFree(se.High)) || (se.Max != nil && !callFree(se.Max)) {
+		return
+	}
+	constant := func(e ast.Expr) bool { return e == nil || c.Info.Types[e].Value != nil }
+	if constant(se.Low) && constant(se.High) && constant(se.Max) && (kind == kindArray || c.Info.Types[se.X].Value != nil) {
+		return // checked by the compiler
+	}
+	if _, isPtr := c.typeOf(se.X).Underlying().(*types.Pointer); isPtr {
+		return
+	}
+	x := c.text(c.off(se.X.Pos()), c.off(se.X.End()))
+	lo, hi := "0", "len("+x+")"
+	if se.Low != nil {
+		if lo, ok = c.intText(se.Low); !ok {
+			return
+		}
+	}
+	if se.High != nil {
+		if hi, ok = c.intText(se.High); !ok {
+			return
+		}
+	}
+	n, withCap := "len("+x+")", "false"
+	if kind == kindSlice {
+		n, withCap = "cap("+x+")", "true"
+	}
+	call := c.sess.PanicHook + ".Slice(" + lo + ", " + hi + ", " + n + ", " + withCap + ", " + c.panicPos(se) + ")"
+	if se.Slice3 {
+		max, ok := c.intText(se.Max)
+		if !ok {
+			return
+		}
+		call = c.sess.PanicHook + ".Slice3(" + lo + ", " + hi + ", " + max + ", " + n + ", " + withCap + ", " + c.panicPos(se) + ")"
+	}
+	if se.Low != nil {
+		c.replace(se.Low, call)
+	} else {
+		c.insert(se.Lbrack+1, call)
+	}
+}
+
+// The operands the panics rule checks.
+const (
+	kindSlice = iota + 1
+	kindArray // an array or a pointer to one
+	kindString
+)
+
+// sliceable returns the kind of x's type when it is one the rule checks.
+func (c *Checked) sliceable(x ast.Expr) (int, bool) {
+	xt := c.typeOf(x)
+	if xt == nil {
+		return 0, false
+	}
+	switch u := xt.Underlying().(type) {
+	case *types.Slice:
+		return kindSlice, true
+	case *types.Array:
+		return kindArray, true
+	case *types.Pointer:
+		if _, ok := u.Elem().Underlying().(*types.Array); ok {
+			return kindArray, true
+		}
+	case *types.Basic:
+		if u.Info()&types.IsString != 0 {
+			return kindString, true
+		}
+	}
+	return 0, false
+}
+
+// intText is the text of the integer index e as an int, with the edits
+// made inside it; ok is false for types whose values may not fit an int.
+func (c *Checked) intText(e ast.Expr) (string, bool) {
+	tv := c.Info.Types[e]
+	if tv.Type == nil {
+		return "", false
+	}
+	b, ok := tv.Type.Underlying().(*types.Basic)
+	if !ok || b.Info()&types.IsInteger == 0 {
+		return "", false
+	}
+	switch b.Kind() {
+	case types.Uint, types.Uint64, types.Uintptr:
+		return "", false
+	}
+	t := c.text(c.off(e.Pos()), c.off(e.End()))
+	if b.Kind() != types.Int && b.Kind() != types.UntypedInt && b.Kind() != types.UntypedRune {
+		t = "int(" + t + ")"
+	}
+	return t, true
+}
+
+// inRange reports whether ix is x[i] inside a loop that keeps i an index
+// of x: `for i := range x` or `for i := 0; i < len(x); i++`, whose body
+// neither assigns nor captures i or x, and, when x is a variable of the
+// cells, calls no cell code (which could assign it). The check is left
+// out there: it is most of the cost of the rule in hot loops.
+func (c *Checked) inRange(ix *ast.IndexExpr, stack []ast.Node) bool {
+	id, ok := ast.Unparen(ix.Index).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	iv, ok := c.Info.Uses[id].(*types.Var)
+	if !ok {
+		return false
+	}
+	xid, ok := ast.Unparen(ix.X).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	xv, ok := c.Info.Uses[xid].(*types.Var)
+	if !ok {
+		return false
+	}
+	sameX := func(e ast.Expr) bool {
+		x, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && c.Info.Uses[x] == xv
+	}
+	for k := len(stack) - 1; k >= 0; k-- {
+		var body *ast.BlockStmt
+		switch l := stack[k].(type) {
+		case *ast.FuncLit, *ast.FuncDecl:
+			return false
+		case *ast.RangeStmt:
+			key, ok := l.Key.(*ast.Ident)
+			if !ok || l.Tok != token.DEFINE || c.Info.Defs[key] != iv || !sameX(l.X) {
+				continue
+			}
+			body = l.Body
+		case *ast.ForStmt:
+			if !c.countsUpTo(l, iv, sameX) {
+				continue
+			}
+			body = l.Body
+		default:
+			continue
+		}
+		vars := []*types.Var{iv, xv}
+		if v, _ := c.assigned(body, vars); v != nil || len(c.captured(body, vars)) > 0 {
+			return false
+		}
+		return xv.Parent() != c.Pkg.Scope() || !c.callsCellCode(body)
+	}
+	return false
+}
+
+// countsUpTo reports whether l is `for i := 0; i < len(x); i++` for the
+// variable iv and an x that sameX accepts.
+func (c *Checked) countsUpTo(l *ast.ForStmt, iv *types.Var, sameX func(ast.Expr) bool) bool {
+	init, ok := l.Init.(*ast.AssignStmt)
+	if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
+		return false
+	}
+	if id, ok := init.Lhs[0].(*ast.Ident); !ok || c.Info.Defs[id] != iv {
+		return false
+	}
+	if v := c.Info.Types[init.Rhs[0]].Value; v == nil || constant.Sign(v) < 0 {
+		return false
+	}
+	cond, ok := l.Cond.(*ast.BinaryExpr)
+	if !ok || cond.Op != token.LSS {
+		return false
+	}
+	if id, ok := ast.Unparen(cond.X).(*ast.Ident); !ok || c.Info.Uses[id] != iv {
+		return false
+	}
+	call, ok := ast.Unparen(cond.Y).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 || !sameX(call.Args[0]) {
+		return false
+	}
+	if fn, ok := ast.Unparen(call.Fun).(*ast.Ident); !ok || fn.Name != "len" {
+		return false
+	} else if _, ok := c.Info.Uses[fn].(*types.Builtin); !ok {
+		return false
+	}
+	post, ok := l.Post.(*ast.IncDecStmt)
+	if !ok || post.Tok != token.INC {
+		return false
+	}
+	id, ok := ast.Unparen(post.X).(*ast.Ident)
+	return ok && c.Info.Uses[id] == iv
+}
+
+// callsCellCode reports whether n calls a function or method of the
+// cells, or a function value (compiled code cannot assign the cells'
+// variables; cell code can).
+func (c *Checked) callsCellCode(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		if tv, ok := c.Info.Types[call.Fun]; ok && tv.IsType() {
+			return true // a conversion
+		}
+		var obj types.Object
+		switch f := ast.Unparen(call.Fun).(type) {
+		case *ast.Ident:
+			obj = c.Info.Uses[f]
+		case *ast.SelectorExpr:
+			obj = c.Info.Uses[f.Sel]
+		}
+		switch o := obj.(type) {
+		case *types.Builtin:
+		case *types.Func:
+			if o.Pkg() == nil || o.Pkg().Path() == mainPath {
+				found = true
+			}
+		default:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// callFree reports whether e can be evaluated twice: names, fields,
+// literals, operators, indexes and dereferences, no calls (but len and
+// cap) or receives.
+func callFree(e ast.Expr) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if id, isID := ast.Unparen(n.Fun).(*ast.Ident); !isID || (id.Name != "len" && id.Name != "cap") {
+				ok = false
+			}
+		case *ast.FuncLit, *ast.CompositeLit, *ast.TypeAssertExpr:
+			ok = false
+		case *ast.UnaryExpr:
+			if n.Op.String() == "<-" {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
