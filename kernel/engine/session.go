@@ -482,7 +482,7 @@ func (s *Session) probe(src string) error {
 // first token, one to check build constraints, the parse (and its retry
 // when a func literal statement did not parse as a declaration). Only the
 // last holds the positions of the nodes that run; the others, with their
-// line tables, would stay for the life of the session (3 KB a cell that
+// line tables, would stay for the life of the session (2 KB a cell that
 // shows a plot, mostly the line tables of the probes that choose its
 // renderer). So the files of the compile are removed from the set but the
 // last one, which is kept when keep is set (a panic in a function the cell
