@@ -79,13 +79,15 @@ def test_nb_run_huge_allocation_under_limit(tmp_path):
     # Larger than the memory available: refused before it is attempted,
     # the session lives on.
     p, nb = nb_run(tmp_path, ["x := 1", "s := make([]float64, 50<<30/8)\nlen(s)",
-                              "m := mat.NewDense(200000, 200000, nil)", "x + 1"], "--allow-errors", prefix=limit)
+                              "m := mat.NewDense(200000, 200000, nil)",
+                              "p := new([50 << 30]byte)\nlen(p)", "x + 1"], "--allow-errors", prefix=limit)
     assert p.returncode == 1, p.stderr
-    for c, what in ((nb.cells[1], "makeslice: 6710886400 elements of 8 bytes need 50 GiB, more than the 4 GiB"),
-                    (nb.cells[2], "mat.NewDense: 40000000000 elements of 8 bytes need 298 GiB, more than the 4 GiB")):
+    for c, name, what in ((nb.cells[1], "Panic", "makeslice: 6710886400 elements of 8 bytes need 50 GiB, more than the 4 GiB"),
+                          (nb.cells[2], "Panic", "mat.NewDense: 40000000000 elements of 8 bytes need 298 GiB, more than the 4 GiB"),
+                          (nb.cells[3], "CompileError", "new of type [53687091200]byte needs 50 GiB, more than the 4 GiB")):
         e = error_of(c)
-        assert e is not None and e.ename == "Panic" and what in e.evalue, c.outputs
-    assert value_of(nb.cells[3]) == "2", "the session did not survive"
+        assert e is not None and e.ename == name and what in e.evalue, c.outputs
+    assert value_of(nb.cells[4]) == "2", "the session did not survive"
     # Really running out: the worker is replaced, and the error says so.
     p, nb = nb_run(tmp_path, ["x := 1", "var keep [][]float64\nfor {\n\tkeep = append(keep, make([]float64, 1<<24))\n}", "2"],
                    "--allow-errors", prefix=limit)

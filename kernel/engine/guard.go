@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"go/ast"
+	"go/types"
 	"math"
 	"os"
 	"reflect"
@@ -14,6 +15,8 @@ import (
 	"github.com/traefik/yaegi/interp"
 	"golang.org/x/sys/unix"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/goldp/goldp/kernel/front"
 )
 
 // Allocations a cell cannot get: an allocation larger than the memory
@@ -23,6 +26,76 @@ import (
 // constructors through checked versions: a request larger than the memory
 // available panics in the cell with its size and the limit, the way Go
 // reports a make whose length is out of range, and the session lives on.
+
+// Values of fixed size: an array (or a struct holding one) has its size in
+// its type, so a cell that makes one larger than the memory available
+// (new([1 << 40]byte), var a [1 << 40]byte, [1 << 40]byte{}) is refused
+// before it runs, by checkSizes, with the size and the limit: the
+// interpreter would allocate it at once and the worker would die. Go
+// itself refuses such a cell only for a local variable ("stack frame too
+// large"); a refused cell says so plainly rather than answering otherwise.
+//
+// What stays unchecked: append growing a slice past the limit (one
+// doubling at a time, so the real out of memory is reached with the
+// session's memory already used), strings.Repeat and other allocations
+// inside compiled packages (image.NewRGBA, gonum beyond the constructors
+// above, reflect.New and reflect.MakeSlice called by a cell), many
+// allocations each below the limit, and a map or slice grown one element
+// at a time. Those end in the runtime's fatal "out of memory", which
+// replaces the worker and says so.
+
+// checkSizes returns the error of a cell that makes a value of a type
+// larger than the memory available: a variable declared, a composite
+// literal, or new(T).
+func checkSizes(c *front.Checked) error {
+	limit := memoryLimit()
+	if c == nil || c.Info == nil || limit == 0 {
+		return nil
+	}
+	sizes := types.SizesFor("gc", runtime.GOARCH)
+	var bad error
+	check := func(n ast.Node, what string, t types.Type) {
+		if bad != nil || t == nil {
+			return
+		}
+		switch t.Underlying().(type) {
+		case *types.Array, *types.Struct:
+		default:
+			return
+		}
+		size := sizes.Sizeof(t) // negative when it overflows
+		if size >= 0 && uint64(size) <= limit {
+			return
+		}
+		need := "more than the address space"
+		if size >= 0 {
+			need = bytesText(float64(size))
+		}
+		line, col := c.Pos(n.Pos())
+		bad = &cellError{"CompileError", fmt.Sprintf("%s of type %s needs %s, more than the %s of memory available (the cell was not run)",
+			what, types.TypeString(t, types.RelativeTo(c.Pkg)), need, bytesText(float64(limit))), line, col}
+	}
+	ast.Inspect(c.File, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CompositeLit:
+			check(n, "composite literal", c.Info.TypeOf(n))
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				if obj := c.Info.Defs[id]; obj != nil {
+					check(id, "variable "+id.Name, obj.Type())
+				}
+			}
+		case *ast.CallExpr:
+			if id, ok := n.Fun.(*ast.Ident); ok && len(n.Args) == 1 {
+				if _, ok := c.Info.Uses[id].(*types.Builtin); ok && id.Name == "new" {
+					check(n, "new", c.Info.TypeOf(n.Args[0]))
+				}
+			}
+		}
+		return bad == nil
+	})
+	return bad
+}
 
 // allocEdit is an insertion into a cell's source (see copyGuarded, whose
 // edit type has the same fields).

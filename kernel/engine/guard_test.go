@@ -70,3 +70,37 @@ func TestGoroutineStorm(t *testing.T) {
 		t.Fatalf("after the storm: %q", got)
 	}
 }
+
+// A value of a fixed-size type larger than the memory available (new of
+// a huge array, a variable, a composite literal, in a cell or in a
+// function body) refuses the cell before it runs, naming the type, the
+// size and the limit; the session lives on, and pointers to such types,
+// which allocate nothing, stay allowed.
+func TestHugeArrays(t *testing.T) {
+	if memoryLimit() == 0 || memoryLimit() >= 1<<40 {
+		t.Skip("memory limit unknown or above 1 TiB")
+	}
+	s := newTest(t)
+	s.exec("x := 41\ntype Big [1 << 40]byte\ntype Holder struct{ b [1 << 41]byte }")
+	for _, c := range []struct{ code, what string }{
+		{"p := new([1 << 40]byte)", "new of type [1099511627776]byte needs 1 TiB"},
+		{"p := new(Big)", "new of type Big needs 1 TiB"},
+		{"var a [1 << 40]byte", "variable a of type [1099511627776]byte needs 1 TiB"},
+		{"a := [1 << 40]byte{}", "variable a of type [1099511627776]byte needs 1 TiB"},
+		{"b := [1 << 40]byte{}[3]", "composite literal of type [1099511627776]byte needs 1 TiB"},
+		{"h := Holder{}", "variable h of type Holder needs 2 TiB"},
+		{"func f() byte {\n\tvar b Big\n\treturn b[0]\n}", "variable b of type Big needs 1 TiB"},
+		{"var m [1 << 62][4]byte", "more than the address space"},
+	} {
+		e := s.fail(c.code)
+		if e.Name != "CompileError" || !strings.Contains(e.Message, c.what) || !strings.Contains(e.Message, "of memory available (the cell was not run)") {
+			t.Errorf("%s: %+v", c.code, e)
+		}
+	}
+	if want := 2; s.fail("y := 1\nvar a Big").Line != want {
+		t.Errorf("line of the refused declaration is not %d", want)
+	}
+	if got := s.exec("var p *Big\nq := new([1 << 20]byte)\nr := [4]int{1, 2}\np == nil && len(q) == 1<<20 && r[1] == 2 && x == 41"); got != "true" {
+		t.Errorf("ordinary arrays and pointers: %q", got)
+	}
+}

@@ -1629,7 +1629,7 @@ func (v *sessionView) typeCheck(src string, line0, col0 int) (*front.Checked, st
 	if err != nil {
 		return nil, "", err
 	}
-	return c, c.Rewritten(), nil
+	return c, c.Rewritten(), checkSizes(c) // guard.go
 }
 
 // loadable holds the symbols of the packages the interpreter can load

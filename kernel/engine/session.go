@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"go/scanner"
+	"go/token"
 	"io"
 	"os"
 	"reflect"
@@ -36,6 +37,7 @@ type Session struct {
 	stdout io.Writer
 	stderr *stderrFilter
 	outBuf *outBuffer // buffers stdout while a cell runs (see outbuf.go)
+	kept   keptFile   // of the latest compile (see compileFiles)
 
 	// sink is the Sink of the running or latest cell, which receives the
 	// streams when Options leaves them nil.
@@ -425,11 +427,15 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result
 			return nil, e
 		}
 		s.record(c)
+		kept := s.kept
 		_, err = s.in.ExecuteWithContext(ctx, prog)
 		if err != nil {
 			e := s.runError(ctx, err, c)
 			interrupted = e.Name == "Interrupted"
 			return nil, e
+		}
+		if kept.file != nil && !runsLater(kept.src) {
+			s.in.FileSet().RemoveFile(kept.file)
 		}
 		value = c.value
 	}
@@ -469,15 +475,87 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result
 }
 
 // compile compiles one chunk, turning an interpreter panic into an error.
-func (s *Session) compile(src string) (prog *interp.Program, err error) {
+func (s *Session) compile(src string) (*interp.Program, error) {
+	return s.compileFiles(src, true)
+}
+
+// probe compiles src only to learn whether it compiles: the program never
+// runs, and none of its source positions are kept.
+func (s *Session) probe(src string) error {
+	_, err := s.compileFiles(src, false)
+	return err
+}
+
+// compileFiles compiles src. The interpreter adds up to four files to its
+// file set per compile and never removes one: an empty file to read the
+// first token, one to check build constraints, the parse (and its retry
+// when a func literal statement did not parse as a declaration). Only the
+// last holds the positions of the nodes that run; the others, with their
+// line tables, would stay for the life of the session (2 KB a cell that
+// shows a plot, mostly the line tables of the probes that choose its
+// renderer). So the files of the compile are removed from the set but the
+// last one, which is kept when keep is set (a panic in a function the cell
+// declares reports its line from it).
+func (s *Session) compileFiles(src string, keep bool) (prog *interp.Program, err error) {
+	fset := s.in.FileSet()
+	base := fset.Base()
 	defer func() {
 		if r := recover(); r != nil {
 			prog, err = nil, fmt.Errorf("%v", r)
 		}
+		forget(s.in)
+		files := addedFiles(fset, base)
+		s.kept = keptFile{}
+		if keep && len(files) > 0 {
+			s.kept = keptFile{files[len(files)-1], src}
+			files = files[:len(files)-1]
+		}
+		for _, f := range files {
+			fset.RemoveFile(f)
+		}
 	}()
-	prog, err = s.in.Compile(src)
-	forget(s.in)
-	return prog, err
+	return s.in.Compile(src)
+}
+
+// keptFile is the file of the last compile that may run, with its source.
+type keptFile struct {
+	file *token.File
+	src  string
+}
+
+// runsLater reports whether code compiled from src may run after the
+// program ran: a func (a declaration, a method, a literal a variable or a
+// callback keeps) or a go statement. Without one, its source positions
+// are not needed once it ran. The wrapper of statements counts as none.
+func runsLater(src string) bool {
+	src = strings.TrimPrefix(src, wrapOpen)
+	var sc scanner.Scanner
+	fset := token.NewFileSet()
+	sc.Init(fset.AddFile("", -1, len(src)), []byte(src), nil, 0)
+	for {
+		_, tok, _ := sc.Scan()
+		switch tok {
+		case token.EOF:
+			return false
+		case token.FUNC, token.GO:
+			return true
+		}
+	}
+}
+
+// addedFiles returns the files of fset whose base is base or later, in
+// order: the files added since fset.Base() was base.
+func addedFiles(fset *token.FileSet, base int) []*token.File {
+	var out []*token.File
+	for p := base; p < fset.Base(); {
+		f := fset.File(token.Pos(p))
+		if f == nil {
+			break
+		}
+		out = append(out, f)
+		p = f.Base() + f.Size() + 1
+	}
+	return out
 }
 
 // record adds what a compiled chunk declares to the session's view.
@@ -555,7 +633,7 @@ func (s *Session) compileRich(c *chunk) (*interp.Program, error) {
 		if !ok {
 			continue
 		}
-		if _, err := s.compile(head + "var _ " + ri[0] + " = __v" + wrapClose); err != nil {
+		if err := s.probe(head + "var _ " + ri[0] + " = __v" + wrapClose); err != nil {
 			continue
 		}
 		if ri[1] == "" {
