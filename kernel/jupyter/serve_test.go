@@ -218,7 +218,11 @@ func TestNextCellRunsRightAfterInterruptReply(t *testing.T) {
 	k := startKernel(t)
 	for i := range 5 {
 		blocked := k.execute("block", nil)
-		k.started()
+		// started reports every cell, "next" of the round before too:
+		// wait for this round's "block" to be running, or the interrupt
+		// could come before it and be taken for the previous cell's.
+		for k.started() != "block" {
+		}
 		queued := k.execute("queued", nil)
 		// Answered only once the reader has queued "queued".
 		k.reply(k.shellCh, k.send(k.shell, "kernel_info_request", map[string]any{}))
