@@ -60,6 +60,10 @@ func (b *bitSrc) below(k uint64) uint64 {
 	if k > 1<<32 {
 		return b.r.Uint64N(k)
 	}
+	if k&(k-1) == 0 {
+		// A power of two: exactly log2 k bits, no multiply.
+		return b.bits(uint(bits.TrailingZeros64(k)))
+	}
 	m := b.bits(32) * k
 	if lo := m & (1<<32 - 1); lo < k {
 		thresh := (1 << 32) % k
@@ -88,7 +92,7 @@ func BernoulliExp(rng *rand.Rand, num, den uint64) bool {
 
 func bernExp(b *bitSrc, num, den uint64) bool {
 	for num > den {
-		if !bernExp01(b, 1, 1) {
+		if !b.bernE1() {
 			return false
 		}
 		num -= den
@@ -109,6 +113,17 @@ func bernExp01(b *bitSrc, n, d uint64) bool {
 		if n != d && b.below(d) >= n {
 			break
 		}
+		k++
+	}
+	return k&1 == 1
+}
+
+// bernE1 is Bernoulli(exp(−1)), bernExp01(b, 1, 1) without its
+// always-true A_1 = Bernoulli(1) step: draw Bernoulli(1/k) for k = 2, 3, ...
+// until the first failure, and return whether that k is odd.
+func (b *bitSrc) bernE1() bool {
+	k := uint64(2)
+	for b.below(k) == 0 {
 		k++
 	}
 	return k&1 == 1
@@ -143,7 +158,7 @@ func below128(rng *rand.Rand, d u128) u128 {
 // bernExp128 is BernoulliExp for a 128-bit numerator and denominator.
 func bernExp128(b *bitSrc, num, den u128) bool {
 	for den.less(num) {
-		if !bernExp01(b, 1, 1) {
+		if !b.bernE1() {
 			return false
 		}
 		num = num.sub(den)
@@ -234,11 +249,13 @@ func dlap(b *bitSrc, s, t uint64) int64 {
 			continue
 		}
 		v := uint64(0)
-		for bernExp01(b, 1, 1) {
+		for b.bernE1() {
 			v++
 		}
-		x := u + t*v
-		y := x / s
+		y := u + t*v
+		if s != 1 {
+			y /= s
+		}
 		if b.bits(1) == 1 {
 			if y == 0 {
 				continue
