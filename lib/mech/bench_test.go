@@ -136,6 +136,37 @@ func bitsLen(x uint64) int {
 	return n
 }
 
+// BenchmarkSecureDiscreteInRelease times the exact samplers as the
+// releases run them (DiscreteGaussian.Release, the batch and cube
+// releases): the sampler's constants computed once and one bit source kept
+// across values, so no word is dropped between values. The public
+// SampleDiscreteLaplace / SampleDiscreteGaussian (above) pay both per call.
+func BenchmarkSecureDiscreteInRelease(b *testing.B) {
+	b.Run("laplace/t=2^20", func(b *testing.B) {
+		bs := bitSrc{r: SecureRand()}
+		var s int64
+		cpu0 := cpuNow()
+		for i := 0; i < b.N; i++ {
+			s += dlap(&bs, 1, 1<<20)
+		}
+		sink = float64(s)
+		reportRate(b, float64(b.N), cpu0)
+	})
+	for _, s2 := range []uint64{1 << 24, 1 << 28, 1 << 32} {
+		b.Run(fmt.Sprintf("gauss/s2=2^%d", bitsLen(s2)-1), func(b *testing.B) {
+			bs := bitSrc{r: SecureRand()}
+			g := newDGauss(s2)
+			var s int64
+			cpu0 := cpuNow()
+			for i := 0; i < b.N; i++ {
+				s += g.sample(&bs)
+			}
+			sink = float64(s)
+			reportRate(b, float64(b.N), cpu0)
+		})
+	}
+}
+
 // BenchmarkFeatureLabelReleaseExact is the real (exact, secure) release of
 // 10^5 records × 10 features.
 func BenchmarkFeatureLabelReleaseExact(b *testing.B) {

@@ -41,9 +41,10 @@ func (b *bitSrc) bits(k uint) uint64 {
 func (b *bitSrc) refill() { b.w, b.n = b.r.Uint64(), 64 }
 
 // below returns a uniform integer in [0, k), k ≥ 1, exactly: for k ≤ 16 by
-// rejection on ⌈log2 k⌉ bits; for k ≤ 2^32 by Lemire's multiply-and-shift
-// on 32 bits, rejecting the few products whose low half falls below
-// 2^32 mod k (which makes it exactly uniform); beyond that by
+// rejection on ⌈log2 k⌉ bits; for a power of two k ≤ 2^32 as log2 k bits;
+// for other k ≤ 2^32 by Lemire's multiply-and-shift on l = min(32,
+// bitlen(k)+12) bits, rejecting the few products whose low l bits fall
+// below 2^l mod k (which makes it exactly uniform); beyond that by
 // rand.Rand.Uint64N.
 func (b *bitSrc) below(k uint64) uint64 {
 	if k <= 16 {
@@ -60,15 +61,26 @@ func (b *bitSrc) below(k uint64) uint64 {
 	if k > 1<<32 {
 		return b.r.Uint64N(k)
 	}
-	m := b.bits(32) * k
-	if lo := m & (1<<32 - 1); lo < k {
-		thresh := (1 << 32) % k
+	if k&(k-1) == 0 {
+		// A power of two: exactly log2 k bits, no multiply.
+		return b.bits(uint(bits.TrailingZeros64(k)))
+	}
+	// l = bit length of k plus 12, so that a rejection (probability below
+	// k/2^l ≤ 2^-11) stays rare while small k take fewer than 32 bits.
+	l := uint(bits.Len64(k)) + 12
+	if l > 32 {
+		l = 32
+	}
+	mask := uint64(1)<<l - 1
+	m := b.bits(l) * k
+	if lo := m & mask; lo < k {
+		thresh := (mask + 1) % k // 2^l mod k
 		for lo < thresh {
-			m = b.bits(32) * k
-			lo = m & (1<<32 - 1)
+			m = b.bits(l) * k
+			lo = m & mask
 		}
 	}
-	return m >> 32
+	return m >> l
 }
 
 // BernoulliExp returns true with probability exp(−num/den), exactly
@@ -88,7 +100,7 @@ func BernoulliExp(rng *rand.Rand, num, den uint64) bool {
 
 func bernExp(b *bitSrc, num, den uint64) bool {
 	for num > den {
-		if !bernExp01(b, 1, 1) {
+		if !b.bernE1() {
 			return false
 		}
 		num -= den
@@ -96,22 +108,88 @@ func bernExp(b *bitSrc, num, den uint64) bool {
 	return bernExp01(b, num, den)
 }
 
-// bernExp01 is Bernoulli(exp(−n/d)) for 0 ≤ n ≤ d.
+// bernExp01 is Bernoulli(exp(−n/d)) for 0 ≤ n ≤ d. A_k ~ Bernoulli(γ/k)
+// with γ = n/d is drawn in one uniform, below(k·d) < n, while k·d fits in
+// 64 bits, and as Bernoulli(1/k) ∧ Bernoulli(n/d) beyond.
 func bernExp01(b *bitSrc, n, d uint64) bool {
 	if n == 0 {
 		return true
 	}
-	k := uint64(1)
-	for {
-		if k > 1 && b.below(k) != 0 {
-			break
+	for k := uint64(1); ; k++ {
+		if hi, kd := bits.Mul64(k, d); hi == 0 {
+			if b.below(kd) >= n {
+				return k&1 == 1
+			}
+			continue
 		}
-		if n != d && b.below(d) >= n {
-			break
+		if b.below(k) != 0 || b.below(d) >= n {
+			return k&1 == 1
 		}
-		k++
 	}
-	return k&1 == 1
+}
+
+// bernE1 is Bernoulli(exp(−1)), exactly: it compares a uniform real
+// U = 0.c₀c₁c₂… (16-bit chunks drawn as needed) with the binary expansion of
+// e^{-1} chunk by chunk, P(U < e^{-1}) = e^{-1}. The first chunk decides
+// with probability 1 − 2^-16; e^{-1} is irrational, so the comparison ends
+// with probability 1.
+func (b *bitSrc) bernE1() bool {
+	if u := b.bits(16); u != e1Chunks[0] {
+		return u < e1Chunks[0]
+	}
+	for i := 1; ; i++ {
+		c := e1Chunk(i)
+		if u := b.bits(16); u != c {
+			return u < c
+		}
+	}
+}
+
+// e1Chunks holds the first 512 bits of the binary expansion of e^{-1}.
+var e1Chunks = func() []uint64 {
+	c := make([]uint64, 32)
+	for i := range c {
+		c[i] = expNeg1Chunk(i)
+	}
+	return c
+}()
+
+// e1Chunk returns chunk i of e^{-1}'s binary expansion (bits 16i+1 to
+// 16i+16 after the point, as an integer).
+func e1Chunk(i int) uint64 {
+	if i < len(e1Chunks) {
+		return e1Chunks[i]
+	}
+	return expNeg1Chunk(i)
+}
+
+// expNeg1Chunk computes chunk i of e^{-1}'s binary expansion in exact
+// rational arithmetic: e^{-1} lies strictly between consecutive partial sums
+// S_{k−1}, S_k of Σ (−1)^j/j! (an alternating series of decreasing terms,
+// k ≥ 2), so once ⌊2^m S_{k−1}⌋ = ⌊2^m S_k⌋ for m = 16(i+1) that integer is
+// ⌊2^m e^{-1}⌋, whose low 16 bits are the chunk.
+func expNeg1Chunk(i int) uint64 {
+	scale := new(big.Int).Lsh(big.NewInt(1), uint(16*(i+1)))
+	floorScaled := func(x *big.Rat) *big.Int {
+		n := new(big.Int).Mul(x.Num(), scale)
+		return n.Quo(n, x.Denom()) // x > 0: truncation is the floor
+	}
+	sum := big.NewRat(0, 1) // S_1 = 1 − 1
+	term := big.NewRat(1, 1)
+	prev := floorScaled(sum)
+	for k := int64(2); ; k++ {
+		term.Quo(term, big.NewRat(k, 1)) // 1/k!
+		if k%2 == 0 {
+			sum.Add(sum, term)
+		} else {
+			sum.Sub(sum, term)
+		}
+		cur := floorScaled(sum)
+		if cur.Cmp(prev) == 0 {
+			return new(big.Int).And(cur, big.NewInt(1<<16-1)).Uint64()
+		}
+		prev = cur
+	}
 }
 
 // u128 is an unsigned 128-bit integer for the discrete Gaussian's
@@ -143,7 +221,7 @@ func below128(rng *rand.Rand, d u128) u128 {
 // bernExp128 is BernoulliExp for a 128-bit numerator and denominator.
 func bernExp128(b *bitSrc, num, den u128) bool {
 	for den.less(num) {
-		if !bernExp01(b, 1, 1) {
+		if !b.bernE1() {
 			return false
 		}
 		num = num.sub(den)
@@ -234,11 +312,13 @@ func dlap(b *bitSrc, s, t uint64) int64 {
 			continue
 		}
 		v := uint64(0)
-		for bernExp01(b, 1, 1) {
+		for b.bernE1() {
 			v++
 		}
-		x := u + t*v
-		y := x / s
+		y := u + t*v
+		if s != 1 {
+			y /= s
+		}
 		if b.bits(1) == 1 {
 			if y == 0 {
 				continue
@@ -279,13 +359,18 @@ func SampleDiscreteGaussian(rng *rand.Rand, sigma2 uint64) int64 {
 // dgauss holds the constants of a discrete Gaussian sampler.
 type dgauss struct {
 	s2, t uint64
-	den   u128 // 2σ²t²
+	den   u128   // 2σ²t²
+	den64 uint64 // den when it fits in 64 bits, else 0
 }
 
 func newDGauss(sigma2 uint64) dgauss {
 	t := isqrt(sigma2) + 1
 	// den = 2σ²t² fits in 128 bits: σ² ≤ 2^62 and t ≤ 2^31+1.
-	return dgauss{s2: sigma2, t: t, den: mulSmall(mul128(t, t), 2*sigma2)}
+	g := dgauss{s2: sigma2, t: t, den: mulSmall(mul128(t, t), 2*sigma2)}
+	if g.den.hi == 0 {
+		g.den64 = g.den.lo
+	}
+	return g
 }
 
 func (g dgauss) sample(b *bitSrc) int64 {
@@ -307,6 +392,14 @@ func (g dgauss) sample(b *bitSrc) int64 {
 			a = yt - g.s2
 		} else {
 			a = g.s2 - yt
+		}
+		if g.den64 != 0 && a < 1<<32 {
+			// The common case (σ² < 2^30 or so): the ratio a²/den in
+			// 64-bit words, the same Bernoulli without the 128-bit path.
+			if bernExp(b, a*a, g.den64) {
+				return y
+			}
+			continue
 		}
 		if bernExp128(b, mul128(a, a), g.den) {
 			return y

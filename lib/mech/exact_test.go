@@ -428,3 +428,70 @@ func TestBelowUniform(t *testing.T) {
 		}
 	}
 }
+
+// The chunks of e^{-1} that bernE1 compares against are its binary
+// expansion: the first four agree with float64's e^{-1} (53 bits), and
+// the chunks, reassembled to 512 bits, lie within 2^-512 below e^{-1} as
+// bracketed independently by Σ (−1)^j/j! to 200 terms.
+func TestExpNeg1Chunks(t *testing.T) {
+	top := e1Chunks[0]<<48 | e1Chunks[1]<<32 | e1Chunks[2]<<16 | e1Chunks[3]
+	want := uint64(math.Ldexp(math.Exp(-1), 64)) // 53 bits, correctly rounded
+	if d := int64(top - want); d > 1<<10 || d < -(1<<10) {
+		t.Fatalf("e^-1 top bits %x, float64 %x", top, want)
+	}
+	x := new(big.Int)
+	for i := 0; i < 32; i++ {
+		if c := e1Chunk(i); c >= 1<<16 {
+			t.Fatalf("chunk %d = %x", i, c)
+		}
+		x.Lsh(x, 16).Or(x, new(big.Int).SetUint64(e1Chunk(i)))
+	}
+	e := new(big.Rat)
+	term := big.NewRat(1, 1)
+	for j := int64(0); j <= 200; j++ {
+		if j > 0 {
+			term.Quo(term, big.NewRat(j, 1))
+		}
+		if j%2 == 0 {
+			e.Add(e, term)
+		} else {
+			e.Sub(e, term)
+		}
+	}
+	lo := new(big.Rat).SetFrac(x, new(big.Int).Lsh(big.NewInt(1), 512))
+	hi := new(big.Rat).Add(lo, new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), 512)))
+	if lo.Cmp(e) > 0 || hi.Cmp(e) <= 0 {
+		t.Fatalf("chunks do not bracket e^-1")
+	}
+	// Beyond the table, the same computation continues the expansion.
+	y := new(big.Int).Lsh(x, 16)
+	y.Or(y, new(big.Int).SetUint64(e1Chunk(32)))
+	lo.SetFrac(y, new(big.Int).Lsh(big.NewInt(1), 528))
+	if lo.Cmp(e) > 0 || new(big.Rat).Sub(e, lo).Cmp(new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), 528))) >= 0 {
+		t.Fatalf("chunk 32 does not continue the expansion")
+	}
+}
+
+// below on the power-of-two path and on short Lemire words is uniform:
+// chi-square over the values.
+func TestBelowPowerOfTwoAndShortLemire(t *testing.T) {
+	for _, k := range []uint64{32, 1024, 1000, 4097} {
+		b := bitSrc{r: rand.New(rand.NewPCG(k, 3))}
+		n := int(k) * 200
+		obs := make([]int, k)
+		for i := 0; i < n; i++ {
+			v := b.below(k)
+			if v >= k {
+				t.Fatalf("below(%d) = %d", k, v)
+			}
+			obs[v]++
+		}
+		exp := make([]float64, k)
+		for i := range exp {
+			exp[i] = float64(n) / float64(k)
+		}
+		if p := chiSquareP(t, obs, exp); p < 1e-4 {
+			t.Errorf("below(%d): chi-square p = %v", k, p)
+		}
+	}
+}
