@@ -71,19 +71,20 @@ func Program() {
 	if dir == "" {
 		dir = DefaultOutDir(os.Args[0])
 	}
-	p := newFilePublisher(dir, os.Stdout, os.Stderr, os.Stdin, term.IsTerminal(int(os.Stderr.Fd())))
-	if err := removeSavedImages(dir); err != nil {
+	p := NewFileOutput(dir, os.Stdout, os.Stderr, os.Stdin, term.IsTerminal(int(os.Stderr.Fd())))
+	if err := RemoveSavedImages(dir); err != nil {
 		p.fail(err)
 	}
 	current = p
 }
 
-// savedImage matches the names filePublisher gives the images it saves.
+// savedImage matches the names FileOutput gives the images it saves.
 var savedImage = regexp.MustCompile(`^[0-9]{3,}\.(png|svg)$`)
 
-// removeSavedImages removes from dir the images an earlier run saved; a
-// missing dir is no error.
-func removeSavedImages(dir string) error {
+// RemoveSavedImages removes from dir the images (NNN.png, NNN.svg) an
+// earlier run of FileOutput saved there, so that it holds the next run's
+// only; other files are left alone, and a missing dir is no error.
+func RemoveSavedImages(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -101,28 +102,47 @@ func removeSavedImages(dir string) error {
 	return nil
 }
 
-// filePublisher shows displays as text and files (Program).
-type filePublisher struct {
+// FileOutput is the Publisher of programs and scripts run outside a
+// notebook (Program, and `goldp run`): displays become text and files.
+// Each image or plot is saved in its directory as the next NNN.png (or
+// .svg), created at the first image, and "saved PATH" is printed; other
+// bundles print their text/plain. Progress bars go to the error writer,
+// redrawn in place on a terminal; Input prompts there and reads a line.
+type FileOutput struct {
 	mu       sync.Mutex
 	dir      string
 	out      io.Writer // text displays and "saved PATH" lines
 	errOut   io.Writer // progress bars and failures
 	in       *bufio.Reader
 	terminal bool
-	n        int // images saved
+	n        int   // images saved
+	err      error // the first failure to save an image
 }
 
-func newFilePublisher(dir string, out, errOut io.Writer, in io.Reader, terminal bool) *filePublisher {
-	return &filePublisher{dir: dir, out: out, errOut: errOut, in: bufio.NewReader(in), terminal: terminal}
+// NewFileOutput returns a FileOutput saving images in dir, printing on out,
+// reporting progress and failures on errOut (terminal tells that errOut is
+// a terminal) and reading Input from in. A *bufio.Reader given as in is
+// used as it is, so that the program's own reads of it and Input share
+// one buffer.
+func NewFileOutput(dir string, out, errOut io.Writer, in io.Reader, terminal bool) *FileOutput {
+	return &FileOutput{dir: dir, out: out, errOut: errOut, in: bufio.NewReader(in), terminal: terminal}
 }
 
 // ProgressWriter implements TextOutput.
-func (p *filePublisher) ProgressWriter() (io.Writer, bool) { return p.errOut, p.terminal }
+func (p *FileOutput) ProgressWriter() (io.Writer, bool) { return p.errOut, p.terminal }
+
+// Err returns the first failure to save an image (each is also reported on
+// the error writer when it happens), nil if there was none.
+func (p *FileOutput) Err() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
+}
 
 // Publish saves an image ("image/png", else "image/svg+xml") as the next
 // NNN file of the directory and prints its path; other bundles print their
 // "text/plain". Updates of a display ID are shown as new outputs.
-func (p *filePublisher) Publish(data Bundle, _ map[string]any, _ string, _ bool) {
+func (p *FileOutput) Publish(data Bundle, _ map[string]any, _ string, _ bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var ext string
@@ -158,15 +178,20 @@ func (p *filePublisher) Publish(data Bundle, _ map[string]any, _ string, _ bool)
 	fmt.Fprintf(p.out, "saved %s\n", path)
 }
 
-func (p *filePublisher) fail(err error) {
+// fail reports a failure to save an image; p.mu is held or p is not yet
+// shared.
+func (p *FileOutput) fail(err error) {
 	fmt.Fprintf(p.errOut, "display: saving an image: %v\n", err)
+	if p.err == nil {
+		p.err = err
+	}
 }
 
 // ClearOutput does nothing: printed text cannot be taken back.
-func (p *filePublisher) ClearOutput(bool) {}
+func (p *FileOutput) ClearOutput(bool) {}
 
 // Input prints the prompt on standard error and reads one line.
-func (p *filePublisher) Input(prompt string, _ bool) (string, error) {
+func (p *FileOutput) Input(prompt string, _ bool) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	fmt.Fprint(p.errOut, prompt)

@@ -53,7 +53,7 @@ func TestProgramInstallsFilePublisher(t *testing.T) {
 	restore := SetPublisher(nil, nil) // as in a compiled program: nothing installed
 	defer restore()
 	Program()
-	p, ok := publisher().(*filePublisher)
+	p, ok := publisher().(*FileOutput)
 	if !ok {
 		t.Fatalf("publisher %T after Program", publisher())
 	}
@@ -75,7 +75,7 @@ func TestProgramInstallsFilePublisher(t *testing.T) {
 func TestFilePublisher(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "figs")
 	var out, errOut bytes.Buffer
-	p := newFilePublisher(dir, &out, &errOut, strings.NewReader("forty-two\n"), false)
+	p := NewFileOutput(dir, &out, &errOut, strings.NewReader("forty-two\n"), false)
 	restore := SetPublisher(p, nil)
 	defer restore()
 

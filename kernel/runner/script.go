@@ -3,18 +3,13 @@ package runner
 import (
 	"bufio"
 	"context"
-	"encoding/base64"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/goldp/goldp/kernel/cell"
+	"github.com/goldp/goldp/kernel/display"
 )
 
 // Script describes a run of a notebook-Go script (goldp run).
@@ -25,7 +20,7 @@ type Script struct {
 	// os.Args = [Path, Args...].
 	Args []string
 	// OutDir receives displayed images and plots, one file each; "" means
-	// DefaultOutDir(Path). It is created at the first image. The images an
+	// display.DefaultOutDir(Path). It is created at the first image. The images an
 	// earlier run saved there (NNN.png, NNN.svg) are removed when the run
 	// starts, so that it holds this run's images only; other files are
 	// left alone.
@@ -40,12 +35,6 @@ type Script struct {
 	Terminal bool
 	// NewSession starts the engine session.
 	NewSession NewSession
-}
-
-// DefaultOutDir is the output directory of a script when none is given:
-// goldp-out/<script name without .go> under the current directory.
-func DefaultOutDir(path string) string {
-	return filepath.Join("goldp-out", strings.TrimSuffix(filepath.Base(path), ".go"))
 }
 
 // ReadScript reads a script and blanks a "#!" first line, keeping line
@@ -91,17 +80,19 @@ func (s *Script) Run(ctx context.Context) error {
 	}
 	out := s.OutDir
 	if out == "" {
-		out = DefaultOutDir(s.Path)
+		out = display.DefaultOutDir(s.Path)
 	}
-	if err := removeOldImages(out); err != nil {
+	if err := display.RemoveSavedImages(out); err != nil {
 		fmt.Fprintf(stderr, "goldp run: %v\n", err)
 		return err
 	}
-	pub := &scriptPublisher{out: stdout, errOut: stderr, in: bufio.NewReader(stdin), dir: out, terminal: s.Terminal}
+	// The script's os.Stdin and display.Input share one buffer.
+	in := bufio.NewReader(stdin)
+	pub := scriptSink{display.NewFileOutput(out, stdout, stderr, in, s.Terminal), stdout, stderr}
 	sess, err := s.NewSession(Options{
 		Stdout:   stdout,
 		Stderr:   stderr,
-		Stdin:    pub.in,
+		Stdin:    in,
 		Args:     append([]string{s.Path}, s.Args...),
 		Filename: s.Path,
 	})
@@ -129,49 +120,19 @@ func (s *Script) Run(ctx context.Context) error {
 	if value != nil {
 		pub.Display(value, nil, "", false)
 	}
-	return pub.err
+	return pub.Err()
 }
 
-// savedImage matches the names scriptPublisher gives the images it saves.
-var savedImage = regexp.MustCompile(`^[0-9]{3,}\.(png|svg)$`)
-
-// removeOldImages removes from dir the images an earlier run saved; a
-// missing dir is no error.
-func removeOldImages(dir string) error {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("reading the output directory: %w", err)
-	}
-	for _, e := range entries {
-		if e.Type().IsRegular() && savedImage.MatchString(e.Name()) {
-			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
-				return fmt.Errorf("removing an earlier run's image: %w", err)
-			}
-		}
-	}
-	return nil
+// scriptSink is the cell.Sink of a script: streams go to the script's
+// standard output and error, displays to display's FileOutput (text and
+// files), as in a compiled program that calls display.Program.
+type scriptSink struct {
+	*display.FileOutput
+	out, errOut io.Writer
 }
-
-// scriptPublisher is the cell.Sink of a script: displays become text and
-// files.
-type scriptPublisher struct {
-	mu       sync.Mutex
-	out      io.Writer
-	errOut   io.Writer
-	in       *bufio.Reader
-	dir      string
-	terminal bool
-	n        int   // images saved
-	err      error // first failure to save an image
-}
-
-func (p *scriptPublisher) ProgressWriter() (io.Writer, bool) { return p.errOut, p.terminal }
 
 // Stream writes text to the script's standard output or error.
-func (p *scriptPublisher) Stream(name, text string) {
+func (p scriptSink) Stream(name, text string) {
 	w := p.out
 	if name == "stderr" {
 		w = p.errOut
@@ -179,58 +140,7 @@ func (p *scriptPublisher) Stream(name, text string) {
 	io.WriteString(w, text)
 }
 
-func (p *scriptPublisher) Display(data, _ map[string]any, _ string, _ bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var ext string
-	var raw []byte
-	if s, ok := data["image/png"].(string); ok {
-		b, err := base64.StdEncoding.DecodeString(s)
-		if err != nil {
-			p.fail(fmt.Errorf("decoding image/png: %w", err))
-			return
-		}
-		ext, raw = ".png", b
-	} else if s, ok := data["image/svg+xml"].(string); ok {
-		ext, raw = ".svg", []byte(s)
-	}
-	if raw != nil {
-		if err := os.MkdirAll(p.dir, 0o755); err != nil {
-			p.fail(err)
-			return
-		}
-		p.n++
-		path := filepath.Join(p.dir, fmt.Sprintf("%03d%s", p.n, ext))
-		if err := os.WriteFile(path, raw, 0o644); err != nil {
-			p.fail(err)
-			return
-		}
-		fmt.Fprintf(p.out, "saved %s\n", path)
-		return
-	}
-	text, _ := data["text/plain"].(string)
-	if !strings.HasSuffix(text, "\n") {
-		text += "\n"
-	}
-	io.WriteString(p.out, text)
-}
-
-func (p *scriptPublisher) fail(err error) {
-	fmt.Fprintf(p.errOut, "goldp run: saving a displayed image: %v\n", err)
-	if p.err == nil {
-		p.err = err
-	}
-}
-
-func (p *scriptPublisher) ClearOutput(bool) {}
-
-func (p *scriptPublisher) Input(prompt string, password bool) (string, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	fmt.Fprint(p.errOut, prompt)
-	line, err := p.in.ReadString('\n')
-	if err != nil && !(errors.Is(err, io.EOF) && line != "") {
-		return "", err
-	}
-	return strings.TrimRight(line, "\r\n"), nil
+// Display shows a bundle through the FileOutput.
+func (p scriptSink) Display(data, metadata map[string]any, displayID string, update bool) {
+	p.Publish(data, metadata, displayID, update)
 }

@@ -27,6 +27,7 @@ func init() {
 		"MaxRows":           reflect.ValueOf(constant.MakeFromLiteral("20", token.INT, 0)),
 		"MaxTableRows":      reflect.ValueOf(constant.MakeFromLiteral("40", token.INT, 0)),
 		"Merge":             reflect.ValueOf(display.Merge),
+		"NewFileOutput":     reflect.ValueOf(display.NewFileOutput),
 		"NewHandle":         reflect.ValueOf(display.NewHandle),
 		"NewProgress":       reflect.ValueOf(display.NewProgress),
 		"NewTable":          reflect.ValueOf(display.NewTable),
@@ -37,6 +38,7 @@ func init() {
 		"PlotSVG":           reflect.ValueOf(display.PlotSVG),
 		"Program":           reflect.ValueOf(display.Program),
 		"ProgressInterval":  reflect.ValueOf(display.ProgressInterval),
+		"RemoveSavedImages": reflect.ValueOf(display.RemoveSavedImages),
 		"Render":            reflect.ValueOf(display.Render),
 		"RenderHTMLer":      reflect.ValueOf(display.RenderHTMLer),
 		"RenderJSONer":      reflect.ValueOf(display.RenderJSONer),
@@ -52,6 +54,7 @@ func init() {
 
 		// type definitions
 		"Bundle":      reflect.ValueOf((*display.Bundle)(nil)),
+		"FileOutput":  reflect.ValueOf((*display.FileOutput)(nil)),
 		"HTML":        reflect.ValueOf((*display.HTML)(nil)),
 		"HTMLer":      reflect.ValueOf((*display.HTMLer)(nil)),
 		"Handle":      reflect.ValueOf((*display.Handle)(nil)),
