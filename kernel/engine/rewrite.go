@@ -126,10 +126,6 @@ type chunk struct {
 	line, col    int                 // cell position where the chunk starts (for messages)
 	wrapped      bool                // src is a statement wrapped in an init function
 	decl         bool                // src holds declarations only (see emitDecl)
-	// quick: the chunk's statement ends at once and cannot block (see
-	// quickStmt), so the session runs it without the interpreter's
-	// cancellable evaluation goroutine.
-	quick bool
 }
 
 // richValue is the cell's last expression when cell types have display
@@ -1226,23 +1222,8 @@ func (r *rewriter) varDecl(it *item, d *ast.GenDecl) error {
 	return nil
 }
 
-// stmt plans a statement, marking its chunks quick when it is (see
-// quickStmt).
+// stmt plans a statement.
 func (r *rewriter) stmt(it *item, last bool) error {
-	n := len(r.out.chunks)
-	if err := r.planStmt(it, last); err != nil {
-		return err
-	}
-	if r.quickStmt(it.stmt) {
-		for i := n; i < len(r.out.chunks); i++ {
-			r.out.chunks[i].quick = true
-		}
-	}
-	return nil
-}
-
-// planStmt plans a statement.
-func (r *rewriter) planStmt(it *item, last bool) error {
 	if as, ok := it.stmt.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
 		return r.define(it, as)
 	}
@@ -1481,56 +1462,6 @@ func (r *rewriter) value(it *item, es *ast.ExprStmt) error {
 	}
 	r.emit(c)
 	return nil
-}
-
-// quickStmt reports whether s is an expression, assignment or ++/--
-// statement that runs in bounded time without blocking: it calls no
-// function (conversions to basic types and a few builtins aside), starts
-// no function literal, and receives or sends on no channel. `1+1`, `x`,
-// `x = x + 1`, `m["k"]` and `s[i].f` are quick; they may still panic.
-func (r *rewriter) quickStmt(s ast.Stmt) bool {
-	var exprs []ast.Expr
-	switch s := s.(type) {
-	case *ast.ExprStmt:
-		exprs = []ast.Expr{s.X}
-	case *ast.AssignStmt:
-		exprs = append(append(exprs, s.Lhs...), s.Rhs...)
-	case *ast.IncDecStmt:
-		exprs = []ast.Expr{s.X}
-	default:
-		return false
-	}
-	quick := true
-	for _, e := range exprs {
-		ast.Inspect(e, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.CallExpr:
-				id, ok := unparen(n.Fun).(*ast.Ident)
-				if !ok || !quickFuncs[id.Name] || r.exists(id.Name) {
-					quick = false
-				}
-			case *ast.FuncLit:
-				quick = false
-			case *ast.UnaryExpr:
-				if n.Op == token.ARROW {
-					quick = false
-				}
-			}
-			return quick
-		})
-	}
-	return quick
-}
-
-// quickFuncs are the predeclared functions and basic-type conversions a
-// quick statement may call: they end at once (make, append and copy may
-// take long on large sizes, and are left out).
-var quickFuncs = map[string]bool{
-	"len": true, "cap": true, "real": true, "imag": true, "complex": true, "min": true, "max": true,
-	"bool": true, "string": true, "byte": true, "rune": true, "uintptr": true,
-	"int": true, "int8": true, "int16": true, "int32": true, "int64": true,
-	"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true,
-	"float32": true, "float64": true, "complex64": true, "complex128": true,
 }
 
 // voidBuiltins are the builtins without results; printFuncs are fmt's
