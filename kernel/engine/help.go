@@ -12,7 +12,7 @@ type limit struct {
 }
 
 var limits = []limit{
-	{"ranging over a function (Go 1.23 iterators) is refused", "call the function with the loop body as its yield function: `seq(func(v T) bool { ...; return true })`"},
+	{"a loop over a function (Go 1.23 iterators) runs its body as the yield function, so `goto` out of the body, `defer` or `recover` in the body inside a function, and `return` in the body at a cell's top level are refused", "leave the loop with `break` or `continue` (with a label for outer loops); defer after the loop"},
 	{"a deferred function literal that uses a variable of an enclosing loop is refused (the interpreter would give it the last iteration's value), and so is a three-clause loop whose body both captures and changes its variable", "pass the variable as an argument: `defer func(i int) { ... }(i)`; capture a copy: `j := i`"},
 	{"generic library functions are not available (e.g. `rand.N`)", "the concrete ones: `rand.IntN`, `rand.Int64N`, `rand.Float64`"},
 	{"interpreted types reach compiled code only through compiled interfaces: `fmt` finds a String method, but a type assertion or switch on `any` holding a cell struct type does not see its methods", "declare the variable with the interface type: `var s fmt.Stringer = v`"},

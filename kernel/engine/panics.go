@@ -106,6 +106,25 @@ func (s *Session) rtSlice3(lo, hi, max, n int, withCap bool, pos string) int {
 	return 0
 }
 
+// rtRange panics with Go's runtime error for a range-over-function loop
+// whose iterator misbehaved (kernel/front/rangefunc.go): state is the
+// loop's state when its body function was called again (0: the body
+// returned false, 2: the body panicked, 3: the whole loop had ended) or 4
+// when the iterator recovered a panic of the body and returned normally.
+// pos is the loop's "cell:line:col", the line Go's traceback names.
+func (s *Session) rtRange(state int, pos string) {
+	msg := "range function continued iteration after function for loop body returned false"
+	switch state {
+	case 2:
+		msg = "range function continued iteration after loop body panic"
+	case 3:
+		msg = "range function continued iteration after whole loop exit"
+	case 4:
+		msg = "range function recovered a loop body panic and did not resume panicking"
+	}
+	s.bounds(pos, "%s", msg)
+}
+
 // conversionError is Go's runtime error for a failed type assertion
 // (runtime.TypeAssertionError's text).
 type conversionError struct {

@@ -253,6 +253,7 @@ func (s *Session) runtimeExports() interp.Exports {
 			"Slice":    reflect.ValueOf(s.rtSlice),
 			"Slice3":   reflect.ValueOf(s.rtSlice3),
 			"Recover":  reflect.ValueOf(s.rtRecovered),
+			"Range":    reflect.ValueOf(s.rtRange),
 		},
 	}
 }

@@ -27,7 +27,9 @@
 //	builtins     min, max, clear; print and println to standard error
 //	methodvalue  method values of cell types bind a copy of the receiver
 //	methodexpr   method expressions become function literals
-//	rangeint     range over an integer; range over a function is refused
+//	rangefunc    range over a function (Go 1.23 iterators) becomes a
+//	             call with the body as yield function
+//	rangeint     range over an integer
 //	loopvar      per-iteration loop variables (Go 1.22)
 //	callback     function literals handed to compiled code in loops
 //	fmtcell      %T, numeric verbs and String/Error of cell types in fmt

@@ -13,8 +13,7 @@ import (
 //
 //	for i := range n { body }  →  for t, m := T(0), n; t < m; t++ { i := t; _ = i; body }
 //
-// Ranging over a function (Go 1.23 iterators) is refused: call the
-// function with the loop body as its yield function.
+// Ranging over a function (Go 1.23 iterators) is rangefunc.go's.
 func init() {
 	register(rule{"rangeint", 35, kRange, func(c *Checked) {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
@@ -25,10 +24,6 @@ func init() {
 			t := c.typeOf(r.X)
 			if t == nil {
 				return true
-			}
-			if _, ok := t.Underlying().(*types.Signature); ok {
-				c.refuse(r, "the interpreter cannot range over a function (Go 1.23 iterators): call it with the loop body as yield function, seq(func(v T) bool { ...; return true }), or collect it first (slices.Collect)")
-				return false
 			}
 			if !isInt(t) {
 				return true

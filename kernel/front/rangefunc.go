@@ -1,0 +1,470 @@
+package front
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// Rule rangefunc: Go 1.23 ranges over a function (an iterator, iter.Seq
+// and iter.Seq2 or any func(yield func(...) bool)); the interpreter does
+// not. The rule rewrites the loop the way the Go compiler does
+// (cmd/compile/internal/rangefunc): the body becomes the yield function,
+// whose parameters are the iteration variables, fresh for each iteration
+// as in Go:
+//
+//	for k, v := range seq { body }
+//	→  { var s = 1; seq(func(k K, v V) bool { if s != 1 { H.Range(s, pos) }; s = 2; body; s = 1; return true }); if s == 2 { H.Range(4, pos) }; s = 3 }
+//
+// continue becomes `s = 1; return true`, break `s = 0; return false`.
+// The state s is Go's check of the iterator: calling yield again after it
+// returned false, after the body panicked or after the loop ended panics
+// with Go's runtime error at the loop's line (H.Range, the engine's
+// helper; without one the checks are left out). A return in the body, and
+// a labelled break or continue of a statement outside it, set a code and
+// stop the iterator; after the call the code is dispatched (return the
+// results, break or continue the target, or stop the enclosing loop's
+// iterator in turn). The assignment form assigns the yield function's
+// parameters at the start of the body.
+//
+// Refused: goto out of the body, a return in a loop at a cell's top level,
+// defer in a loop inside a function (Go defers to the function's end), and
+// recover in the body.
+func init() {
+	register(rule{"rangefunc", 34, kRange, func(c *Checked) {
+		c.rangeFuncs()
+	}})
+}
+
+// rfLoop is a range-over-function loop being rewritten.
+type rfLoop struct {
+	r      *ast.RangeStmt
+	start  token.Pos // the loop's label, or the loop
+	parent *rfLoop   // the innermost such loop around it in the same function
+	sig    *types.Signature
+	state  string
+	// dispatch holds the statements run after the iterator returns,
+	// one per code, in order.
+	dispatch []string
+	seen     map[int]bool
+	// of the outermost loop of a nest only
+	next    string   // the code variable
+	results []string // temporaries of the function's results
+	codes   map[rfTarget]int
+}
+
+// rfTarget is a break or continue target outside a loop's body.
+type rfTarget struct {
+	stmt ast.Stmt
+	tok  token.Token
+}
+
+func (l *rfLoop) root() *rfLoop {
+	for l.parent != nil {
+		l = l.parent
+	}
+	return l
+}
+
+// within reports whether n lies inside the body of l.
+func (l *rfLoop) within(n ast.Node) bool {
+	return n.Pos() > l.r.Body.Lbrace && n.End() <= l.r.Body.Rbrace
+}
+
+func (l *rfLoop) addDispatch(code int, stmt string) {
+	if l.seen == nil {
+		l.seen = map[int]bool{}
+	}
+	if !l.seen[code] {
+		l.seen[code] = true
+		l.dispatch = append(l.dispatch, stmt)
+	}
+}
+
+// rfStmt is a statement of a loop body the rule rewrites, with its
+// ancestors.
+type rfStmt struct {
+	n     ast.Node
+	stack []ast.Node
+}
+
+func (c *Checked) rangeFuncs() {
+	loops := map[*ast.RangeStmt]*rfLoop{}
+	var order []*rfLoop
+	var stmts []rfStmt
+	labels := map[types.Object]*ast.LabeledStmt{}
+	c.walk(func(n ast.Node, stack []ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.LabeledStmt:
+			if obj := c.Info.Defs[n.Label]; obj != nil {
+				labels[obj] = n
+			}
+		case *ast.RangeStmt:
+			if !isFunc(c.typeOf(n.X)) {
+				return true
+			}
+			l := &rfLoop{r: n, start: n.Pos()}
+			if len(stack) > 0 {
+				if ls, ok := stack[len(stack)-1].(*ast.LabeledStmt); ok {
+					l.start = ls.Pos()
+				}
+			}
+			l.parent, l.sig = c.rfEnclosing(stack, loops)
+			loops[n] = l
+			order = append(order, l)
+		case *ast.BranchStmt, *ast.ReturnStmt, *ast.DeferStmt:
+			stmts = append(stmts, rfStmt{n, append([]ast.Node(nil), stack...)})
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && id.Name == "recover" {
+				if _, ok := c.Info.Uses[id].(*types.Builtin); ok {
+					stmts = append(stmts, rfStmt{n, append([]ast.Node(nil), stack...)})
+				}
+			}
+		}
+		return true
+	})
+	if len(order) == 0 {
+		return
+	}
+	check := c.sess != nil && c.sess.PanicHook != ""
+	if check {
+		for _, l := range order {
+			l.state = c.temp("s")
+		}
+	}
+	for _, s := range stmts {
+		l, _ := c.rfEnclosing(s.stack, loops)
+		if l == nil {
+			if b, ok := s.n.(*ast.BranchStmt); ok && b.Tok == token.GOTO {
+				if ls := labels[c.Info.Uses[b.Label]]; ls != nil && isFunc(c.rangeOf(ls.Stmt)) {
+					c.refuse(b, "goto the label of a loop over a function: the front end rewrites the loop into a call; use a for loop with break or continue")
+					return
+				}
+			}
+			continue
+		}
+		switch n := s.n.(type) {
+		case *ast.CallExpr:
+			c.refuse(n, "recover in the body of a loop over a function: the front end runs the body as a function of its own, where recover would return nil; recover in a deferred function outside the loop")
+			return
+		case *ast.DeferStmt:
+			if c.sess == nil || c.sess.DeferHook == "" || !inCellBody(s.stack) {
+				c.refuse(n, "defer in the body of a loop over a function inside a function: the front end runs the body as a function of its own, and the deferred call would run at the end of each iteration, not of the function; collect the values first (slices.Collect) and range over the slice, or defer after the loop")
+				return
+			}
+		case *ast.ReturnStmt:
+			if inCellBody(s.stack) {
+				c.refuse(n, "return at a cell's top level inside a loop over a function: use break (with a label to leave outer loops)")
+				return
+			}
+			if !c.rfReturn(n, l, s.stack, check) {
+				return
+			}
+		case *ast.BranchStmt:
+			if !c.rfBranch(n, l, s.stack, labels, loops, check) {
+				return
+			}
+		}
+	}
+	for _, l := range order {
+		if !c.rfLoopEdits(l, check) {
+			return
+		}
+	}
+}
+
+// rfEnclosing returns the innermost range-over-function loop among stack
+// within the innermost function, and that function's signature.
+func (c *Checked) rfEnclosing(stack []ast.Node, loops map[*ast.RangeStmt]*rfLoop) (*rfLoop, *types.Signature) {
+	var inner *rfLoop
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch n := stack[i].(type) {
+		case *ast.FuncLit:
+			sig, _ := c.typeOf(n).(*types.Signature)
+			return inner, sig
+		case *ast.FuncDecl:
+			var sig *types.Signature
+			if f, ok := c.Info.Defs[n.Name].(*types.Func); ok {
+				sig, _ = f.Type().(*types.Signature)
+			}
+			return inner, sig
+		case *ast.RangeStmt:
+			if l := loops[n]; l != nil && inner == nil {
+				// only when the node is in the body, not in the range expression
+				inner = l
+			}
+		}
+	}
+	return inner, nil
+}
+
+// rangeOf is the range expression's type of s if s is a range loop.
+func (c *Checked) rangeOf(s ast.Stmt) types.Type {
+	if r, ok := s.(*ast.RangeStmt); ok {
+		return c.typeOf(r.X)
+	}
+	return nil
+}
+
+// isFunc reports whether t is a function type (the range expression of
+// an iterator).
+func isFunc(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	_, ok := t.Underlying().(*types.Signature)
+	return ok
+}
+
+// exit is the statement that stops l's iterator.
+func (l *rfLoop) exit(check bool, more bool) string {
+	switch {
+	case !check && more:
+		return "return true"
+	case !check:
+		return "return false"
+	case more:
+		return l.state + " = 1; return true"
+	}
+	return l.state + " = 0; return false"
+}
+
+// chain is l and the loops around it up to the outermost of its nest.
+func (l *rfLoop) chain() []*rfLoop {
+	var out []*rfLoop
+	for ; l != nil; l = l.parent {
+		out = append(out, l)
+	}
+	return out
+}
+
+func (c *Checked) rfNext(root *rfLoop) string {
+	if root.next == "" {
+		root.next = c.temp("next")
+		root.codes = map[rfTarget]int{}
+	}
+	return root.next
+}
+
+// rfReturn rewrites a return in the body of l: the results go to
+// temporaries (or a bare return keeps the named results), code -1 (-2 for
+// a bare return) stops every iterator of the nest, and the outermost
+// loop's dispatch returns.
+func (c *Checked) rfReturn(ret *ast.ReturnStmt, l *rfLoop, stack []ast.Node, check bool) bool {
+	root := l.root()
+	next := c.rfNext(root)
+	if root.sig == nil {
+		c.refuse(ret, "return inside a loop over a function here: use break with a label and return after the loop")
+		return false
+	}
+	code, final, assign := -2, "return", ""
+	if len(ret.Results) > 0 {
+		code = -1
+		if root.results == nil {
+			for i := 0; i < root.sig.Results().Len(); i++ {
+				root.results = append(root.results, c.temp("r"))
+			}
+		}
+		final = "return " + strings.Join(root.results, ", ")
+		assign = strings.Join(root.results, ", ") + " ="
+	}
+	stop := next + " = " + itoa0(code) + "; " + l.exit(check, false) + " }"
+	if assign == "" {
+		c.replace(ret, "{ "+stop)
+	} else {
+		kw := c.off(ret.Pos())
+		c.replaceRange(kw, kw+len("return"), "{ "+assign)
+		c.insert(ret.End(), "; "+stop)
+	}
+	c.rfPropagate(l.chain(), code, final, check)
+	return true
+}
+
+// rfPropagate adds the dispatch of code to the loops of chain: each but
+// the last stops the iterator of the next, the last runs final.
+func (c *Checked) rfPropagate(chain []*rfLoop, code int, final string, check bool) {
+	next := chain[0].root().next
+	for i, l := range chain {
+		if i+1 < len(chain) {
+			l.addDispatch(code, "if "+next+" == "+itoa0(code)+" { "+chain[i+1].exit(check, false)+" }")
+		} else {
+			l.addDispatch(code, "if "+next+" == "+itoa0(code)+" { "+final+" }")
+		}
+	}
+}
+
+// itoa0 is itoa for any int.
+func itoa0(n int) string {
+	if n < 0 {
+		return "-" + itoa(-n)
+	}
+	return itoa(n)
+}
+
+// rfBranch rewrites a break, continue or goto in the body of l.
+func (c *Checked) rfBranch(b *ast.BranchStmt, l *rfLoop, stack []ast.Node, labels map[types.Object]*ast.LabeledStmt, loops map[*ast.RangeStmt]*rfLoop, check bool) bool {
+	var target ast.Stmt
+	switch b.Tok {
+	case token.FALLTHROUGH:
+		return true
+	case token.GOTO:
+		ls := labels[c.Info.Uses[b.Label]]
+		if ls != nil && isFunc(c.rangeOf(ls.Stmt)) {
+			c.refuse(b, "goto the label of a loop over a function: the front end rewrites the loop into a call; use a for loop with break or continue")
+			return false
+		}
+		if ls == nil || !l.within(ls) {
+			c.refuse(b, "goto out of the body of a loop over a function: the front end runs the body as a function of its own; use break or continue with a label")
+			return false
+		}
+		return true
+	}
+	if b.Label != nil {
+		ls := labels[c.Info.Uses[b.Label]]
+		if ls == nil {
+			return true
+		}
+		target = ls.Stmt
+	} else {
+		for i := len(stack) - 1; i >= 0 && target == nil; i-- {
+			switch n := stack[i].(type) {
+			case *ast.ForStmt, *ast.RangeStmt:
+				target = n.(ast.Stmt)
+			case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				if b.Tok == token.BREAK {
+					target = n.(ast.Stmt)
+				}
+			case *ast.FuncLit, *ast.FuncDecl:
+				return true
+			}
+		}
+	}
+	if target == nil || l.within(target) {
+		return true
+	}
+	if r, ok := target.(*ast.RangeStmt); ok && loops[r] == l {
+		c.replace(b, "{ "+l.exit(check, b.Tok == token.CONTINUE)+" }")
+		return true
+	}
+	// the loops of l's nest inside the target; the next one, if any, is
+	// the target itself
+	var esc []*rfLoop
+	var to *rfLoop
+	for _, x := range l.chain() {
+		if x.r == target {
+			to = x
+			break
+		}
+		esc = append(esc, x)
+	}
+	root := l.root()
+	next := c.rfNext(root)
+	key := rfTarget{target, b.Tok}
+	code, ok := root.codes[key]
+	if !ok {
+		code = len(root.codes) + 1
+		root.codes[key] = code
+	}
+	var final string
+	switch {
+	case to != nil:
+		final = next + " = 0; " + to.exit(check, b.Tok == token.CONTINUE)
+	default:
+		final = next + " = 0; " + b.Tok.String() + " " + b.Label.Name
+	}
+	c.replace(b, "{ "+next+" = "+itoa(code)+"; "+l.exit(check, false)+" }")
+	c.rfPropagate(esc, code, final, check)
+	return true
+}
+
+// rfLoopEdits rewrites the loop l itself into the call of its iterator.
+func (c *Checked) rfLoopEdits(l *rfLoop, check bool) bool {
+	r := l.r
+	ysig := r.X
+	sig, _ := c.typeOf(ysig).Underlying().(*types.Signature)
+	if sig == nil || sig.Params().Len() != 1 {
+		return true
+	}
+	yield, _ := sig.Params().At(0).Type().Underlying().(*types.Signature)
+	if yield == nil {
+		return true
+	}
+	var params, assign []string
+	lhs := []ast.Expr{r.Key, r.Value}
+	var tmps []string
+	for i := 0; i < yield.Params().Len(); i++ {
+		t, ok := c.typeText(yield.Params().At(i).Type())
+		if !ok {
+			c.refuse(r, "the front end cannot name the type of this iterator's values ("+yield.Params().At(i).Type().String()+"): call it with the loop body as yield function, seq(func(v T) bool { ...; return true })")
+			return false
+		}
+		name := "_"
+		if i < 2 && lhs[i] != nil {
+			if r.Tok == token.DEFINE {
+				name = lhs[i].(*ast.Ident).Name
+			} else if id, ok := lhs[i].(*ast.Ident); !ok || id.Name != "_" {
+				name = c.temp("p")
+				assign = append(assign, c.text(c.off(lhs[i].Pos()), c.off(lhs[i].End())))
+				tmps = append(tmps, name)
+			}
+		}
+		params = append(params, name+" "+t)
+	}
+	var pre, post strings.Builder
+	pre.WriteString("{ ")
+	if l.parent == nil {
+		if l.next != "" {
+			pre.WriteString("var " + l.next + " int; ")
+		}
+		for i, rv := range l.results {
+			t, ok := c.typeText(l.sig.Results().At(i).Type())
+			if !ok {
+				c.refuse(r, "the front end cannot name the result type of this function for a return inside a loop over a function: assign the result to a variable, break, and return after the loop")
+				return false
+			}
+			pre.WriteString("var " + rv + " " + t + "; ")
+		}
+	}
+	if check {
+		pre.WriteString("var " + l.state + " = 1; ")
+	}
+	call := ""
+	switch r.X.(type) {
+	case *ast.Ident, *ast.SelectorExpr, *ast.CallExpr, *ast.IndexExpr, *ast.IndexListExpr, *ast.FuncLit:
+	default:
+		// the interpreter cannot call (f)(...) of a cell function
+		call = c.temp("f")
+		pre.WriteString(call + " := ")
+		post.WriteString("; " + call)
+	}
+	post.WriteString("(func(" + strings.Join(params, ", ") + ") bool {")
+	pos := ""
+	if check {
+		pos = c.panicPos(r)
+		post.WriteString(" if " + l.state + " != 1 { " + c.sess.PanicHook + ".Range(" + l.state + ", " + pos + ") }; " + l.state + " = 2;")
+	}
+	if len(assign) > 0 {
+		post.WriteString(" " + strings.Join(assign, ", ") + " = " + strings.Join(tmps, ", ") + ";")
+	}
+	c.replaceKeepLines(c.off(l.start), c.off(r.X.Pos()), pre.String())
+	c.replaceKeepLines(c.off(r.X.End()), c.off(r.Body.Lbrace)+1, post.String())
+	var end strings.Builder
+	end.WriteString("; " + l.exit(check, true) + " })")
+	if check {
+		end.WriteString("; if " + l.state + " == 2 { " + c.sess.PanicHook + ".Range(4, " + pos + ") }; " + l.state + " = 3")
+	}
+	for _, d := range l.dispatch {
+		end.WriteString("; " + d)
+	}
+	end.WriteString(" }")
+	rb := c.off(r.Body.Rbrace)
+	c.replaceRange(rb, rb+1, end.String())
+	return true
+}
+
+// replaceKeepLines replaces [start, end) with text followed by the line
+// breaks of the replaced text, so that lines stay the cell's lines.
+func (c *Checked) replaceKeepLines(start, end int, text string) {
+	c.replaceRange(start, end, text+strings.Repeat("\n", strings.Count(c.Src[start:end], "\n")))
+}
