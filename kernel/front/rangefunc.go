@@ -26,7 +26,8 @@ import (
 // stop the iterator; after the call the code is dispatched (return the
 // results, break or continue the target, or stop the enclosing loop's
 // iterator in turn). The assignment form assigns the yield function's
-// parameters at the start of the body.
+// parameters at the start of the body, one after the other as Go does
+// (for k, m[k] = range indexes m with the new k).
 //
 // Refused: goto out of the body, a return in a loop at a cell's top level,
 // defer in a loop inside a function (Go defers to the function's end), and
@@ -271,10 +272,10 @@ func (c *Checked) rfReturn(ret *ast.ReturnStmt, l *rfLoop, stack []ast.Node, che
 	}
 	stop := next + " = " + itoa0(code) + "; " + l.exit(check, false) + " }"
 	if assign == "" {
-		c.replace(ret, "{ "+stop)
+		c.replaceKeepLines(c.off(ret.Pos()), c.off(ret.End()), "{ "+stop)
 	} else {
 		kw := c.off(ret.Pos())
-		c.replaceRange(kw, kw+len("return"), "{ "+assign)
+		c.replaceKeepLines(kw, kw+len("return"), "{ "+assign)
 		c.insert(ret.End(), "; "+stop)
 	}
 	c.rfPropagate(l.chain(), code, final, check)
@@ -344,7 +345,7 @@ func (c *Checked) rfBranch(b *ast.BranchStmt, l *rfLoop, stack []ast.Node, label
 		return true
 	}
 	if r, ok := target.(*ast.RangeStmt); ok && loops[r] == l {
-		c.replace(b, "{ "+l.exit(check, b.Tok == token.CONTINUE)+" }")
+		c.replaceKeepLines(c.off(b.Pos()), c.off(b.End()), "{ "+l.exit(check, b.Tok == token.CONTINUE)+" }")
 		return true
 	}
 	// the loops of l's nest inside the target; the next one, if any, is
@@ -373,7 +374,7 @@ func (c *Checked) rfBranch(b *ast.BranchStmt, l *rfLoop, stack []ast.Node, label
 	default:
 		final = next + " = 0; " + b.Tok.String() + " " + b.Label.Name
 	}
-	c.replace(b, "{ "+next+" = "+itoa(code)+"; "+l.exit(check, false)+" }")
+	c.replaceKeepLines(c.off(b.Pos()), c.off(b.End()), "{ "+next+" = "+itoa(code)+"; "+l.exit(check, false)+" }")
 	c.rfPropagate(esc, code, final, check)
 	return true
 }
@@ -444,8 +445,10 @@ func (c *Checked) rfLoopEdits(l *rfLoop, check bool) bool {
 		pos = c.panicPos(r)
 		post.WriteString(" if " + l.state + " != 1 { " + c.sess.PanicHook + ".Range(" + l.state + ", " + pos + ") }; " + l.state + " = 2;")
 	}
-	if len(assign) > 0 {
-		post.WriteString(" " + strings.Join(assign, ", ") + " = " + strings.Join(tmps, ", ") + ";")
+	for i := range assign {
+		// one assignment each, in order, as Go does: for k, m[k] = range
+		// indexes m with the new k
+		post.WriteString(" " + assign[i] + " = " + tmps[i] + ";")
 	}
 	c.replaceKeepLines(c.off(l.start), c.off(r.X.Pos()), pre.String())
 	c.replaceKeepLines(c.off(r.X.End()), c.off(r.Body.Lbrace)+1, post.String())
@@ -459,12 +462,18 @@ func (c *Checked) rfLoopEdits(l *rfLoop, check bool) bool {
 	}
 	end.WriteString(" }")
 	rb := c.off(r.Body.Rbrace)
-	c.replaceRange(rb, rb+1, end.String())
+	c.replaceKeepLines(rb, rb+1, end.String())
 	return true
 }
 
 // replaceKeepLines replaces [start, end) with text followed by the line
-// breaks of the replaced text, so that lines stay the cell's lines.
+// breaks of the replaced text, so that lines stay the cell's lines, and
+// keeps what earlier rules inserted at start and at end (the new edit
+// covers them).
 func (c *Checked) replaceKeepLines(start, end int, text string) {
-	c.replaceRange(start, end, text+strings.Repeat("\n", strings.Count(c.Src[start:end], "\n")))
+	text += strings.Repeat("\n", strings.Count(c.Src[start:end], "\n"))
+	if start < end {
+		text = c.text(start, start) + text + c.text(end, end)
+	}
+	c.replaceRange(start, end, text)
 }
