@@ -1,9 +1,11 @@
 package front
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 )
 
@@ -395,7 +397,7 @@ func (c *Checked) rfLoopEdits(l *rfLoop, check bool) bool {
 	lhs := []ast.Expr{r.Key, r.Value}
 	var tmps []string
 	for i := 0; i < yield.Params().Len(); i++ {
-		t, ok := c.typeText(yield.Params().At(i).Type())
+		t, ok := c.typeTextAt(yield.Params().At(i).Type(), r.Pos())
 		if !ok {
 			c.refuse(r, "the front end cannot name the type of this iterator's values ("+yield.Params().At(i).Type().String()+"): call it with the loop body as yield function, seq(func(v T) bool { ...; return true })")
 			return false
@@ -419,7 +421,7 @@ func (c *Checked) rfLoopEdits(l *rfLoop, check bool) bool {
 			pre.WriteString("var " + l.next + " int; ")
 		}
 		for i, rv := range l.results {
-			t, ok := c.typeText(l.sig.Results().At(i).Type())
+			t, ok := c.typeTextAt(l.sig.Results().At(i).Type(), r.Pos())
 			if !ok {
 				c.refuse(r, "the front end cannot name the result type of this function for a return inside a loop over a function: assign the result to a variable, break, and return after the loop")
 				return false
@@ -455,7 +457,8 @@ func (c *Checked) rfLoopEdits(l *rfLoop, check bool) bool {
 	var end strings.Builder
 	end.WriteString("; " + l.exit(check, true) + " })")
 	if check {
-		end.WriteString("; if " + l.state + " == 2 { " + c.sess.PanicHook + ".Range(4, " + pos + ") }; " + l.state + " = 3")
+		// Go reports a swallowed panic at the loop's closing brace
+		end.WriteString("; if " + l.state + " == 2 { " + c.sess.PanicHook + ".Range(4, " + c.panicPosAt(r.Body.Rbrace) + ") }; " + l.state + " = 3")
 	}
 	for _, d := range l.dispatch {
 		end.WriteString("; " + d)
@@ -476,4 +479,88 @@ func (c *Checked) replaceKeepLines(start, end int, text string) {
 		text = c.text(start, start) + text + c.text(end, end)
 	}
 	c.replaceRange(start, end, text)
+}
+
+// typeTextAt is typeText, also for the names only the code at pos can
+// write: type parameters and function-local types in scope there (the
+// values of an iterator in a generic function are of type T).
+func (c *Checked) typeTextAt(t types.Type, pos token.Pos) (string, bool) {
+	if s, ok := c.typeText(t); ok {
+		return s, true
+	}
+	scope := c.Pkg.Scope().Innermost(pos)
+	if scope == nil {
+		return "", false
+	}
+	inScope := func(o *types.TypeName) bool {
+		_, found := scope.LookupParent(o.Name(), pos)
+		return found == types.Object(o)
+	}
+	seen := map[types.Type]bool{}
+	var ok func(t types.Type) bool
+	ok = func(t types.Type) bool {
+		if seen[t] {
+			return true
+		}
+		seen[t] = true
+		switch t := t.(type) {
+		case *types.Basic:
+			return t.Kind() != types.Invalid
+		case *types.Pointer:
+			return ok(t.Elem())
+		case *types.Slice:
+			return ok(t.Elem())
+		case *types.Array:
+			return ok(t.Elem())
+		case *types.Map:
+			return ok(t.Key()) && ok(t.Elem())
+		case *types.Chan:
+			return ok(t.Elem())
+		case *types.Tuple:
+			for i := 0; i < t.Len(); i++ {
+				if !ok(t.At(i).Type()) {
+					return false
+				}
+			}
+			return true
+		case *types.Signature:
+			return t.TypeParams().Len() == 0 && ok(t.Params()) && ok(t.Results())
+		case *types.TypeParam:
+			return inScope(t.Obj())
+		case *types.Named:
+			o := t.Obj()
+			if o.Pkg() == nil || o.Pkg().Path() != mainPath {
+				return writableIn(t)
+			}
+			if o.Parent() != o.Pkg().Scope() && !inScope(o) {
+				return false
+			}
+			for i := 0; i < t.TypeArgs().Len(); i++ {
+				if !ok(t.TypeArgs().At(i)) {
+					return false
+				}
+			}
+			return true
+		}
+		return writableIn(t)
+	}
+	if !ok(t) {
+		return "", false
+	}
+	found := true
+	s := types.TypeString(t, func(p *types.Package) string {
+		if p.Path() == mainPath {
+			return ""
+		}
+		n, ok := c.pkgName(p.Path())
+		found = found && ok
+		return n
+	})
+	return s, found
+}
+
+// panicPosAt is the position the engine's helpers report for p, quoted.
+func (c *Checked) panicPosAt(p token.Pos) string {
+	l, col := c.Pos(p)
+	return strconv.Quote(fmt.Sprintf("%d:%d:%d", c.sess.Cell, l, col))
 }
