@@ -433,10 +433,11 @@ func (c *Checked) rfLoopEdits(l *rfLoop, check bool) bool {
 		pre.WriteString("var " + l.state + " = 1; ")
 	}
 	call := ""
-	switch r.X.(type) {
+	x := ast.Expr(r.X)
+	switch in := ast.Unparen(r.X); in.(type) {
 	case *ast.Ident, *ast.SelectorExpr, *ast.CallExpr, *ast.IndexExpr, *ast.IndexListExpr, *ast.FuncLit:
+		x = in // without parentheses: the interpreter cannot call (f)(...) of a cell function
 	default:
-		// the interpreter cannot call (f)(...) of a cell function
 		call = c.temp("f")
 		pre.WriteString(call + " := ")
 		post.WriteString("; " + call)
@@ -452,8 +453,8 @@ func (c *Checked) rfLoopEdits(l *rfLoop, check bool) bool {
 		// indexes m with the new k
 		post.WriteString(" " + assign[i] + " = " + tmps[i] + ";")
 	}
-	c.replaceKeepLines(c.off(l.start), c.off(r.X.Pos()), pre.String())
-	c.replaceKeepLines(c.off(r.X.End()), c.off(r.Body.Lbrace)+1, post.String())
+	c.replaceKeepLines(c.off(l.start), c.off(x.Pos()), pre.String())
+	c.replaceKeepLines(c.off(x.End()), c.off(r.Body.Lbrace)+1, post.String())
 	var end strings.Builder
 	end.WriteString("; " + l.exit(check, true) + " })")
 	if check {
