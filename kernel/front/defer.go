@@ -159,8 +159,12 @@ func (c *Checked) loopCapture(lit *ast.FuncLit, stack []ast.Node) string {
 		switch n := stack[i].(type) {
 		case *ast.FuncLit, *ast.FuncDecl:
 			i = -1
-		case *ast.ForStmt, *ast.RangeStmt:
+		case *ast.ForStmt:
 			loops = append(loops, n)
+		case *ast.RangeStmt:
+			if !isFunc(c.typeOf(n.X)) { // rangefunc.go: the body is a function of its own
+				loops = append(loops, n)
+			}
 		}
 	}
 	if len(loops) == 0 {
