@@ -31,9 +31,10 @@ import (
 // parameters at the start of the body, one after the other as Go does
 // (for k, m[k] = range indexes m with the new k).
 //
-// Refused: goto out of the body, a return in a loop at a cell's top level,
-// defer in a loop inside a function (Go defers to the function's end), and
-// recover in the body.
+// Refused: goto out of the body or to the loop's label, a return in a
+// loop at a cell's top level, defer in a loop inside a function (Go defers
+// to the function's end; at a cell's top level the engine's defer hook
+// runs it when the cell ends, as Go would), and recover in the body.
 func init() {
 	register(rule{"rangefunc", 34, kRange, func(c *Checked) {
 		c.rangeFuncs()
@@ -161,7 +162,7 @@ func (c *Checked) rangeFuncs() {
 				c.refuse(n, "return at a cell's top level inside a loop over a function: use break (with a label to leave outer loops)")
 				return
 			}
-			if !c.rfReturn(n, l, s.stack, check) {
+			if !c.rfReturn(n, l, check) {
 				return
 			}
 		case *ast.BranchStmt:
@@ -194,7 +195,6 @@ func (c *Checked) rfEnclosing(stack []ast.Node, loops map[*ast.RangeStmt]*rfLoop
 			return inner, sig
 		case *ast.RangeStmt:
 			if l := loops[n]; l != nil && inner == nil {
-				// only when the node is in the body, not in the range expression
 				inner = l
 			}
 		}
@@ -254,7 +254,7 @@ func (c *Checked) rfNext(root *rfLoop) string {
 // temporaries (or a bare return keeps the named results), code -1 (-2 for
 // a bare return) stops every iterator of the nest, and the outermost
 // loop's dispatch returns.
-func (c *Checked) rfReturn(ret *ast.ReturnStmt, l *rfLoop, stack []ast.Node, check bool) bool {
+func (c *Checked) rfReturn(ret *ast.ReturnStmt, l *rfLoop, check bool) bool {
 	root := l.root()
 	next := c.rfNext(root)
 	if root.sig == nil {
@@ -384,8 +384,7 @@ func (c *Checked) rfBranch(b *ast.BranchStmt, l *rfLoop, stack []ast.Node, label
 // rfLoopEdits rewrites the loop l itself into the call of its iterator.
 func (c *Checked) rfLoopEdits(l *rfLoop, check bool) bool {
 	r := l.r
-	ysig := r.X
-	sig, _ := c.typeOf(ysig).Underlying().(*types.Signature)
+	sig, _ := c.typeOf(r.X).Underlying().(*types.Signature)
 	if sig == nil || sig.Params().Len() != 1 {
 		return true
 	}
