@@ -154,7 +154,7 @@ func (c *Checked) rangeFuncs() {
 			return
 		case *ast.DeferStmt:
 			if c.sess == nil || c.sess.DeferHook == "" || !inCellBody(s.stack) {
-				c.refuse(n, "defer in the body of a loop over a function inside a function: the front end runs the body as a function of its own, and the deferred call would run at the end of each iteration, not of the function; collect the values first (slices.Collect) and range over the slice, or defer after the loop")
+				c.refuse(n, "defer in the body of a loop over a function inside a function: the front end runs the body as a function of its own, and the deferred call would run at the end of each iteration, not of the function; collect the values into a slice in the loop and defer in a loop over the slice, or defer after the loop")
 				return
 			}
 		case *ast.ReturnStmt:
