@@ -55,6 +55,7 @@ type Session struct {
 	values   []any
 	goPanics []string
 	defers   []func()
+	returned bool // a return at the cell's top level ran (rtReturn)
 	// at is the latest panic raised by a helper of panics.go, with the
 	// position it names.
 	at panicAt
@@ -244,6 +245,7 @@ func (s *Session) runtimeExports() interp.Exports {
 			"GoPanic":  reflect.ValueOf(s.rtGoPanic),
 			"Rich":     reflect.ValueOf(s.rtRich),
 			"Defer":    reflect.ValueOf(s.rtDefer),
+			"Return":   reflect.ValueOf(s.rtReturn),
 			"Len":      reflect.ValueOf(rtLen),
 			"Callback": reflect.ValueOf(s.rtCallback),
 			"Spawn":    reflect.ValueOf(s.rtSpawn),
@@ -276,6 +278,14 @@ func (s *Session) rtRich(v any, text string, bundles ...display.Bundle) {
 	}
 	s.cellMu.Lock()
 	s.values = append(s.values[:0], b)
+	s.cellMu.Unlock()
+}
+
+// rtReturn notes that the running cell executed a return at its top
+// level: the cell ends after the current chunk, as a return ends main.
+func (s *Session) rtReturn() {
+	s.cellMu.Lock()
+	s.returned = true
 	s.cellMu.Unlock()
 }
 
@@ -381,7 +391,7 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result
 		fmt.Fprintln(s.stderr.w, n)
 	}
 	s.cellMu.Lock()
-	s.running, s.values, s.goPanics, s.defers = true, nil, nil, nil
+	s.running, s.values, s.goPanics, s.defers, s.returned = true, nil, nil, nil, false
 	s.cellMu.Unlock()
 	interrupted := false
 	defer func() {
@@ -439,6 +449,13 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result
 			s.in.FileSet().RemoveFile(kept.file)
 		}
 		value = c.value
+		s.cellMu.Lock()
+		returned := s.returned
+		s.cellMu.Unlock()
+		if returned {
+			value = false // the cell ended at a return: nothing after it ran
+			break
+		}
 	}
 	if e := s.runDefers(); e != nil {
 		return nil, e

@@ -22,6 +22,7 @@
 // The rewriting is organised by construct, one rule per file, each with
 // golden tests in testdata/<rule>.txtar ("cell in, program out"):
 //
+//	toplevel     a return among the cell's statements ends the cell
 //	explicit     x := y[i] gets its type written out
 //	constfold    constant divisions and shifts become their values
 //	builtins     min, max, clear; print and println to standard error

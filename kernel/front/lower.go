@@ -44,6 +44,7 @@ const (
 	kTypeSwitch
 	kTypeAssert
 	kIndex
+	kReturn
 )
 
 // kindsOf returns the kinds of nodes in f.
@@ -71,6 +72,8 @@ func kindsOf(f *ast.File) kinds {
 			k |= kTypeAssert
 		case *ast.IndexExpr, *ast.SliceExpr:
 			k |= kIndex
+		case *ast.ReturnStmt:
+			k |= kReturn
 		}
 		return true
 	})

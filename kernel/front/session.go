@@ -49,6 +49,10 @@ type Session struct {
 	// or block of a cell is rewritten to it, since the cell is the
 	// function it belongs to.
 	DeferHook string
+	// ReturnHook, if set, names the function (func()) that a return at the
+	// cell's top level calls before it returns, so that the engine ends
+	// the cell there, as a return ends main.
+	ReturnHook string
 	// PanicHook, if set, names the package of the engine's panic helpers
 	// (see panics.go): Index(i, n int, pos string) int checks an index
 	// and panics with Go's runtime error; At(pos string, v any) any

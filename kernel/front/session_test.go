@@ -16,6 +16,7 @@ var preloads = map[string]string{
 func newTestSession() *Session {
 	s := NewSession(func(n string) (string, bool) { p, ok := preloads[n]; return p, ok })
 	s.DeferHook = "__goldp.Defer"
+	s.ReturnHook = "__goldp.Return"
 	return s
 }
 
