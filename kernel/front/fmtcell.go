@@ -129,7 +129,7 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string) {
 				return
 			}
 			newVerbs[i] = flags + "s"
-			c.replace(a, strconv.Quote(types.TypeString(t, func(p *types.Package) string { return p.Name() })))
+			c.replace(a, strconv.Quote(c.goTypeName(t)))
 			changed = true
 		case v == "v" && strings.Contains(flags, "#"):
 			c.refuse(a, "the interpreter prints %#v of a cell type by its structure, not its name: use %+v")

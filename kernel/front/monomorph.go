@@ -640,6 +640,8 @@ func (c *Checked) oneLine(text string, line0 int, directives bool) (string, erro
 type renderer struct {
 	c       *Checked
 	key     bool
+	display bool // with key: Go's %T text (names outside type arguments)
+	inArgs  int
 	sawCell bool
 	err     *Error
 	depth   int
@@ -674,9 +676,11 @@ func (r *renderer) typ(t types.Type, env map[*types.TypeParam]bound) string {
 		args := ""
 		if t.TypeArgs().Len() > 0 {
 			var parts []string
+			r.inArgs++
 			for i := 0; i < t.TypeArgs().Len(); i++ {
 				parts = append(parts, r.typ(t.TypeArgs().At(i), env))
 			}
+			r.inArgs--
 			args = "[" + strings.Join(parts, ",") + "]"
 		}
 		if obj.Pkg() == nil {
@@ -702,6 +706,9 @@ func (r *renderer) typ(t types.Type, env map[*types.TypeParam]bound) string {
 			return obj.Name()
 		}
 		if r.key {
+			if r.display && r.inArgs == 0 {
+				return obj.Pkg().Name() + "." + obj.Name() + args
+			}
 			return obj.Pkg().Path() + "." + obj.Name() + args
 		}
 		q, ok := r.c.pkgName(obj.Pkg().Path())
@@ -800,4 +807,18 @@ func (r *renderer) sig(s *types.Signature, env map[*types.TypeParam]bound) strin
 		out += " " + r.typ(s.Results(), env)
 	}
 	return out
+}
+
+// goTypeName is t as Go's %T prints it: main.Pair[int,main.Meters] (the
+// type arguments with their package paths, no spaces).
+func (c *Checked) goTypeName(t types.Type) string {
+	if !needsHole(t) {
+		return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+	}
+	r := &renderer{c: c, key: true, display: true}
+	s := r.typ(t, nil)
+	if r.err != nil {
+		return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+	}
+	return s
 }
