@@ -34,6 +34,9 @@ func TestRefused(t *testing.T) {
 		{"the builtin println with a float operand", "println(1.5)", "fmt.Println"},
 		{"a type assertion to a cell interface", "type I interface{ M() }\nvar v any\n_, ok := v.(I)", "use a type switch"},
 		{"a package without compiled symbols", "import \"os/exec\"\nexec.LookPath(\"go\")", "not compiled into goldp"},
+		{"a generic formatting values of its type parameters, instantiated with a cell type", "type C float64\nfunc (C) String() string { return \"c\" }\nfunc Show[T any](x T) string { return fmt.Sprint(x) }\nShow(C(1))", "write a non-generic version of Show"},
+		{"a generic with a type switch, instantiated with a cell type", "type C int\nfunc Kind[T any](x T) string { switch any(x).(type) { case int: return \"int\" }; return \"?\" }\nKind(C(1))", "write a non-generic version of Kind"},
+		{"a method of a generic type declared in another cell", "type B[T any] struct{ v T }\n%%\nfunc (b B[T]) Get() T { return b.v }", "run the type and its methods in one cell"},
 		{"a generic library function", "xs := []int{2, 1}\nslices.Sort(xs)", "use sort.Ints"},
 		{"a constraint of the library is not refused", "func Max[T cmp.Ordered](a, b T) T { if a > b { return a }; return b }\nMax(1, 2)\nstrings.Lines(\"a\")", "strings.Lines"},
 		{"a library name the interpreter's tables lack", "strings.Lines(\"a\")", "not in the interpreter's symbol tables"},
@@ -42,7 +45,14 @@ func TestRefused(t *testing.T) {
 		s := newTestSession()
 		s.Loadable = func(path string) bool { return path != "os/exec" }
 		s.HasSymbol = func(path, name string) bool { return name != "Lines" }
-		_, err := s.Check(c.cell, 1, 1, nil)
+		// cells separated by a line "%%" run one after the other
+		cells := strings.Split(c.cell, "\n%%\n")
+		for _, earlier := range cells[:len(cells)-1] {
+			if _, err := s.Check(earlier, 1, 1, nil); err != nil {
+				t.Fatalf("%s: earlier cell: %v", c.construct, err)
+			}
+		}
+		_, err := s.Check(cells[len(cells)-1], 1, 1, nil)
 		if err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s: got %v, want a refusal naming %q", c.construct, err, c.msg)
 		}
