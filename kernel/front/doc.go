@@ -22,6 +22,9 @@
 // The rewriting is organised by construct, one rule per file, each with
 // golden tests in testdata/<rule>.txtar ("cell in, program out"):
 //
+//	monomorph    each instantiation of a generic function or type of the
+//	             cells becomes a non-generic instance (the interpreter
+//	             never sees a generic); templates kept for later cells
 //	explicit     x := y[i] gets its type written out
 //	constfold    constant divisions and shifts become their values
 //	builtins     min, max, clear; print and println to standard error
