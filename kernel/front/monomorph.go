@@ -65,14 +65,14 @@ type generic struct {
 	holes   []*hole
 	methods []genMethod
 	risky   string // a construct of its body that needs the type arguments' kinds
-	cell    bool   // declared by the cell being checked (line directives apply)
-	line    int    // the cell line of the template's first byte
+	line    int    // the cell position of the template's first byte
+	col     int
 }
 
 type genMethod struct {
-	tparams []*types.TypeParam
-	tmpl    string
-	line    int
+	tparams   []*types.TypeParam
+	tmpl      string
+	line, col int
 }
 
 // bound is a type with the type arguments of the instance it appears in.
@@ -131,7 +131,7 @@ func (c *Checked) markGenerics() {
 					continue
 				}
 				sig := fn.Type().(*types.Signature)
-				g := &generic{name: d.Name.Name, tparams: tparamList(sig.TypeParams()), cell: true}
+				g := &generic{name: d.Name.Name, tparams: tparamList(sig.TypeParams())}
 				c.gens[g.name] = g
 				c.genDecls = append(c.genDecls, &genDecl{g: g, start: c.off(d.Pos()), end: c.off(d.End()), selfFrom: d.Name.Pos(), selfTo: d.Type.TypeParams.End()})
 			}
@@ -152,7 +152,7 @@ func (c *Checked) markGenerics() {
 				if !ok {
 					continue
 				}
-				g := &generic{name: ts.Name.Name, isType: true, tparams: tparamList(named.TypeParams()), cell: true}
+				g := &generic{name: ts.Name.Name, isType: true, tparams: tparamList(named.TypeParams())}
 				c.gens[g.name] = g
 				c.genDecls = append(c.genDecls, &genDecl{g: g, start: c.off(ts.Pos()), end: c.off(ts.End()), prefix: "type ", selfFrom: ts.Name.Pos(), selfTo: ts.TypeParams.End()})
 				if len(d.Specs) == 1 {
@@ -223,6 +223,14 @@ func (c *Checked) markGenerics() {
 					c.replace(n, c.marker(&hole{kind: holeType, t: tp}))
 				}
 			}
+		case *ast.Field:
+			if len(stack) < 2 {
+				break
+			}
+			if _, inStruct := stack[len(stack)-2].(*ast.StructType); inStruct && len(n.Names) == 0 && c.embedsInstance(n.Type) {
+				c.refuse(n, "an embedded instance of a generic type of the cells would change the field's name in the interpreter: name the field (F "+c.src(n.Type)+")")
+				return false
+			}
 		case *ast.TypeAssertExpr, *ast.TypeSwitchStmt:
 			if gd := inGeneric(n.Pos()); gd != nil && gd.g.risky == "" {
 				gd.g.risky = "a type assertion or type switch"
@@ -238,6 +246,26 @@ func (c *Checked) markGenerics() {
 	for _, gd := range c.genDecls {
 		c.replaceRange(c.off(gd.selfFrom), c.off(gd.selfTo), c.marker(&hole{kind: holeSelf}))
 	}
+}
+
+// embedsInstance reports whether the embedded field type t is an
+// instance of a generic type of the cells.
+func (c *Checked) embedsInstance(t ast.Expr) bool {
+	t = ast.Unparen(t)
+	if st, ok := t.(*ast.StarExpr); ok {
+		t = ast.Unparen(st.X)
+	}
+	var x ast.Expr
+	switch e := t.(type) {
+	case *ast.IndexExpr:
+		x = e.X
+	case *ast.IndexListExpr:
+		x = e.X
+	default:
+		return false
+	}
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	return ok && isCellGeneric(c.Info.Uses[id])
 }
 
 // usesGenerics reports whether the cell instantiates a generic of the
@@ -366,15 +394,19 @@ func (c *Checked) monomorphize() *Error {
 		if gd.prefix != "" {
 			text = gd.prefix + c.text(c.off(gd.selfFrom), gd.end)
 		}
-		line, _ := c.ps.pos(gd.start)
+		from := gd.start
+		if gd.prefix != "" {
+			from = c.off(gd.selfFrom)
+		}
+		line, col := c.ps.pos(from)
 		if gd.method != nil {
-			gd.method.tmpl, gd.method.line = text, line
+			gd.method.tmpl, gd.method.line, gd.method.col = text, line, col
 			gd.g.methods = append(gd.g.methods, *gd.method)
 			continue
 		}
 		s.genVersion++
 		gd.g.version = s.genVersion
-		gd.g.tmpl, gd.g.line = text, line
+		gd.g.tmpl, gd.g.line, gd.g.col = text, line, col
 	}
 	for _, g := range c.gens {
 		g.holes = c.holes
@@ -556,7 +588,8 @@ func (c *Checked) instance(name string, args []bound, at token.Pos) (string, *Er
 	if err != nil {
 		return "", err
 	}
-	line, e := c.oneLine(text, g.line, g.cell)
+	here := c.gens[name] == g // earlier cells' lines are not this cell's
+	line, e := c.oneLine(text, g.line, g.col, here)
 	if e != nil {
 		return "", c.errAt(at, "the front end cannot write the instance of "+name+": "+e.Error())
 	}
@@ -570,7 +603,7 @@ func (c *Checked) instance(name string, args []bound, at token.Pos) (string, *Er
 		if err != nil {
 			return "", err
 		}
-		line, e := c.oneLine(text, m.line, g.cell)
+		line, e := c.oneLine(text, m.line, m.col, here)
 		if e != nil {
 			return "", c.errAt(at, "the front end cannot write the instance of "+name+": "+e.Error())
 		}
@@ -587,7 +620,7 @@ func (c *Checked) errAt(p token.Pos, msg string) *Error {
 // oneLine writes a declaration on one line (automatic semicolons written,
 // comments dropped, raw strings across lines quoted), with line
 // directives naming the lines of line0's cell when directives is set.
-func (c *Checked) oneLine(text string, line0 int, directives bool) (string, error) {
+func (c *Checked) oneLine(text string, line0, col0 int, directives bool) (string, error) {
 	fset := token.NewFileSet()
 	f := fset.AddFile("", -1, len(text))
 	var sc scanner.Scanner
@@ -613,7 +646,11 @@ func (c *Checked) oneLine(text string, line0 int, directives bool) (string, erro
 			continue
 		}
 		if directives && c.sess.LineFile != "" && p.Line != lastLine {
-			fmt.Fprintf(&b, "/*line %s:%d:%d*/", c.sess.LineFile, line0+p.Line-1, p.Column)
+			col := p.Column
+			if p.Line == 1 {
+				col += col0 - 1
+			}
+			fmt.Fprintf(&b, "/*line %s:%d:%d*/", c.sess.LineFile, line0+p.Line-1, col)
 			lastLine = p.Line
 		} else if b.Len() > 0 {
 			b.WriteByte(' ')
@@ -749,6 +786,9 @@ func (r *renderer) typ(t types.Type, env map[*types.TypeParam]bound) string {
 		for i := 0; i < t.NumFields(); i++ {
 			f := t.Field(i)
 			s := r.typ(f.Type(), env)
+			if f.Embedded() && !r.key && needsHole(f.Type()) {
+				return r.fail("an embedded instance of a generic type of the cells would change the field's name in the interpreter: name the field")
+			}
 			if !f.Embedded() {
 				s = f.Name() + " " + s
 			}
