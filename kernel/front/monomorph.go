@@ -632,6 +632,7 @@ func (c *Checked) oneLine(text string, line0, col0 int, directives bool) (string
 	}, 0)
 	var b strings.Builder
 	lastLine := -1
+	prev := "" // the text of the token before
 	for {
 		pos, tok, lit := sc.Scan()
 		if tok == token.EOF {
@@ -639,11 +640,19 @@ func (c *Checked) oneLine(text string, line0, col0 int, directives bool) (string
 		}
 		p := fset.Position(pos)
 		if tok == token.SEMICOLON {
-			if lit == "\n" {
-				// Go's automatic semicolon; written out
-			}
+			// written or Go's automatic one (lit "\n"): written out
 			b.WriteString(";")
+			prev = ";"
 			continue
+		}
+		var text string
+		switch {
+		case tok == token.STRING && strings.HasPrefix(lit, "`") && strings.ContainsAny(lit, "\r\n"):
+			text = strconv.Quote(strings.ReplaceAll(lit[1:len(lit)-1], "\r", ""))
+		case lit != "":
+			text = lit
+		default:
+			text = tok.String()
 		}
 		if directives && c.sess.LineFile != "" && p.Line != lastLine {
 			col := p.Column
@@ -652,23 +661,78 @@ func (c *Checked) oneLine(text string, line0, col0 int, directives bool) (string
 			}
 			fmt.Fprintf(&b, "/*line %s:%d:%d*/", c.sess.LineFile, line0+p.Line-1, col)
 			lastLine = p.Line
-		} else if b.Len() > 0 {
+		} else if needSpace(prev, text) {
 			b.WriteByte(' ')
 		}
-		switch {
-		case tok == token.STRING && strings.HasPrefix(lit, "`") && strings.ContainsAny(lit, "\r\n"):
-			v := strings.ReplaceAll(lit[1:len(lit)-1], "\r", "")
-			b.WriteString(strconv.Quote(v))
-		case lit != "":
-			b.WriteString(lit)
-		default:
-			b.WriteString(tok.String())
-		}
+		b.WriteString(text)
+		prev = text
 	}
 	if serr != nil {
 		return "", serr
 	}
 	return strings.TrimSuffix(b.String(), ";"), nil
+}
+
+// needSpace reports whether two tokens written one after the other need
+// a space between them: so that they stay two tokens (words, operators),
+// and after a comma or semicolon for the reader.
+func needSpace(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	x, y := a[len(a)-1], b[0]
+	word := func(ch byte) bool {
+		return ch == '_' || ch >= 0x80 || 'a' <= ch && ch <= 'z' || 'A' <= ch && ch <= 'Z' || '0' <= ch && ch <= '9' || ch == '"' || ch == '\'' || ch == '`'
+	}
+	op := func(ch byte) bool { return strings.IndexByte("+-*/%&|^<>=!:.~", ch) >= 0 }
+	return x == ',' || x == ';' || word(x) && word(y) || op(x) && op(y) || x == '{' || y == '}'
+}
+
+// Generic is a generic function, type or method of a generic type a cell
+// declared, as the cell wrote it (the interpreter only sees instances).
+type Generic struct {
+	Name      string // the function or type; the method's name for a method
+	Recv      string // a method's type
+	Kind      string // "func", "type" or "method"
+	Signature string // the declaration without its body
+	Start     int    // offset of the declaration in the cell
+}
+
+// Generics lists the generic declarations of the cell.
+func (c *Checked) Generics() []Generic {
+	var out []Generic
+	for _, d := range c.File.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			ok := false
+			name, recv, kind := d.Name.Name, "", "func"
+			if d.Recv == nil {
+				ok = d.Type.TypeParams != nil && d.Type.TypeParams.NumFields() > 0
+			} else if g := c.gens[recvBase(d)]; g != nil {
+				ok, recv, kind = true, g.name, "method"
+			}
+			if !ok {
+				continue
+			}
+			end := d.End()
+			if d.Body != nil {
+				end = d.Body.Lbrace
+			}
+			out = append(out, Generic{Name: name, Recv: recv, Kind: kind, Signature: strings.TrimSpace(c.Src[c.off(d.Pos()):c.off(end)]), Start: c.off(d.Pos())})
+		case *ast.GenDecl:
+			if d.Tok != token.TYPE {
+				continue
+			}
+			for _, sp := range d.Specs {
+				ts := sp.(*ast.TypeSpec)
+				if ts.TypeParams == nil || ts.TypeParams.NumFields() == 0 {
+					continue
+				}
+				out = append(out, Generic{Name: ts.Name.Name, Kind: "type", Signature: "type " + c.src(ts), Start: c.off(ts.Pos())})
+			}
+		}
+	}
+	return out
 }
 
 // renderer writes a type under the type arguments of an instance: as the
