@@ -458,6 +458,7 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 			p, err := rewrite(src2, line0, col0, view)
 			if p != nil {
 				p.checked = checked
+				noteStaleGenerics(p, view)
 			}
 			return p, err
 		}
@@ -864,6 +865,33 @@ func (r *rewriter) noteStale(name string) {
 		r.out.notes = append(r.out.notes, fmt.Sprintf(
 			"note: %s still use the previous %s (the interpreter binds it when a function is defined); run the cells that define them again to use the new one",
 			strings.Join(stale, ", "), name))
+	}
+}
+
+// noteStaleGenerics adds a note naming the functions and methods of
+// earlier cells that still use an instance of the previous definition of
+// a generic the cell redefines (the interpreter runs instances of
+// generics, see front/monomorph.go).
+func noteStaleGenerics(p *plan, view *sessionView) {
+	for name, insts := range p.checked.Redefined() {
+		set := map[string]bool{}
+		for _, inst := range insts {
+			for caller := range view.callers[inst] {
+				if !strings.HasPrefix(caller, "__goldp") {
+					set[caller] = true
+				}
+			}
+		}
+		var stale []string
+		for caller := range set {
+			stale = append(stale, caller)
+		}
+		sort.Strings(stale)
+		if len(stale) > 0 {
+			p.notes = append(p.notes, fmt.Sprintf(
+				"note: %s still use the previous %s (the interpreter binds it when a function is defined); run the cells that define them again to use the new one",
+				strings.Join(stale, ", "), name))
+		}
 	}
 }
 

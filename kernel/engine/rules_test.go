@@ -419,3 +419,19 @@ func TestCellContextEndsWithCell(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestRedefiningGenerics: a redefined generic makes new instances; a
+// function of an earlier cell keeps the instance it was defined with, as
+// it keeps a redefined function, and the cell says so.
+func TestRedefiningGenerics(t *testing.T) {
+	s := newTest(t)
+	s.exec("func Twice[T int | float64](x T) T { return 2 * x }\nfunc useIt() int { return Twice(1) }")
+	s.errOut.Reset()
+	s.exec("func Twice[T int | float64](x T) T { return 3 * x }")
+	if got := s.errOut.String(); !strings.Contains(got, "useIt still use the previous Twice") {
+		t.Fatalf("note: %q", got)
+	}
+	if got := s.exec("fmt.Sprint(Twice(1), useIt(), Twice(0.5))"); got != "3 2 1.5" {
+		t.Fatalf("after redefinition: %s", got)
+	}
+}

@@ -34,7 +34,8 @@ import (
 // a generic's body a type parameter hides whether a value is of a cell
 // type, so a generic whose body formats, asserts or switches on the type
 // of values of its type parameters is refused when instantiated with a
-// cell type (see risky).
+// cell type (see risky): the rules fmtcell, typeswitch, assert,
+// errorsas and methodvalue decide by the operand's type.
 
 // holeKind tells what a hole of a template stands for.
 type holeKind int
@@ -234,6 +235,19 @@ func (c *Checked) markGenerics() {
 		case *ast.TypeAssertExpr, *ast.TypeSwitchStmt:
 			if gd := inGeneric(n.Pos()); gd != nil && gd.g.risky == "" {
 				gd.g.risky = "a type assertion or type switch"
+			}
+		case *ast.SelectorExpr:
+			// a method value of a type parameter's value: bound to a
+			// copy by methodvalue for cell types, which it cannot see here
+			sel, ok := c.Info.Selections[n]
+			if !ok || sel.Kind() != types.MethodVal || !hasTypeParam(sel.Recv()) {
+				break
+			}
+			if call, ok := stack[len(stack)-1].(*ast.CallExpr); ok && ast.Unparen(call.Fun) == n {
+				break
+			}
+			if gd := inGeneric(n.Pos()); gd != nil && gd.g.risky == "" {
+				gd.g.risky = "a method value of a value of its type parameters"
 			}
 		case *ast.CallExpr:
 			if gd := inGeneric(n.Pos()); gd != nil && gd.g.risky == "" && c.callsFmtOnTypeParams(n) {
@@ -686,6 +700,30 @@ func needSpace(a, b string) bool {
 	}
 	op := func(ch byte) bool { return strings.IndexByte("+-*/%&|^<>=!:.~", ch) >= 0 }
 	return x == ',' || x == ';' || word(x) && word(y) || op(x) && op(y) || x == '{' || y == '}'
+}
+
+// Redefined maps each generic the cell declares anew to the instances
+// the interpreter holds of its previous definition: functions of earlier
+// cells that use them keep the previous definition (the interpreter binds
+// a function's callees when it is defined).
+func (c *Checked) Redefined() map[string][]string {
+	var out map[string][]string
+	for name := range c.gens {
+		old := c.sess.generics[name]
+		if old == nil {
+			continue
+		}
+		prefix := name + "#" + itoa(old.version) + "["
+		for key, inst := range c.sess.instances {
+			if strings.HasPrefix(key, prefix) {
+				if out == nil {
+					out = map[string][]string{}
+				}
+				out[name] = append(out[name], inst)
+			}
+		}
+	}
+	return out
 }
 
 // Generic is a generic function, type or method of a generic type a cell
