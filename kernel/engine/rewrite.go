@@ -90,8 +90,10 @@ type sessionView struct {
 	// the first cell).
 	front *front.Session
 	// lowered is set while the rewriter plans a cell the front end has
-	// already checked and rewritten.
-	lowered bool
+	// already checked and rewritten; insAt and insLen the span the front
+	// end inserted (see positioner).
+	lowered       bool
+	insAt, insLen int
 }
 
 func (v *sessionView) defined(name string) bool {
@@ -186,6 +188,10 @@ type positioner struct {
 	src         string
 	lineStarts  []int
 	line0, col0 int // position of offset 0
+	// ins, insLen: a span of src the front end inserted on a line
+	// (instances of generics, see front.Checked.Inserted); the columns
+	// after it on its line are the cell's columns plus insLen.
+	ins, insLen int
 }
 
 func newPositioner(src string, line0, col0 int) *positioner {
@@ -205,6 +211,9 @@ func (p *positioner) pos(off int) (line, col int) {
 	}
 	line = p.line0 + i
 	col = off - p.lineStarts[i] + 1
+	if p.insLen > 0 && off >= p.ins && p.ins >= p.lineStarts[i] && (i+1 >= len(p.lineStarts) || p.ins < p.lineStarts[i+1]) {
+		col -= min(off-p.ins, p.insLen)
+	}
 	if i == 0 {
 		col += p.col0 - 1
 	}
@@ -416,8 +425,12 @@ type rewriter struct {
 // rewrite plans the evaluation of a cell. src is the cell, line0/col0 the
 // position of its first byte (1, 1 for a whole cell).
 func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
+	ps := newPositioner(src, line0, col0)
+	if view.lowered && view.insLen > 0 {
+		ps.ins, ps.insLen = view.insAt, view.insLen
+	}
 	r := &rewriter{
-		src: src, ps: newPositioner(src, line0, col0), view: view,
+		src: src, ps: ps, view: view,
 		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]int{},
 		types: map[string]string{}, imported: map[string]string{}, autoImp: map[string]string{},
 		rich: map[string]bool{}, ints: map[string]bool{},
@@ -454,7 +467,8 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 			// The front end rewrote constructs the interpreter gets
 			// wrong; plan the rewritten cell (same lines).
 			view.lowered = true
-			defer func() { view.lowered = false }()
+			view.insAt, view.insLen = checked.Inserted()
+			defer func() { view.lowered, view.insLen = false, 0 }()
 			p, err := rewrite(src2, line0, col0, view)
 			if p != nil {
 				p.checked = checked

@@ -435,3 +435,14 @@ func TestRedefiningGenerics(t *testing.T) {
 		t.Fatalf("after redefinition: %s", got)
 	}
 }
+
+// TestGenericInstancePositions: the instances of a cell's generics are
+// written on the line of their first use (front/monomorph.go); what
+// follows them on that line keeps the cell's columns.
+func TestGenericInstancePositions(t *testing.T) {
+	s := newTest(t)
+	e := s.fail("func Put[K comparable, V any](m map[K]V, k K, v V) {\n\tm[k] = v\n}\nvar nilm map[string]bool\nfmt.Print(); Put(nilm, \"x\", true)\n")
+	if e.Line != 5 || e.Col != 14 || e.Message != "assignment to entry in nil map" {
+		t.Errorf("panic after an instance: %+v", e)
+	}
+}

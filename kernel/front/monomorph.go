@@ -461,8 +461,15 @@ func (c *Checked) monomorphize() *Error {
 		ins += fmt.Sprintf("/*line %s:%d:%d*/", s.LineFile, l, col)
 	}
 	c.out = head + ins + tail
+	c.insAt, c.insLen = len(head), len(ins)
 	return nil
 }
+
+// Inserted returns the span of the rewritten cell (Rewritten) that holds
+// the instances of generics the cell needs: they sit on the line of the
+// item that uses them first, so the columns after them on that line are
+// the cell's columns plus n. n is 0 when nothing was inserted.
+func (c *Checked) Inserted() (at, n int) { return c.insAt, c.insLen }
 
 // inGenericDecl reports whether p lies in a generic declaration of the
 // cell.

@@ -132,6 +132,8 @@ type Checked struct {
 	instPos  token.Pos
 	out      string
 	final    bool
+	insAt    int
+	insLen   int
 }
 
 // Pos converts a position in the checked file to the cell's line and
