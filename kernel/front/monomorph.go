@@ -796,6 +796,9 @@ type renderer struct {
 func (r *renderer) fail(msg string) string {
 	if r.err == nil {
 		r.err = &Error{Line: r.c.ps.line0, Col: r.c.ps.col0, Msg: msg}
+		if r.c.instPos.IsValid() {
+			r.err = r.c.errAt(r.c.instPos, msg)
+		}
 	}
 	return ""
 }
@@ -834,6 +837,9 @@ func (r *renderer) typ(t types.Type, env map[*types.TypeParam]bound) string {
 		}
 		if obj.Pkg().Path() == mainPath {
 			r.sawCell = true
+			if obj.Parent() != nil && obj.Parent() != obj.Pkg().Scope() && !r.key {
+				return r.fail("the type " + obj.Name() + " is local to a function, and an instance of a generic is written at the top level: declare " + obj.Name() + " at the top level of a cell")
+			}
 			if r.key {
 				return "main." + obj.Name() + args
 			}
