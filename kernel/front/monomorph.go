@@ -122,7 +122,7 @@ func isCellGeneric(obj types.Object) bool {
 // markGenerics finds the cell's generic declarations and marks the
 // holes: type parameters, instantiations of generics of the cells.
 func (c *Checked) markGenerics() {
-	c.gens = map[string]*generic{}
+	c.gens = nil // allocated when the cell declares a generic
 	for _, d := range c.File.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
@@ -133,7 +133,7 @@ func (c *Checked) markGenerics() {
 				}
 				sig := fn.Type().(*types.Signature)
 				g := &generic{name: d.Name.Name, tparams: tparamList(sig.TypeParams())}
-				c.gens[g.name] = g
+				c.addGeneric(g)
 				c.genDecls = append(c.genDecls, &genDecl{g: g, start: c.off(d.Pos()), end: c.off(d.End()), selfFrom: d.Name.Pos(), selfTo: d.Type.TypeParams.End()})
 			}
 		case *ast.GenDecl:
@@ -154,7 +154,7 @@ func (c *Checked) markGenerics() {
 					continue
 				}
 				g := &generic{name: ts.Name.Name, isType: true, tparams: tparamList(named.TypeParams())}
-				c.gens[g.name] = g
+				c.addGeneric(g)
 				c.genDecls = append(c.genDecls, &genDecl{g: g, start: c.off(ts.Pos()), end: c.off(ts.End()), prefix: "type ", selfFrom: ts.Name.Pos(), selfTo: ts.TypeParams.End()})
 				if len(d.Specs) == 1 {
 					// blank the keyword too
@@ -280,6 +280,13 @@ func (c *Checked) embedsInstance(t ast.Expr) bool {
 	}
 	id, ok := ast.Unparen(x).(*ast.Ident)
 	return ok && isCellGeneric(c.Info.Uses[id])
+}
+
+func (c *Checked) addGeneric(g *generic) {
+	if c.gens == nil {
+		c.gens = map[string]*generic{}
+	}
+	c.gens[g.name] = g
 }
 
 // usesGenerics reports whether the cell instantiates a generic of the
