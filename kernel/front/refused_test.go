@@ -28,7 +28,7 @@ func TestRefused(t *testing.T) {
 		{"%T of an interface when cells declare types", "type Q struct{}\nvar a any = Q{}\nfmt.Printf(\"%T\", a)", "print the name yourself"},
 		{"%T of a cell type in an expression with effects", "type Q struct{}\nfunc mk() Q { return Q{} }\nfmt.Printf(\"%T\", mk())", "write the name"},
 		{"%#v of a cell type", "type Q struct{}\nfmt.Printf(\"%#v\", Q{})", "use %+v"},
-		{"String methods of cell types inside containers", "type S int\nfunc (S) String() string { return \"s\" }\nfmt.Println([]S{1})", "format the elements yourself"},
+		{"String methods of cell types inside containers", "type S int\nfunc (S) String() string { return \"s\" }\nfmt.Println(map[string]S{\"a\": 1})", "format the elements yourself"},
 		{"a verb invalid for a cell type with methods", "type S float64\nfunc (S) String() string { return \"s\" }\nfmt.Printf(\"%d\", S(1))", "use a verb of its kind"},
 		{"%w with an error of a cell type", "type E struct{}\nfunc (*E) Error() string { return \"e\" }\nfmt.Errorf(\"x: %w\", &E{})", "wrap its text with %v"},
 		{"the builtin println with a float operand", "println(1.5)", "fmt.Println"},
