@@ -342,6 +342,10 @@ func tparamList(l *types.TypeParamList) []*types.TypeParam {
 	return out
 }
 
+// HasTypeParam reports whether t involves a type parameter (its size and
+// layout are only known per instance).
+func HasTypeParam(t types.Type) bool { return hasTypeParam(t) }
+
 // hasTypeParam reports whether t involves a type parameter.
 func hasTypeParam(t types.Type) bool {
 	found := false
