@@ -452,6 +452,14 @@ func (c *Checked) monomorphize() *Error {
 	if at < 0 {
 		at = len(c.Src)
 	}
+	for moved := true; moved; {
+		moved = false
+		for _, e := range c.edits {
+			if e.start < at && at < e.end {
+				at, moved = e.start, true // never split an edit
+			}
+		}
+	}
 	c.newInst = map[string]string{}
 	head, err := c.fill(c.text(0, at), nil, nil, "")
 	if err != nil {
