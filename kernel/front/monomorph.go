@@ -29,8 +29,11 @@ import (
 // session is reused, and redefining the generic makes new instances.
 // The generic declarations themselves are blanked (their lines stay),
 // and the instances of a cell go, on one line, in front of the first
-// item that uses them, with line directives that point their positions at
-// the lines of the generic's cell. The other rules decide by type; inside
+// item that uses them (Inserted tells the engine where, so that the
+// columns after them stay the cell's), with line directives that point
+// positions inside the instances of this cell's generics at their lines
+// (panics inside earlier cells' generics are placed by the panics rule's
+// positions, which name the generic's cell). The other rules decide by type; inside
 // a generic's body a type parameter hides whether a value is of a cell
 // type, so a generic whose body formats, asserts or switches on the type
 // of values of its type parameters is refused when instantiated with a
