@@ -68,6 +68,7 @@ type generic struct {
 	tmpl    string
 	holes   []*hole
 	methods []genMethod
+	src     string // the declarations as the cell wrote them
 	risky   string // a construct of its body that needs the type arguments' kinds
 	line    int    // the cell position of the template's first byte
 	col     int
@@ -427,17 +428,34 @@ func (c *Checked) monomorphize() *Error {
 			from = c.off(gd.selfFrom)
 		}
 		line, col := c.ps.pos(from)
+		gd.g.src += c.Src[gd.start:gd.end] + "\n"
 		if gd.method != nil {
 			gd.method.tmpl, gd.method.line, gd.method.col = text, line, col
 			gd.g.methods = append(gd.g.methods, *gd.method)
 			continue
 		}
-		s.genVersion++
-		gd.g.version = s.genVersion
 		gd.g.tmpl, gd.g.line, gd.g.col = text, line, col
+	}
+	for _, gd := range c.genDecls {
+		g := gd.g
+		if !g.isType || gd.method != nil {
+			continue
+		}
+		old := s.generics[g.name]
+		if old == nil && strings.HasPrefix(s.decls[g.name], "type ") || old != nil && old.isType && old.src != g.src {
+			// values of the old type would not be of the new one: as
+			// for other types (the engine refuses a changed definition)
+			return c.errAt(gd.selfFrom, "type "+g.name+" is already defined differently (or its methods are); a type cannot change its definition in a session (use a new name, or %reset)")
+		}
 	}
 	for _, g := range c.gens {
 		g.holes = c.holes
+		if old := s.generics[g.name]; old != nil && old.src == g.src {
+			g.version = old.version // the same cell run again: same instances
+			continue
+		}
+		s.genVersion++
+		g.version = s.genVersion
 	}
 	for _, gd := range c.genDecls {
 		c.replaceRange(gd.start, gd.end, blank(c.Src[gd.start:gd.end]))
@@ -739,7 +757,7 @@ func (c *Checked) Redefined() map[string][]string {
 	var out map[string][]string
 	for name := range c.gens {
 		old := c.sess.generics[name]
-		if old == nil {
+		if old == nil || old.version == c.gens[name].version {
 			continue
 		}
 		prefix := name + "#" + itoa(old.version) + "["
