@@ -77,6 +77,35 @@ func (x *index) addCell(p *plan, live map[string]reflect.Type) {
 			x.pkgs[n] = path
 		}
 	}
+	if p.checked != nil {
+		// the interpreter only sees instances of the cells' generics
+		// (front/monomorph.go): index the generics as the cell wrote them
+		for _, g := range p.checked.Generics() {
+			m := member{Name: g.Name, Kind: g.Kind, Signature: g.Signature, Doc: docAbove(p.checked.Src, g.Start)}
+			if g.Kind == "method" {
+				x.methods[g.Recv] = putMember(x.methods[g.Recv], m)
+			} else {
+				x.decls[g.Name] = m
+			}
+		}
+	}
+	defer func() {
+		for n, m := range x.decls {
+			if strings.HasPrefix(n, "__goldp") {
+				delete(x.decls, n) // instances of generics
+			}
+			if t := x.varType[n]; m.Kind == "var" && strings.Contains(t, "__goldp") && p.checked != nil {
+				if vt, ok := p.checked.Vars()[n]; ok {
+					x.varType[n] = types.TypeString(vt, func(q *types.Package) string {
+						if q.Path() == "main" {
+							return ""
+						}
+						return q.Name()
+					})
+				}
+			}
+		}
+	}()
 	for i := range p.items {
 		it := &p.items[i]
 		doc := docAbove(p.src, it.start)

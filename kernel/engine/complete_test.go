@@ -171,3 +171,26 @@ func TestCompleteTypedMembers(t *testing.T) {
 		t.Errorf("m.At: %+v", got)
 	}
 }
+
+// TestGenericsIndexed: the interpreter only runs instances of the cells'
+// generics (front/monomorph.go); %who and completion show the generics as
+// the cell wrote them, and never an instance's name.
+func TestGenericsIndexed(t *testing.T) {
+	s := newTest(t)
+	s.exec("type Box[T any] struct{ v T }\nfunc (b Box[T]) Get() T { return b.v }\nfunc Map[T, U any](xs []T, f func(T) U) []U { return nil }\nvar bi Box[int]\nys := Map([]int{1}, func(int) string { return \"\" })\n")
+	who := s.Session.who()["text/plain"].(string)
+	for _, want := range []string{"Box[T any] struct{ v T }", "Map[T, U any](xs []T, f func(T) U) []U", "Box[int]", "[]string"} {
+		if !strings.Contains(who, want) {
+			t.Errorf("%%who lacks %q:\n%s", want, who)
+		}
+	}
+	if strings.Contains(who, "__goldp") {
+		t.Errorf("%%who shows an instance:\n%s", who)
+	}
+	if c := s.Session.Complete("Ma", 2); len(c.Matches) != 1 || c.Matches[0] != "Map" {
+		t.Errorf("completion of Ma: %v", c.Matches)
+	}
+	if c := s.Session.Complete("bi.", 3); strings.Join(c.Matches, " ") != "Get v" {
+		t.Errorf("completion of bi.: %v", c.Matches)
+	}
+}

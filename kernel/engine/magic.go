@@ -168,7 +168,7 @@ func (s *Session) who() display.Bundle {
 					t = v.Elem().Type()
 				}
 				if typ == "" || t.Name() != "" {
-					if s := t.String(); !strings.Contains(s, "struct {") {
+					if s := t.String(); !strings.Contains(s, "struct {") && !strings.Contains(s, "__goldp") {
 						typ = s
 					}
 				}

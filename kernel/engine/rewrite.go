@@ -90,8 +90,10 @@ type sessionView struct {
 	// the first cell).
 	front *front.Session
 	// lowered is set while the rewriter plans a cell the front end has
-	// already checked and rewritten.
-	lowered bool
+	// already checked and rewritten; insAt and insLen the span the front
+	// end inserted (see positioner).
+	lowered       bool
+	insAt, insLen int
 }
 
 func (v *sessionView) defined(name string) bool {
@@ -186,6 +188,10 @@ type positioner struct {
 	src         string
 	lineStarts  []int
 	line0, col0 int // position of offset 0
+	// ins, insLen: a span of src the front end inserted on a line
+	// (instances of generics, see front.Checked.Inserted); the columns
+	// after it on its line are the cell's columns plus insLen.
+	ins, insLen int
 }
 
 func newPositioner(src string, line0, col0 int) *positioner {
@@ -205,6 +211,9 @@ func (p *positioner) pos(off int) (line, col int) {
 	}
 	line = p.line0 + i
 	col = off - p.lineStarts[i] + 1
+	if p.insLen > 0 && off >= p.ins && p.ins >= p.lineStarts[i] && (i+1 >= len(p.lineStarts) || p.ins < p.lineStarts[i+1]) {
+		col -= min(off-p.ins, p.insLen)
+	}
 	if i == 0 {
 		col += p.col0 - 1
 	}
@@ -416,8 +425,12 @@ type rewriter struct {
 // rewrite plans the evaluation of a cell. src is the cell, line0/col0 the
 // position of its first byte (1, 1 for a whole cell).
 func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
+	ps := newPositioner(src, line0, col0)
+	if view.lowered && view.insLen > 0 {
+		ps.ins, ps.insLen = view.insAt, view.insLen
+	}
 	r := &rewriter{
-		src: src, ps: newPositioner(src, line0, col0), view: view,
+		src: src, ps: ps, view: view,
 		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]int{},
 		types: map[string]string{}, imported: map[string]string{}, autoImp: map[string]string{},
 		rich: map[string]bool{}, ints: map[string]bool{},
@@ -454,10 +467,12 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 			// The front end rewrote constructs the interpreter gets
 			// wrong; plan the rewritten cell (same lines).
 			view.lowered = true
-			defer func() { view.lowered = false }()
+			view.insAt, view.insLen = checked.Inserted()
+			defer func() { view.lowered, view.insLen = false, 0 }()
 			p, err := rewrite(src2, line0, col0, view)
 			if p != nil {
 				p.checked = checked
+				noteStaleGenerics(p, view)
 			}
 			return p, err
 		}
@@ -864,6 +879,33 @@ func (r *rewriter) noteStale(name string) {
 		r.out.notes = append(r.out.notes, fmt.Sprintf(
 			"note: %s still use the previous %s (the interpreter binds it when a function is defined); run the cells that define them again to use the new one",
 			strings.Join(stale, ", "), name))
+	}
+}
+
+// noteStaleGenerics adds a note naming the functions and methods of
+// earlier cells that still use an instance of the previous definition of
+// a generic the cell redefines (the interpreter runs instances of
+// generics, see front/monomorph.go).
+func noteStaleGenerics(p *plan, view *sessionView) {
+	for name, insts := range p.checked.Redefined() {
+		set := map[string]bool{}
+		for _, inst := range insts {
+			for caller := range view.callers[inst] {
+				if !strings.HasPrefix(caller, "__goldp") {
+					set[caller] = true
+				}
+			}
+		}
+		var stale []string
+		for caller := range set {
+			stale = append(stale, caller)
+		}
+		sort.Strings(stale)
+		if len(stale) > 0 {
+			p.notes = append(p.notes, fmt.Sprintf(
+				"note: %s still use the previous %s (the interpreter binds it when a function is defined); run the cells that define them again to use the new one",
+				strings.Join(stale, ", "), name))
+		}
 	}
 }
 
@@ -1537,6 +1579,7 @@ func (v *sessionView) typeCheck(src string, line0, col0 int) (*front.Checked, st
 		v.front.DeferHook = rtName + ".Defer"
 		v.front.ReturnHook = rtName + ".Return"
 		v.front.PanicHook = rtName
+		v.front.LineFile = srcName
 		v.front.Loadable = func(path string) bool { _, ok := loadable()[path]; return ok }
 		v.front.HasSymbol = func(path, name string) bool {
 			syms, ok := loadable()[path]

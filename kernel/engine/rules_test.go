@@ -419,3 +419,30 @@ func TestCellContextEndsWithCell(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestRedefiningGenerics: a redefined generic makes new instances; a
+// function of an earlier cell keeps the instance it was defined with, as
+// it keeps a redefined function, and the cell says so.
+func TestRedefiningGenerics(t *testing.T) {
+	s := newTest(t)
+	s.exec("func Twice[T int | float64](x T) T { return 2 * x }\nfunc useIt() int { return Twice(1) }")
+	s.errOut.Reset()
+	s.exec("func Twice[T int | float64](x T) T { return 3 * x }")
+	if got := s.errOut.String(); !strings.Contains(got, "useIt still use the previous Twice") {
+		t.Fatalf("note: %q", got)
+	}
+	if got := s.exec("fmt.Sprint(Twice(1), useIt(), Twice(0.5))"); got != "3 2 1.5" {
+		t.Fatalf("after redefinition: %s", got)
+	}
+}
+
+// TestGenericInstancePositions: the instances of a cell's generics are
+// written on the line of their first use (front/monomorph.go); what
+// follows them on that line keeps the cell's columns.
+func TestGenericInstancePositions(t *testing.T) {
+	s := newTest(t)
+	e := s.fail("func Put[K comparable, V any](m map[K]V, k K, v V) {\n\tm[k] = v\n}\nvar nilm map[string]bool\nfmt.Print(); Put(nilm, \"x\", true)\n")
+	if e.Line != 5 || e.Col != 14 || e.Message != "assignment to entry in nil map" {
+		t.Errorf("panic after an instance: %+v", e)
+	}
+}

@@ -25,9 +25,24 @@ func (s *Session) commit(c *Checked, defined func(string) bool) {
 	for n, p := range c.imports {
 		s.imported[n] = p
 	}
+	// generics never reach the interpreter (monomorph.go): their
+	// templates join the session with the cell; the instances the
+	// interpreter defined are reused by later cells.
+	for n, g := range c.gens {
+		s.generics[n] = g
+	}
+	for key, inst := range c.newInst {
+		if defined == nil || defined(inst) {
+			s.instances[key] = inst
+		}
+	}
 	for _, n := range names {
-		if defined != nil && !defined(n) {
+		base, _, _ := strings.Cut(n, ".")
+		if defined != nil && !defined(n) && c.gens[base] == nil {
 			continue
+		}
+		if c.gens[base] == nil {
+			delete(s.generics, n)
 		}
 		src, opaque := s.declSource(c, n, methods[n])
 		if src == "" && opaque == nil {

@@ -23,6 +23,9 @@
 // golden tests in testdata/<rule>.txtar ("cell in, program out"):
 //
 //	toplevel     a return among the cell's statements ends the cell
+//	monomorph    each instantiation of a generic function or type of the
+//	             cells becomes a non-generic instance (the interpreter
+//	             never sees a generic); templates kept for later cells
 //	explicit     x := y[i] gets its type written out
 //	constfold    constant divisions and shifts become their values
 //	builtins     min, max, clear; print and println to standard error

@@ -1,6 +1,9 @@
 package front
 
-import "go/ast"
+import (
+	"go/ast"
+	"go/types"
+)
 
 // Rule explicit: `x := y[i]` at top level, where y's type comes from a
 // library call, fails in the interpreter with "constant definition loop"
@@ -10,6 +13,10 @@ import "go/ast"
 func init() {
 	register(rule{"explicit", 10, 0, func(c *Checked) {
 		for _, sp := range c.defines {
+			if len(sp.Names) == 2 && len(sp.Values) == 1 {
+				c.commaOK(sp.Values[0])
+				continue
+			}
 			if len(sp.Names) != 1 || len(sp.Values) != 1 {
 				continue
 			}
@@ -31,4 +38,27 @@ func init() {
 			c.insert(sp.Values[0].End(), ")")
 		}
 	}})
+}
+
+// commaOK writes the types of a top-level `v, ok := m[k]`.
+func (c *Checked) commaOK(e ast.Expr) {
+	ix, ok := ast.Unparen(e).(*ast.IndexExpr)
+	if !ok {
+		return
+	}
+	mt, ok := c.typeOf(ix.X).(*types.Map)
+	if !ok {
+		if t := c.typeOf(ix.X); t != nil {
+			mt, ok = t.Underlying().(*types.Map)
+		}
+		if !ok {
+			return
+		}
+	}
+	t, ok := c.typeText(mt.Elem())
+	if !ok {
+		return
+	}
+	c.insert(e.Pos(), "func() ("+t+", bool) { __goldpv, __goldpok := ")
+	c.insert(e.End(), "; return __goldpv, __goldpok }()")
 }

@@ -21,10 +21,13 @@ import (
 //   - a numeric verb (%d, %f, %x on a type without String, ...) on a cell
 //     type with a basic underlying type formats the underlying value,
 //     which is what fmt does when no String or Format method applies;
+//   - a slice or array of a cell type with a String or Error method
+//     (value receiver) is formatted through the method into a []string,
+//     which fmt prints as it prints the original (elementStrings);
 //   - refused: %#v of cell types, %T or %#v of an interface when cells
-//     declared types, and values of cell types with String or Error
-//     methods inside slices, arrays, maps or structs (fmt would call the
-//     methods; the interpreter does not).
+//     declared types, and other values of cell types with String or
+//     Error methods inside slices, arrays, maps or structs (fmt would call
+//     the methods; the interpreter does not).
 func init() {
 	register(rule{"fmtcell", 50, kCall, func(c *Checked) {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
@@ -129,12 +132,15 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string) {
 				return
 			}
 			newVerbs[i] = flags + "s"
-			c.replace(a, strconv.Quote(types.TypeString(t, func(p *types.Package) string { return p.Name() })))
+			c.replace(a, strconv.Quote(c.goTypeName(t)))
 			changed = true
 		case v == "v" && strings.Contains(flags, "#"):
 			c.refuse(a, "the interpreter prints %#v of a cell type by its structure, not its name: use %+v")
 			return
 		default:
+			if c.nestedMethods(t) && c.elementStrings(a, t, v) {
+				continue
+			}
 			if c.nestedMethods(t) {
 				c.refuse(a, "fmt does not call the String or Error methods of cell types inside slices, arrays, maps or structs in the interpreter: format the elements yourself (call their String method)")
 				return
@@ -192,6 +198,53 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string) {
 	if changed {
 		c.replace(lit, strconv.Quote(rewriteVerbs(format, newVerbs)))
 	}
+}
+
+// elementStrings formats a slice or array of a cell type with a String
+// or Error method (value receiver) as fmt does, for the verbs that call
+// the method (v s q x X): each element through its method, into a
+// []string, which fmt prints the same way ([a=1 b=2], ["a=1" "b=2"]).
+// It reports whether it rewrote a.
+func (c *Checked) elementStrings(a ast.Expr, t types.Type, v string) bool {
+	if !strings.Contains("vsqxX", v) {
+		return false
+	}
+	var elem types.Type
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		elem = u.Elem()
+	case *types.Array:
+		elem = u.Elem()
+	default:
+		return false
+	}
+	named, ok := types.Unalias(elem).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != mainPath {
+		return false
+	}
+	if hasMethod(named, "Format") || hasMethod(named, "GoString") {
+		return false
+	}
+	values := types.NewMethodSet(named)
+	m := ""
+	for _, name := range []string{"Error", "String"} {
+		if sel := values.Lookup(named.Obj().Pkg(), name); sel != nil {
+			if sig, ok := sel.Obj().Type().(*types.Signature); ok && sig.Params().Len() == 0 && sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Typ[types.String]) {
+				m = name
+			}
+			break
+		}
+	}
+	if m == "" || hasMethod(named, "Error") && m != "Error" {
+		return false // pointer-only methods: fmt prints the fields
+	}
+	tt, ok := c.typeText(t)
+	if !ok {
+		return false
+	}
+	c.insert(a.Pos(), "func(__goldps "+tt+") []string { __goldpr := make([]string, len(__goldps)); for __goldpi := range __goldps { __goldpr[__goldpi] = __goldps[__goldpi]."+m+"() }; return __goldpr }(")
+	c.insert(a.End(), ")")
+	return true
 }
 
 // pure reports whether evaluating e has no effect (so it may be dropped).

@@ -93,6 +93,9 @@ func register(r rule) {
 // Rewritten returns the cell for the interpreter: the cell with every
 // rule's edits applied. Refused constructs were reported by Check.
 func (c *Checked) Rewritten() string {
+	if c.final {
+		return c.out
+	}
 	if len(c.edits) == 0 {
 		return c.Src
 	}
@@ -216,6 +219,10 @@ func (c *Checked) typeOf(e ast.Expr) types.Type {
 // of this one by name, those of packages by the name the cell reaches them
 // under. ok is false when the cell cannot name t.
 func (c *Checked) typeText(t types.Type) (string, bool) {
+	if needsHole(t) {
+		// written per instance, or naming an instance (monomorph.go)
+		return c.marker(&hole{kind: holeType, t: t}), true
+	}
 	ok := true
 	s := types.TypeString(t, func(p *types.Package) string {
 		if p.Path() == mainPath {

@@ -32,12 +32,20 @@ func TestRefused(t *testing.T) {
 		{"%T of an interface when cells declare types", "type Q struct{}\nvar a any = Q{}\nfmt.Printf(\"%T\", a)", "print the name yourself"},
 		{"%T of a cell type in an expression with effects", "type Q struct{}\nfunc mk() Q { return Q{} }\nfmt.Printf(\"%T\", mk())", "write the name"},
 		{"%#v of a cell type", "type Q struct{}\nfmt.Printf(\"%#v\", Q{})", "use %+v"},
-		{"String methods of cell types inside containers", "type S int\nfunc (S) String() string { return \"s\" }\nfmt.Println([]S{1})", "format the elements yourself"},
+		{"String methods of cell types inside containers", "type S int\nfunc (S) String() string { return \"s\" }\nfmt.Println(map[string]S{\"a\": 1})", "format the elements yourself"},
 		{"a verb invalid for a cell type with methods", "type S float64\nfunc (S) String() string { return \"s\" }\nfmt.Printf(\"%d\", S(1))", "use a verb of its kind"},
 		{"%w with an error of a cell type", "type E struct{}\nfunc (*E) Error() string { return \"e\" }\nfmt.Errorf(\"x: %w\", &E{})", "wrap its text with %v"},
 		{"the builtin println with a float operand", "println(1.5)", "fmt.Println"},
 		{"a type assertion to a cell interface", "type I interface{ M() }\nvar v any\n_, ok := v.(I)", "use a type switch"},
 		{"a package without compiled symbols", "import \"os/exec\"\nexec.LookPath(\"go\")", "not compiled into goldp"},
+		{"a generic formatting values of its type parameters, instantiated with a cell type", "type C float64\nfunc (C) String() string { return \"c\" }\nfunc Show[T any](x T) string { return fmt.Sprint(x) }\nShow(C(1))", "write a non-generic version of Show"},
+		{"a generic with a type switch, instantiated with a cell type", "type C int\nfunc Kind[T any](x T) string { switch any(x).(type) { case int: return \"int\" }; return \"?\" }\nKind(C(1))", "write a non-generic version of Kind"},
+		{"a method of a generic type declared in another cell", "type B[T any] struct{ v T }\n%%\nfunc (b B[T]) Get() T { return b.v }", "run the type and its methods in one cell"},
+		{"an embedded instance of a generic type of the cells", "type B[T any] struct{ v T }\ntype S struct{ B[int] }", "name the field (F B[int])"},
+		{"a generic taking a method value of a type parameter's value, instantiated with a cell type", "type C int\nfunc (C) Get() int { return 1 }\nfunc Bind[T interface{ Get() int }](x T) func() int { return x.Get }\nBind(C(1))", "write a non-generic version of Bind"},
+		{"a type local to a function as a type argument of a cell generic", "func Id[T any](x T) T { return x }\nfunc f() { type L int; _ = Id(L(1)) }", "declare L at the top level of a cell"},
+		{"a generic type changed in a later cell", "type B[T any] struct{ v T }\n%%\ntype B[T any] struct{ w T }", "a type cannot change its definition"},
+		{"a type made generic in a later cell", "type B struct{ v int }\n%%\ntype B[T any] struct{ v T }", "a type cannot change its definition"},
 		{"a generic library function", "xs := []int{2, 1}\nslices.Sort(xs)", "use sort.Ints"},
 		{"a constraint of the library is not refused", "func Max[T cmp.Ordered](a, b T) T { if a > b { return a }; return b }\nMax(1, 2)\nstrings.Lines(\"a\")", "strings.Lines"},
 		{"a library name the interpreter's tables lack", "strings.Lines(\"a\")", "not in the interpreter's symbol tables"},
@@ -46,7 +54,14 @@ func TestRefused(t *testing.T) {
 		s := newTestSession()
 		s.Loadable = func(path string) bool { return path != "os/exec" }
 		s.HasSymbol = func(path, name string) bool { return name != "Lines" }
-		_, err := s.Check(c.cell, 1, 1, nil)
+		// cells separated by a line "%%" run one after the other
+		cells := strings.Split(c.cell, "\n%%\n")
+		for _, earlier := range cells[:len(cells)-1] {
+			if _, err := s.Check(earlier, 1, 1, nil); err != nil {
+				t.Fatalf("%s: earlier cell: %v", c.construct, err)
+			}
+		}
+		_, err := s.Check(cells[len(cells)-1], 1, 1, nil)
 		if err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s: got %v, want a refusal naming %q", c.construct, err, c.msg)
 		}

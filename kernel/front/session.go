@@ -62,6 +62,10 @@ type Session struct {
 	// part of the positions the panic helpers report, so that a panic in
 	// a function of an earlier cell names that cell.
 	Cell int
+	// LineFile, if set, is the file name of the line directives that
+	// point the positions of generic instances at their cell lines (the
+	// interpreter's file name for cell source).
+	LineFile string
 
 	fset     *token.FileSet
 	decls    map[string]string       // "x", "T", "T.M" → declaration source
@@ -71,13 +75,19 @@ type Session struct {
 	imported map[string]string       // package name → path, imported by earlier cells
 	session  *ast.File               // decls parsed, nil when stale
 	pending  *Checked                // the last checked cell, not yet committed
+	// generics holds the templates of the cells' generic functions and
+	// types, instances the names of the instances made (see monomorph.go).
+	generics   map[string]*generic
+	instances  map[string]string
+	instCount  int
+	genVersion int
 }
 
 // NewSession returns an empty session.
 func NewSession(imports func(string) (string, bool)) *Session {
 	return &Session{
 		Imports: imports, fset: token.NewFileSet(),
-		decls: map[string]string{}, opaque: map[string]types.Object{}, aliases: map[string]string{}, imported: map[string]string{},
+		decls: map[string]string{}, generics: map[string]*generic{}, instances: map[string]string{}, opaque: map[string]types.Object{}, aliases: map[string]string{}, imported: map[string]string{},
 	}
 }
 
@@ -116,6 +126,18 @@ type Checked struct {
 	// imports maps the names of the packages the cell imports explicitly to
 	// their paths.
 	imports map[string]string
+	// monomorph.go: the cell's generics, their declarations, the holes of
+	// the rewritten text, the instances the cell makes and its final text.
+	gens     map[string]*generic
+	genDecls []*genDecl
+	holes    []*hole
+	newInst  map[string]string
+	instText []string
+	instPos  token.Pos
+	out      string
+	final    bool
+	insAt    int
+	insLen   int
 }
 
 // Pos converts a position in the checked file to the cell's line and
@@ -175,6 +197,9 @@ func (s *Session) Check(src string, line0, col0 int, defined func(name string) b
 	c.Pkg, c.Info = pkg, info
 	c.sess = s
 	if e := c.lowerRules(); e != nil {
+		return nil, e
+	}
+	if e := c.monomorphize(); e != nil {
 		return nil, e
 	}
 	s.pending = c
