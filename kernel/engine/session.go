@@ -19,6 +19,7 @@ import (
 
 	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/display"
+	"github.com/goldp/goldp/kernel/engine/internal/cellerrors"
 )
 
 // Session is one notebook-Go interpreter with its state: the names cells
@@ -62,6 +63,10 @@ type Session struct {
 	live atomic.Int64 // goroutines started by go statements, alive
 
 	idx *index
+
+	// errs holds the Is, As and Unwrap methods of the cells' error types
+	// for the errors helpers of the runtime.
+	errs cellerrors.Registry
 }
 
 // Preload is a package that cells may use without importing it.
@@ -165,6 +170,7 @@ func (s *Session) start() error {
 			}
 		}
 	}
+	s.errs.Reset()
 	if err := in.Use(s.runtimeExports()); err != nil {
 		return fmt.Errorf("engine: loading the runtime: %w", err)
 	}
@@ -253,6 +259,13 @@ func (s *Session) runtimeExports() interp.Exports {
 			"Slice":    reflect.ValueOf(s.rtSlice),
 			"Slice3":   reflect.ValueOf(s.rtSlice3),
 			"Recover":  reflect.ValueOf(s.rtRecovered),
+
+			"ErrorsIs":     reflect.ValueOf(s.errs.Is),
+			"ErrorsAs":     reflect.ValueOf(s.errs.As),
+			"ErrorsUnwrap": reflect.ValueOf(s.errs.Unwrap),
+			"ErrorsCell":   reflect.ValueOf(s.errs.Cell),
+			"AsError":      reflect.ValueOf(cellerrors.AsError),
+			"ErrorType":    reflect.ValueOf(s.errs.Register),
 		},
 	}
 }
