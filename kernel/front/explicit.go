@@ -1,15 +1,25 @@
 package front
 
-import "go/ast"
+import (
+	"go/ast"
+	"go/types"
+)
 
 // Rule explicit: `x := y[i]` at top level, where y's type comes from a
 // library call, fails in the interpreter with "constant definition loop"
 // (its own inference goes round in circles). The checker knows the type,
 // so the cell states it: x := (T)(y[i]). Go gives x the element type; so
-// does the conversion, which changes nothing else.
+// does the conversion, which changes nothing else. The comma-ok form
+// `v, ok := m[k]` of a map index fails the same way and has no conversion;
+// its value comes from a function literal with the types written out:
+// v, ok := func() (T, bool) { v, ok := m[k]; return v, ok }().
 func init() {
 	register(rule{"explicit", 10, 0, func(c *Checked) {
 		for _, sp := range c.defines {
+			if len(sp.Names) == 2 && len(sp.Values) == 1 {
+				c.explicitCommaOk(sp)
+				continue
+			}
 			if len(sp.Names) != 1 || len(sp.Values) != 1 {
 				continue
 			}
@@ -31,4 +41,32 @@ func init() {
 			c.insert(sp.Values[0].End(), ")")
 		}
 	}})
+}
+
+// explicitCommaOk writes out the types of a top-level `v, ok := m[k]`.
+func (c *Checked) explicitCommaOk(sp *ast.ValueSpec) {
+	ix, ok := ast.Unparen(sp.Values[0]).(*ast.IndexExpr)
+	if !ok {
+		return
+	}
+	if _, isMap := types.Unalias(c.typeOf(ix.X)).Underlying().(*types.Map); !isMap {
+		return
+	}
+	tv, ok := c.Info.Types[sp.Values[0]]
+	if !ok || !tv.IsValue() {
+		return
+	}
+	t := tv.Type
+	if tup, ok := t.(*types.Tuple); ok {
+		if tup.Len() != 2 {
+			return
+		}
+		t = tup.At(0).Type()
+	}
+	text, ok := c.typeText(t)
+	if !ok {
+		return
+	}
+	c.insert(sp.Values[0].Pos(), "func() ("+text+", bool) { __goldpV, __goldpOK := ")
+	c.insert(sp.Values[0].End(), "; return __goldpV, __goldpOK }()")
 }
