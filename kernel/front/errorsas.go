@@ -72,6 +72,8 @@ func init() {
 						}
 					}
 				}
+			case "AsType":
+				c.errorsAsType(sel, stack)
 			case "As":
 				var call *ast.CallExpr
 				for i := len(stack) - 1; i >= 0; i-- {
@@ -89,6 +91,59 @@ func init() {
 			return false
 		})
 	}})
+}
+
+// errorsAsType rewrites errors.AsType[E] (Go 1.26), which the
+// interpreter lacks, into a function literal calling the errors.As helper
+// with a *E target: AsType's own algorithm.
+func (c *Checked) errorsAsType(sel *ast.SelectorExpr, stack []ast.Node) {
+	var ix *ast.IndexExpr
+	if len(stack) > 0 {
+		ix, _ = stack[len(stack)-1].(*ast.IndexExpr)
+	}
+	if ix == nil || ix.X != sel {
+		c.refuse(sel, "errors.AsType needs its type argument written out here: errors.AsType[*MyErr](err)")
+		return
+	}
+	e := c.typeOf(ix.Index)
+	if e == nil {
+		return
+	}
+	et, ok := c.typeText(e)
+	if !ok {
+		c.refuse(ix.Index, "errors.AsType: the front end cannot write this type here: use a named error type")
+		return
+	}
+	if types.IsInterface(e) {
+		if !types.Identical(e, errType) {
+			named, _ := types.Unalias(e).(*types.Named)
+			if named == nil || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() == mainPath {
+				c.refuse(ix.Index, "errors.AsType with an interface of the cells or an interface literal cannot match in the interpreter: use the concrete error type")
+				return
+			}
+		}
+	} else {
+		named, _ := cellNamed(e)
+		if !isNamedOrPtrNamed(e) {
+			c.refuse(ix.Index, "errors.AsType with an unnamed type cannot match in the interpreter: declare a named error type")
+			return
+		}
+		if named != nil && structValue(e) {
+			c.refuse(ix.Index, "errors.AsType with a struct type of the cells (not a pointer) cannot match in the interpreter, which keeps only the struct's last field when the value becomes an error: use &"+named.Obj().Name()+"{...} as the error and errors.AsType[*"+named.Obj().Name()+"]")
+			return
+		}
+		if named != nil {
+			if other := c.sameShapeError(named, false); other != "" {
+				c.refuse(ix.Index, "the interpreter cannot tell "+named.Obj().Name()+" from "+other+" (same underlying type) in errors.AsType: give them different fields")
+				return
+			}
+		}
+	}
+	match := "nil"
+	if types.Identical(e, errType) {
+		match = "func(__goldpE error) bool { __goldpT = __goldpE; return true }"
+	}
+	c.replace(ix, "func(__goldpErr error) ("+et+", bool) { var __goldpT "+et+"; __goldpOK := "+c.sess.ErrorsHook+".ErrorsAs(__goldpErr, &__goldpT, "+match+", true); return __goldpT, __goldpOK }")
 }
 
 // importsErrors reports whether the cell uses package errors (most cells

@@ -46,6 +46,8 @@ func TestRefused(t *testing.T) {
 		{"errors.As as a function value", "f := errors.As\n_ = f", "call errors.As(err, &target) directly"},
 		{"errors.As into an error type with the shape of another", "type A struct{}\nfunc (*A) Error() string { return \"a\" }\ntype B struct{}\nfunc (*B) Error() string { return \"b\" }\nvar err error\nvar a *A\nerrors.As(err, &a)", "give them different fields"},
 		{"error types of one shape, one with Unwrap", "type A struct{ e error }\nfunc (a *A) Error() string { return \"a\" }\nfunc (a *A) Unwrap() error { return a.e }\ntype B struct{ e error }\nfunc (b *B) Error() string { return \"b\" }", "give them different fields"},
+		{"errors.AsType with an interface of the cells", "type I interface{ error; Code() int }\n_, _ = errors.AsType[I](nil)", "use the concrete error type"},
+		{"errors.AsType with a struct value type of the cells", "type E struct{ c int }\nfunc (E) Error() string { return \"e\" }\n_, _ = errors.AsType[E](nil)", "errors.AsType[*E]"},
 		{"a generic error type with Unwrap", "type G[T any] struct{ v T }\nfunc (g *G[T]) Error() string { return \"g\" }\nfunc (g *G[T]) Unwrap() error { return nil }", "without type parameters"},
 	} {
 		s := newTestSession()
