@@ -169,7 +169,11 @@ func (c *Checked) errorsAs(call *ast.CallExpr, sel *ast.SelectorExpr) {
 		if !isError {
 			b = "false"
 		}
-		c.insert(call.Rparen, ", nil, "+b)
+		sep := ", "
+		if strings.HasSuffix(strings.TrimRight(c.Src[:c.off(call.Rparen)], " \t\r\n"), ",") {
+			sep = "" // errors.As(err, &t,)
+		}
+		c.insert(call.Rparen, sep+"nil, "+b)
 	}
 	if tv.IsNil() {
 		direct(true) // Go panics "target cannot be nil"
