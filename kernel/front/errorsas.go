@@ -56,6 +56,12 @@ func init() {
 			h := c.sess.ErrorsHook
 			switch fn.Name() {
 			case "Is":
+				if call, ok := parentCall(stack, sel); ok && len(call.Args) == 2 {
+					if t := c.typeOf(call.Args[1]); t != nil && structValue(t) && c.hasCellType(t) {
+						c.refuse(call.Args[1], "errors.Is with a struct value of a cell type as the target cannot compare in the interpreter, which keeps only the struct's last field when the value becomes an error: use a pointer (var ErrX = &MyErr{...}) or errors.New")
+						return false
+					}
+				}
 				c.replace(sel, h+".ErrorsIs")
 			case "Unwrap":
 				c.replace(sel, h+".ErrorsUnwrap")
@@ -144,6 +150,17 @@ func (c *Checked) errorsAsType(sel *ast.SelectorExpr, stack []ast.Node) {
 		match = "func(__goldpE error) bool { __goldpT = __goldpE; return true }"
 	}
 	c.replace(ix, "func(__goldpErr error) ("+et+", bool) { var __goldpT "+et+"; __goldpOK := "+c.sess.ErrorsHook+".ErrorsAs(__goldpErr, &__goldpT, "+match+", true); return __goldpT, __goldpOK }")
+}
+
+// parentCall returns the call whose function n is (through parentheses).
+func parentCall(stack []ast.Node, n ast.Expr) (*ast.CallExpr, bool) {
+	for i := len(stack) - 1; i >= 0; i-- {
+		if _, paren := stack[i].(*ast.ParenExpr); !paren {
+			call, ok := stack[i].(*ast.CallExpr)
+			return call, ok && ast.Unparen(call.Fun) == n
+		}
+	}
+	return nil, false
 }
 
 // importsErrors reports whether the cell uses package errors (most cells

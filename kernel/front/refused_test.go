@@ -48,6 +48,7 @@ func TestRefused(t *testing.T) {
 		{"error types of one shape, one with Unwrap", "type A struct{ e error }\nfunc (a *A) Error() string { return \"a\" }\nfunc (a *A) Unwrap() error { return a.e }\ntype B struct{ e error }\nfunc (b *B) Error() string { return \"b\" }", "give them different fields"},
 		{"errors.AsType with an interface of the cells", "type I interface{ error; Code() int }\n_, _ = errors.AsType[I](nil)", "use the concrete error type"},
 		{"errors.AsType with a struct value type of the cells", "type E struct{ c int }\nfunc (E) Error() string { return \"e\" }\n_, _ = errors.AsType[E](nil)", "errors.AsType[*E]"},
+		{"errors.Is with a struct value target of a cell type", "type E struct{ c int }\nfunc (E) Error() string { return \"e\" }\nvar err error\n_ = errors.Is(err, E{1})", "use a pointer"},
 		{"a generic error type with Unwrap", "type G[T any] struct{ v T }\nfunc (g *G[T]) Error() string { return \"g\" }\nfunc (g *G[T]) Unwrap() error { return nil }", "without type parameters"},
 	} {
 		s := newTestSession()
