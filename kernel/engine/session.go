@@ -264,6 +264,7 @@ func (s *Session) runtimeExports() interp.Exports {
 			"ErrorsAs":     reflect.ValueOf(s.errs.As),
 			"ErrorsUnwrap": reflect.ValueOf(s.errs.Unwrap),
 			"ErrorsCell":   reflect.ValueOf(s.errs.Cell),
+			"ErrorsEqual":  reflect.ValueOf(s.errs.Equal),
 			"AsError":      reflect.ValueOf(cellerrors.AsError),
 			"ErrorType":    reflect.ValueOf(s.errs.Register),
 		},

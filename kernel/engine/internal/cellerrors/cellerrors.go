@@ -215,6 +215,30 @@ func equal(a, b node) bool {
 	return a.err == b.err
 }
 
+// Equal is a == b for two errors, as Go compares them: the same dynamic
+// type and equal values (a panic when that type is not comparable). A
+// wrapped value of a cell type equals only another one of the same
+// concrete type. strict says that the cells declare a struct error type
+// whose values (not pointers) are errors, which keep only their last field
+// in the wrapper: two wrapped values that are not pointers then cannot be
+// compared, and Equal panics naming the alternative.
+func (r *Registry) Equal(a, b error, strict bool) bool {
+	na, nb := r.node(a), r.node(b)
+	if na.interp && nb.interp {
+		if reflect.TypeOf(na.v) != reflect.TypeOf(nb.v) {
+			return false
+		}
+		if strict && reflect.TypeOf(na.v).Kind() != reflect.Pointer {
+			panic("cannot compare these errors of cell types by value in the interpreter, which keeps only the last field of a struct value that becomes an error: compare pointers (var ErrX = &MyErr{...}), or use errors.New")
+		}
+		return na.v == nb.v
+	}
+	if na.interp || nb.interp {
+		return false
+	}
+	return a == b
+}
+
 // Panics of errors.As for a bad target, in Go's words.
 const (
 	errNilTarget = "errors: target cannot be nil"

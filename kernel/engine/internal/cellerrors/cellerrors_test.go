@@ -112,9 +112,19 @@ func TestCellTypes(t *testing.T) {
 		"goldp.rt/rt": {
 			"Is": reflect.ValueOf(r.Is), "As": reflect.ValueOf(r.As), "Unwrap": reflect.ValueOf(r.Unwrap),
 			"Register": reflect.ValueOf(r.Register), "AsError": reflect.ValueOf(AsError), "Cell": reflect.ValueOf(r.Cell),
-			"Wrap": reflect.ValueOf(func(err error) error { return fmt.Errorf("wrapped: %w", err) }),
-			"EOF":  reflect.ValueOf(&io.EOF).Elem(),
-			"Got":  reflect.ValueOf(func(b ...bool) { got = append(got, b...) }),
+			"Wrap":  reflect.ValueOf(func(err error) error { return fmt.Errorf("wrapped: %w", err) }),
+			"EOF":   reflect.ValueOf(&io.EOF).Elem(),
+			"Got":   reflect.ValueOf(func(b ...bool) { got = append(got, b...) }),
+			"Equal": reflect.ValueOf(r.Equal),
+			"Panics": reflect.ValueOf(func(f func()) (msg string) {
+				defer func() {
+					if r := recover(); r != nil {
+						msg = fmt.Sprint(r)
+					}
+				}()
+				f()
+				return ""
+			}),
 		},
 	}); err != nil {
 		t.Fatal(err)
@@ -126,6 +136,8 @@ func (e *NotFound) Error() string { return e.Name + " not found" }
 type Temp struct{ Code int }
 func (e *Temp) Error() string { return "temp" }
 func (e *Temp) Is(target error) bool { return target == rt.EOF }
+type Code int
+func (c Code) Error() string { return "code" }
 type Outer struct{ Err error }
 func (e *Outer) Error() string { return "outer" }
 func (e *Outer) Unwrap() error { return e.Err }
@@ -139,6 +151,9 @@ func main() {
 	rt.Got(rt.Is(rt.Wrap(&Temp{1}), rt.EOF), rt.Is(rt.Wrap(nf), rt.EOF), rt.Is(err, nf), rt.Is(err, &NotFound{"alice"}))
 	var other *Temp
 	rt.Got(rt.As(err, &other, nil, true), other == nil)
+	var e1 error = nf
+	rt.Got(rt.Equal(e1, nf, false), rt.Equal(e1, &NotFound{"alice"}, false), rt.Equal(e1, rt.EOF, false), rt.Equal(Code(1), Code(1), false), rt.Equal(Code(1), Code(2), false))
+	rt.Got(rt.Panics(func() { rt.Equal(Code(1), Code(1), true) }) != "", rt.Panics(func() { rt.Equal(e1, nf, true) }) == "")
 }
 `)
 	if err != nil {
@@ -146,8 +161,23 @@ func main() {
 	}
 	// As finds the *NotFound behind Outer's Unwrap; Temp's Is matches
 	// EOF; a pointer equals itself only; no *Temp in the chain.
-	want := []bool{true, true, true, true, false, true, false, false, true}
+	// Equal: a pointer equals itself, not another pointer or a compiled
+	// error; values of a non-struct type compare by value, except in
+	// strict mode, which panics for values and not for pointers.
+	want := []bool{true, true, true, true, false, true, false, false, true, true, false, false, true, false, true, true}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+func TestEqualCompiled(t *testing.T) {
+	var r Registry
+	errs := []error{nil, io.EOF, io.ErrUnexpectedEOF, fmt.Errorf("x"), custom{nil}, custom{io.EOF}}
+	for _, a := range errs {
+		for _, b := range errs {
+			if got := r.Equal(a, b, true); got != (a == b) {
+				t.Errorf("Equal(%v, %v) = %v", a, b, got)
+			}
+		}
 	}
 }
