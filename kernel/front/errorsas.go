@@ -37,7 +37,9 @@ import (
 func init() {
 	register(rule{"errorsas", 60, 0, func(c *Checked) {
 		if c.sess == nil || c.sess.ErrorsHook == "" {
-			c.refuseErrorsAs()
+			if c.importsErrors() {
+				c.refuseErrorsAs()
+			}
 			return
 		}
 		c.registerErrorTypes()
@@ -298,6 +300,18 @@ func isNamedOrPtrNamed(t types.Type) bool {
 // declaration, and refuses two error types of the cells with the same
 // underlying type when one of them has such methods.
 func (c *Checked) registerErrorTypes() {
+	any := false
+	for _, d := range c.File.Decls {
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			any = any || d.Tok == token.TYPE
+		case *ast.FuncDecl:
+			any = any || d.Recv != nil
+		}
+	}
+	if !any {
+		return // most cells declare no type and no method
+	}
 	var names []string
 	seen := map[string]bool{}
 	last := -1

@@ -26,7 +26,7 @@ func init() {
 			return
 		}
 		var cmps []*ast.BinaryExpr
-		c.walk(func(n ast.Node, _ []ast.Node) bool {
+		ast.Inspect(c.File, func(n ast.Node) bool {
 			b, ok := n.(*ast.BinaryExpr)
 			if !ok || b.Op != token.EQL && b.Op != token.NEQ {
 				return true
