@@ -300,7 +300,7 @@ func splitItems(src string, ps *positioner) ([]item, error) {
 	if len(errs) > 0 {
 		e := errs[0]
 		l, c := ps.pos(e.Pos.Offset)
-		return nil, &cellError{"SyntaxError", e.Msg, l, c}
+		return nil, &cellError{"SyntaxError", gcSyntax(e.Msg, src, e.Pos.Offset), l, c}
 	}
 	if start >= 0 {
 		items = append(items, item{start: start, end: lastEnd, tok: first})
@@ -380,7 +380,7 @@ func parseItem(src string, it *item, decl bool, ps *positioner) error {
 				off = len(src)
 			}
 			l, c := ps.pos(off)
-			return &cellError{"SyntaxError", el[0].Msg, l, c}
+			return &cellError{"SyntaxError", gcSyntax(el[0].Msg, src, off), l, c}
 		}
 		l, c := ps.pos(it.start)
 		return &cellError{"SyntaxError", err.Error(), l, c}
@@ -1580,6 +1580,7 @@ func (v *sessionView) typeCheck(src string, line0, col0 int) (*front.Checked, st
 		v.front.ReturnHook = rtName + ".Return"
 		v.front.PanicHook = rtName
 		v.front.LineFile = srcName
+		v.front.ErrorsHook = rtName
 		v.front.Loadable = func(path string) bool { _, ok := loadable()[path]; return ok }
 		v.front.HasSymbol = func(path, name string) bool {
 			syms, ok := loadable()[path]

@@ -19,6 +19,7 @@ import (
 
 	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/display"
+	"github.com/goldp/goldp/kernel/engine/internal/cellerrors"
 )
 
 // Session is one notebook-Go interpreter with its state: the names cells
@@ -63,6 +64,10 @@ type Session struct {
 	live atomic.Int64 // goroutines started by go statements, alive
 
 	idx *index
+
+	// errs holds the Is, As and Unwrap methods of the cells' error types
+	// for the errors helpers of the runtime.
+	errs cellerrors.Registry
 }
 
 // Preload is a package that cells may use without importing it.
@@ -166,6 +171,7 @@ func (s *Session) start() error {
 			}
 		}
 	}
+	s.errs.Reset()
 	if err := in.Use(s.runtimeExports()); err != nil {
 		return fmt.Errorf("engine: loading the runtime: %w", err)
 	}
@@ -256,6 +262,14 @@ func (s *Session) runtimeExports() interp.Exports {
 			"Slice3":   reflect.ValueOf(s.rtSlice3),
 			"Recover":  reflect.ValueOf(s.rtRecovered),
 			"Range":    reflect.ValueOf(s.rtRange),
+
+			"ErrorsIs":     reflect.ValueOf(s.errs.Is),
+			"ErrorsAs":     reflect.ValueOf(s.errs.As),
+			"ErrorsUnwrap": reflect.ValueOf(s.errs.Unwrap),
+			"ErrorsCell":   reflect.ValueOf(s.errs.Cell),
+			"ErrorsEqual":  reflect.ValueOf(s.errs.Equal),
+			"AsError":      reflect.ValueOf(cellerrors.AsError),
+			"ErrorType":    reflect.ValueOf(s.errs.Register),
 		},
 	}
 }

@@ -37,7 +37,9 @@
 //	loopvar      per-iteration loop variables (Go 1.22)
 //	callback     function literals handed to compiled code in loops
 //	fmtcell      %T, numeric verbs and String/Error of cell types in fmt
-//	errorsas     errors.As with cell types is refused
+//	errorsas     errors.Is/As/Unwrap through the engine's helpers, which see
+//	             cell error types and their Is, As and Unwrap methods
+//	errorseq     == and != between errors through the engine's helper
 //	assert       assertions to cell interfaces are refused
 //	defer        arguments evaluated at the defer; top-level loops' defers
 //	typeswitch   interface cases and cell types in type switches

@@ -9,7 +9,10 @@ import (
 // library call, fails in the interpreter with "constant definition loop"
 // (its own inference goes round in circles). The checker knows the type,
 // so the cell states it: x := (T)(y[i]). Go gives x the element type; so
-// does the conversion, which changes nothing else.
+// does the conversion, which changes nothing else. The comma-ok form
+// `v, ok := m[k]` of a map index fails the same way and has no conversion;
+// its value comes from a function literal with the types written out:
+// v, ok := func() (T, bool) { v, ok := m[k]; return v, ok }().
 func init() {
 	register(rule{"explicit", 10, 0, func(c *Checked) {
 		for _, sp := range c.defines {

@@ -117,12 +117,21 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string) {
 				c.refuse(a, "the interpreter prints values of cell types with %T and %#v by their structure, not their name: print the name yourself, or use %v")
 				return
 			}
+			if v == "w" {
+				c.wrapConversion(a)
+			}
 			continue
 		}
 		if !c.hasCellType(t) {
 			continue
 		}
 		switch {
+		case v == "w" && c.sess != nil && c.sess.ErrorsHook != "" && types.Implements(t, errorInterface()):
+			// handed to fmt as an error, the interpreter wraps the value
+			// so that its Error method is called, and the errors helpers
+			// (errorsas.go) find its type's methods.
+			c.insert(a.Pos(), c.sess.ErrorsHook+".AsError(")
+			c.insert(a.End(), ")")
 		case v == "w":
 			c.refuse(a, "an error of a cell type wrapped with %w loses its type in the interpreter (errors.As and type assertions on the unwrapped error fail): return the cell error itself, or wrap its text with %v")
 			return

@@ -35,7 +35,7 @@ func TestGolden(t *testing.T) {
 				continue
 			}
 			t.Run(filepath.Base(file)+"/"+name, func(t *testing.T) {
-				got := goldenRun(t, string(f.Data), filepath.Base(file) == "panics.txtar")
+				got := goldenRun(t, string(f.Data), filepath.Base(file))
 				if i+1 >= len(ar.Files) || ar.Files[i+1].Name != name+".out" {
 					t.Fatalf("%s: no %s.out after %s.cells", file, name, name)
 				}
@@ -56,13 +56,17 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// goldenRun checks the cells in one session; panics enables the panics
-// rule (its helpers' calls would clutter every other golden file).
-func goldenRun(t *testing.T, data string, panics bool) string {
+// goldenRun checks the cells in one session; the golden files of the
+// panics and errorsas rules enable the engine's helpers of those rules
+// (their calls would clutter every other golden file).
+func goldenRun(t *testing.T, data string, file string) string {
 	cells := strings.Split(strings.TrimSuffix(data, "\n"), "\n%%\n")
 	s := newTestSession()
-	if panics {
+	switch file {
+	case "panics.txtar":
 		s.PanicHook = "H"
+	case "errorsas.txtar":
+		s.ErrorsHook = "H"
 	}
 	for i, cell := range cells {
 		s.Cell = i + 1

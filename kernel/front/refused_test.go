@@ -34,7 +34,8 @@ func TestRefused(t *testing.T) {
 		{"%#v of a cell type", "type Q struct{}\nfmt.Printf(\"%#v\", Q{})", "use %+v"},
 		{"String methods of cell types inside containers", "type S int\nfunc (S) String() string { return \"s\" }\nfmt.Println(map[string]S{\"a\": 1})", "format the elements yourself"},
 		{"a verb invalid for a cell type with methods", "type S float64\nfunc (S) String() string { return \"s\" }\nfmt.Printf(\"%d\", S(1))", "use a verb of its kind"},
-		{"%w with an error of a cell type", "type E struct{}\nfunc (*E) Error() string { return \"e\" }\nfmt.Errorf(\"x: %w\", &E{})", "wrap its text with %v"},
+		{"%w with a cell type that is no error", "type E struct{}\nfmt.Errorf(\"x: %w\", E{})", "wrap its text with %v"},
+		{"%w with a conversion of a cell type that is no error", "type E struct{}\nfmt.Errorf(\"x: %w\", any(E{}))", "wrap an error"},
 		{"the builtin println with a float operand", "println(1.5)", "fmt.Println"},
 		{"a type assertion to a cell interface", "type I interface{ M() }\nvar v any\n_, ok := v.(I)", "use a type switch"},
 		{"a package without compiled symbols", "import \"os/exec\"\nexec.LookPath(\"go\")", "not compiled into goldp"},
@@ -49,9 +50,21 @@ func TestRefused(t *testing.T) {
 		{"a generic library function", "xs := []int{2, 1}\nslices.Sort(xs)", "use sort.Ints"},
 		{"a constraint of the library is not refused", "func Max[T cmp.Ordered](a, b T) T { if a > b { return a }; return b }\nMax(1, 2)\nstrings.Lines(\"a\")", "strings.Lines"},
 		{"a library name the interpreter's tables lack", "strings.Lines(\"a\")", "not in the interpreter's symbol tables"},
-		{"errors.As with a cell type", "type E struct{}\nfunc (*E) Error() string { return \"e\" }\nvar err error\nvar e *E\nerrors.As(err, &e)", "assert the error itself"},
+		{"errors.As into a struct value type of the cells", "type E struct{ c int }\nfunc (E) Error() string { return \"e\" }\nvar err error\nvar e E\nerrors.As(err, &e)", "errors.As into *E"},
+		{"Is, As or Unwrap methods of a struct value error type", "type E struct{ c int }\nfunc (E) Error() string { return \"e\" }\nfunc (E) Unwrap() error { return nil }", "declare E's methods on *E"},
+		{"errors.As into an interface of the cells", "type I interface{ error; Code() int }\nvar err error\nvar i I\nerrors.As(err, &i)", "into error and a type switch"},
+		{"errors.As into an unnamed type", "var err error\nvar p *struct{ error }\nerrors.As(err, &p)", "declare a named error type"},
+		{"errors.As with a target of interface type", "var err error\nvar t any\nerrors.As(err, t)", "pass the address"},
+		{"errors.As as a function value", "f := errors.As\n_ = f", "call errors.As(err, &target) directly"},
+		{"errors.As into an error type with the shape of another", "type A struct{}\nfunc (*A) Error() string { return \"a\" }\ntype B struct{}\nfunc (*B) Error() string { return \"b\" }\nvar err error\nvar a *A\nerrors.As(err, &a)", "give them different fields"},
+		{"error types of one shape, one with Unwrap", "type A struct{ e error }\nfunc (a *A) Error() string { return \"a\" }\nfunc (a *A) Unwrap() error { return a.e }\ntype B struct{ e error }\nfunc (b *B) Error() string { return \"b\" }", "give them different fields"},
+		{"errors.AsType with an interface of the cells", "type I interface{ error; Code() int }\n_, _ = errors.AsType[I](nil)", "use the concrete error type"},
+		{"errors.AsType with a struct value type of the cells", "type E struct{ c int }\nfunc (E) Error() string { return \"e\" }\n_, _ = errors.AsType[E](nil)", "errors.AsType[*E]"},
+		{"errors.Is with a struct value target of a cell type", "type E struct{ c int }\nfunc (E) Error() string { return \"e\" }\nvar err error\n_ = errors.Is(err, E{1})", "use a pointer"},
+		{"a generic error type with Unwrap", "type G[T any] struct{ v T }\nfunc (g *G[T]) Error() string { return \"g\" }\nfunc (g *G[T]) Unwrap() error { return nil }", "without type parameters"},
 	} {
 		s := newTestSession()
+		s.ErrorsHook = "H"
 		s.Loadable = func(path string) bool { return path != "os/exec" }
 		s.HasSymbol = func(path, name string) bool { return name != "Lines" }
 		// cells separated by a line "%%" run one after the other

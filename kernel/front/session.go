@@ -58,6 +58,12 @@ type Session struct {
 	// and panics with Go's runtime error; At(pos string, v any) any
 	// notes where an explicit panic happens and returns v.
 	PanicHook string
+	// ErrorsHook, if set, names the package of the engine's errors
+	// helpers (see errorsas.go): ErrorsIs, ErrorsAs and ErrorsUnwrap run
+	// errors.Is, errors.As and errors.Unwrap over chains holding errors of
+	// cell types; ErrorType registers a cell type's Is, As and Unwrap
+	// methods. Without it, errors.As into a cell type is refused.
+	ErrorsHook string
 	// Cell is the number the engine gives the cell being checked; it is
 	// part of the positions the panic helpers report, so that a panic in
 	// a function of an earlier cell names that cell.

@@ -1,0 +1,82 @@
+package front
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// Rule errorseq: the interpreter keeps an error value of a cell type in a
+// wrapper with only its Error method (see errorsas.go), so == between
+// such errors panics ("comparing uncomparable type") or answers false
+// where Go answers true. A comparison x == y (or !=) of two errors, one
+// of them of an interface type and neither the nil literal, becomes the
+// engine's helper, which compares the wrapped values as Go compares the
+// errors:
+//
+//	err == ErrClosed  →  H.ErrorsEqual(err, ErrClosed, false)
+//
+// The last argument says whether the cells declare an error type that is
+// a struct value with fields: such a value keeps only its last field in
+// the wrapper, so the helper refuses (panics naming the alternative) to
+// compare two wrapped values that are not pointers.
+func init() {
+	register(rule{"errorseq", 61, kBinary, func(c *Checked) {
+		if c.sess == nil || c.sess.ErrorsHook == "" {
+			return
+		}
+		var cmps []*ast.BinaryExpr
+		ast.Inspect(c.File, func(n ast.Node) bool {
+			b, ok := n.(*ast.BinaryExpr)
+			if !ok || b.Op != token.EQL && b.Op != token.NEQ {
+				return true
+			}
+			if c.Info.Types[b.X].IsNil() || c.Info.Types[b.Y].IsNil() {
+				return true
+			}
+			tx, ty := c.typeOf(b.X), c.typeOf(b.Y)
+			if tx == nil || ty == nil || !types.IsInterface(tx) && !types.IsInterface(ty) {
+				return true
+			}
+			if types.Implements(tx, errorInterface()) && types.Implements(ty, errorInterface()) {
+				cmps = append(cmps, b)
+			}
+			return true
+		})
+		if len(cmps) == 0 {
+			return
+		}
+		strict := "false"
+		if c.structValueErrors() {
+			strict = "true"
+		}
+		// innermost first; one edit of each whole comparison, built with
+		// the edits already made inside it, keeping its line breaks
+		for i := len(cmps) - 1; i >= 0; i-- {
+			b := cmps[i]
+			not := ""
+			if b.Op == token.NEQ {
+				not = "!"
+			}
+			op := c.off(b.OpPos)
+			text := not + c.sess.ErrorsHook + ".ErrorsEqual(" + c.text(c.off(b.X.Pos()), op) + "," + c.text(op+2, c.off(b.Y.End())) + ", " + strict + ")"
+			c.replace(b, text)
+		}
+	}})
+}
+
+// structValueErrors reports whether the cells declare an error type that
+// is a struct with fields whose value (not only its pointer) is an error.
+func (c *Checked) structValueErrors() bool {
+	scope := c.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		if structValue(tn.Type()) && types.Implements(tn.Type(), errorInterface()) {
+			return true
+		}
+	}
+	return false
+}
