@@ -1566,7 +1566,7 @@ func (r *rewriter) isVoid(e ast.Expr) (void, known bool) {
 // the cells that ran before) and returns its first error as a compile
 // error at the cell's position. It returns the cell rewritten by type for
 // the interpreter.
-func (v *sessionView) typeCheck(src string, line0, col0 int) (*front.Checked, string, error) {
+func (v *sessionView) typeCheck(src string, line0, col0 int) (checked *front.Checked, text string, err error) {
 	if v.front == nil {
 		v.front = front.NewSession(func(name string) (string, bool) {
 			if p, ok := v.imported[name]; ok {
@@ -1592,6 +1592,15 @@ func (v *sessionView) typeCheck(src string, line0, col0 int) (*front.Checked, st
 		}
 	}
 	v.front.Cell = v.cell
+	// A panic of the front end is a bug of goldp, not of the cell: the
+	// cell is refused with it, nothing of it ran, and the session goes on.
+	defer func() {
+		if r := recover(); r != nil {
+			v.front.Discard()
+			checked, text = nil, ""
+			err = &cellError{"InternalError", fmt.Sprintf("the notebook-Go front end failed on this cell (a bug in goldp; please report it with the cell): %v; nothing of the cell ran", r), 0, 0}
+		}
+	}()
 	c, err := v.front.Check(src, line0, col0, func(name string) bool {
 		if _, ok := v.methods[name]; ok {
 			return true

@@ -289,3 +289,21 @@ func TestSimpleStatements(t *testing.T) {
 		t.Errorf("after the panics, x = %q", got)
 	}
 }
+
+// TestFrontEndPanic: a bug of the front end refuses the cell with an
+// InternalError that says so, runs nothing of it, and leaves the session
+// usable (it crashed goldp run before).
+func TestFrontEndPanic(t *testing.T) {
+	ts := newTest(t)
+	ts.exec(`x := 1`)
+	ts.view.front.HasSymbol = func(path, name string) bool { panic("boom") }
+	_, err := ts.Execute(context.Background(), "x = 2\nfmt.Println(strings.ToUpper(\"a\"))", nil)
+	var ce *cell.Error
+	if !errors.As(err, &ce) || ce.Name != "InternalError" || !strings.Contains(ce.Message, "boom") || !strings.Contains(ce.Message, "bug in goldp") {
+		t.Fatalf("err = %v, want an InternalError naming the front end's panic", err)
+	}
+	ts.view.front.HasSymbol = nil
+	if got := ts.exec(`x`); got != "1" {
+		t.Fatalf("x = %s after the refused cell, want 1 (nothing of it ran)", got)
+	}
+}
