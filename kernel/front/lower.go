@@ -214,8 +214,12 @@ func (c *Checked) typeOf(e ast.Expr) types.Type {
 // under. ok is false when the cell cannot name t.
 func (c *Checked) typeText(t types.Type) (string, bool) {
 	ok := true
+	renamed := c.sess != nil && (len(c.sess.redef.internal) > 0 || c.redef != nil)
 	s := types.TypeString(t, func(p *types.Package) string {
 		if p.Path() == mainPath {
+			if renamed {
+				return renameMark
+			}
 			return ""
 		}
 		if n, found := c.pkgName(p.Path()); found {
@@ -226,6 +230,9 @@ func (c *Checked) typeText(t types.Type) (string, bool) {
 	})
 	if !ok || !writableIn(t) {
 		return "", false
+	}
+	if renamed {
+		s = c.renameTypes(s)
 	}
 	return s, true
 }

@@ -67,6 +67,7 @@ type Session struct {
 	imported map[string]string       // package name → path, imported by earlier cells
 	session  *ast.File               // decls parsed, nil when stale
 	pending  *Checked                // the last checked cell, not yet committed
+	redef    redefState              // sources of declarations, redefined types (redefine.go)
 }
 
 // NewSession returns an empty session.
@@ -112,6 +113,8 @@ type Checked struct {
 	// imports maps the names of the packages the cell imports explicitly to
 	// their paths.
 	imports map[string]string
+	redef   *cellRedef // what the cell redefines (redefine.go)
+	cell    int        // Session.Cell when the cell was checked
 }
 
 // Pos converts a position in the checked file to the cell's line and
@@ -128,9 +131,21 @@ func (c *Checked) Pos(p token.Pos) (line, col int) {
 // not valid notebook Go.
 func (s *Session) Check(src string, line0, col0 int, defined func(name string) bool) (*Checked, error) {
 	if s.pending != nil {
-		s.commit(s.pending, defined)
+		p := s.pending
+		def := defined
+		if defined != nil {
+			def = func(n string) bool { return defined(s.interpName(p, n)) }
+		}
+		s.commit(p, def)
+		s.record(p, def)
 		s.pending = nil
 	}
+	return s.check(src, line0, col0, nil)
+}
+
+// check checks the cell src; rd is what it redefines, if it was found
+// already (see redefine.go).
+func (s *Session) check(src string, line0, col0 int, rd *cellRedef) (*Checked, error) {
 	ps := newPositioner(src, line0, col0)
 	text, err := s.build(src, ps)
 	if err != nil {
@@ -140,13 +155,20 @@ func (s *Session) Check(src string, line0, col0 int, defined func(name string) b
 	if err != nil {
 		return nil, syntaxError(err, ps)
 	}
-	c := &Checked{Src: src, File: f, Fset: s.fset, ps: ps}
+	c := &Checked{Src: src, File: f, Fset: s.fset, ps: ps, cell: s.Cell}
 	s.lower(c)
-	files := []*ast.File{s.sessionAST(c.declared), f}
+	if rd == nil {
+		if rd = s.redefinitions(c); rd != nil {
+			return s.checkRedefined(src, line0, col0, rd)
+		}
+	}
+	c.redef = rd
+	skip := c.sessionSkips()
+	files := []*ast.File{s.sessionAST(skip), f}
 	s.autoImport(c)
 	pkg := types.NewPackage(mainPath, mainPath)
 	for n, o := range s.opaque {
-		if !c.declared[n] {
+		if !skip[n] {
 			pkg.Scope().Insert(o)
 		}
 	}
@@ -165,12 +187,20 @@ func (s *Session) Check(src string, line0, col0 int, defined func(name string) b
 		},
 	}
 	types.NewChecker(&conf, s.fset, pkg, info).Files(files)
+	if rd != nil {
+		if err := rd.replayFailed(c, errs); err != nil {
+			return nil, err
+		}
+	}
 	if e := s.cellErrors(errs, c); e != nil {
 		return nil, e
 	}
 	c.Pkg, c.Info = pkg, info
 	c.sess = s
 	if e := c.lowerRules(); e != nil {
+		if rd != nil && rd.start > 0 && c.ps.offset(e.Line, e.Col) >= rd.start {
+			return nil, rd.refusedAt(c.ps.offset(e.Line, e.Col), e.Msg)
+		}
 		return nil, e
 	}
 	s.pending = c
@@ -194,6 +224,11 @@ func (s *Session) cellErrors(errs []types.Error, c *Checked) *Error {
 			continue
 		}
 		msg := goWords(te.Msg, c.inDefine(te.Pos))
+		if n, ok := strings.CutPrefix(te.Msg, "undefined: "); ok {
+			if why := s.dropReason(c, n); why != "" {
+				msg = why
+			}
+		}
 		if out == nil {
 			out = &Error{Line: pos.Line, Col: pos.Column, Msg: msg}
 		} else if len(out.More) < 9 {
