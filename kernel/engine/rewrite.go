@@ -559,7 +559,10 @@ func (r *rewriter) check(redef bool) error {
 			if !redef && d.Recv == nil && d.Name.Name == "init" {
 				return r.errAt(it.off(d.Name.Pos()), "CompileError", "func init is not allowed in a cell: write its body as statements")
 			}
-			if redef && d.Recv != nil && len(d.Recv.List) > 0 {
+			// With the front end, a method whose source changed
+			// redefines its type (a new name here); the same key is
+			// the same method (see decl).
+			if redef && r.view.front == nil && d.Recv != nil && len(d.Recv.List) > 0 {
 				key := recvName(d.Recv.List[0].Type) + "." + d.Name.Name
 				if prev, ok := r.view.methods[key]; ok && prev != tokenText(r.src[it.start:it.end]) {
 					return r.errAt(it.off(d.Name.Pos()), "CompileError",
@@ -1039,8 +1042,12 @@ func (r *rewriter) decl(it *item) error {
 		def := tokenText(r.src[it.start:it.end])
 		if d.Recv != nil && len(d.Recv.List) > 0 {
 			key := recvName(d.Recv.List[0].Type) + "." + d.Name.Name
-			if r.view.methods[key] == def {
-				return nil // the same method again: nothing to do
+			if prev, ok := r.view.methods[key]; ok && (prev == def || r.view.front != nil) {
+				// The same method again: nothing to do. With the front
+				// end the text may differ only by what it wrote (the
+				// cell number in positions): a changed source gives the
+				// type a new name.
+				return nil
 			}
 		}
 		c := chunk{src: r.text(it, it.start, it.end) + "\n", line: r.line(it), col: r.col(it)}

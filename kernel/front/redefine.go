@@ -464,7 +464,16 @@ func (c *Checked) ReplayAt() int {
 func (s *Session) record(c *Checked, defined func(string) bool) {
 	st := &s.redef
 	st.init()
-	if rd := c.redef; rd != nil {
+	rd := c.redef
+	if rd != nil && defined != nil {
+		for t := range rd.renames {
+			if !defined(t) {
+				rd = nil // the cell stopped before its types were compiled
+				break
+			}
+		}
+	}
+	if rd != nil {
 		for t, in := range rd.renames {
 			st.internal[t] = in
 			st.version[t]++
@@ -608,9 +617,12 @@ func init() {
 			rename(id, o)
 		}
 		// An embedded field takes its name from its type.
-		c.walk(func(n ast.Node, _ []ast.Node) bool {
+		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			f, ok := n.(*ast.Field)
-			if !ok || len(f.Names) > 0 {
+			if !ok || len(f.Names) > 0 || len(stack) < 2 {
+				return true
+			}
+			if _, inStruct := stack[len(stack)-2].(*ast.StructType); !inStruct {
 				return true
 			}
 			t := f.Type
