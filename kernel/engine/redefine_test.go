@@ -115,3 +115,25 @@ func BenchmarkRedefineType(b *testing.B) {
 		})
 	}
 }
+
+// A generic type cannot be redefined: the interpreter would run the
+// methods of its first definition for the second (measured: Push of the
+// old Stack ran for the new one). Constants of a redefined type follow it,
+// and the cell's last value is still shown.
+func TestRedefineTypeGenericAndConstants(t *testing.T) {
+	s := newTest(t)
+	s.exec("type Stack[T any] struct{ xs []T }\nfunc (s *Stack[T]) Push(v T) { s.xs = append(s.xs, v) }")
+	e := s.fail("type Stack[T any] struct{ xs []T; n int }")
+	if e.Line != 1 || !strings.Contains(e.Message, "the generic type Stack cannot be redefined") {
+		t.Fatalf("generic: %+v", e)
+	}
+	s.exec("type Kind int\nconst (\n\tA Kind = iota\n\tB\n)\nfunc (k Kind) String() string { return [...]string{\"a\", \"b\"}[k] }")
+	if got := s.exec("type Kind int8\nB"); got != "b" {
+		t.Fatalf("B after the redefinition: %q", got)
+	}
+	s.out.Reset()
+	s.exec(`fmt.Printf("%T %v %d\n", A, B, B)`)
+	if got := s.out.String(); got != "main.Kind b 1\n" {
+		t.Fatalf("A, B: %q", got)
+	}
+}

@@ -51,10 +51,11 @@ type redefState struct {
 
 // declSrc is one declaration of an earlier cell.
 type declSrc struct {
-	kind byte   // 't' type, 'f' func, 'm' method, 'c' const, 'v' var
-	text string // the declaration as written ("" for a variable)
-	norm string // text as tokens
-	doc  string // its doc comment
+	kind    byte   // 't' type, 'f' func, 'm' method, 'c' const, 'v' var
+	generic bool   // a type with type parameters
+	text    string // the declaration as written ("" for a variable)
+	norm    string // text as tokens
+	doc     string // its doc comment
 	// refs holds the package-level names of the session the declaration
 	// uses (for a variable: the cell types its type involves).
 	refs map[string]bool
@@ -194,11 +195,25 @@ func (c *Checked) declText(n ast.Node) string {
 	return c.src(n)
 }
 
+// lastOfCell reports whether the i-th declaration of the checked file is
+// the last of the cell itself (the replay of a redefinition follows it).
+func (c *Checked) lastOfCell(i int) bool {
+	if c.redef == nil {
+		return false
+	}
+	for _, d := range c.File.Decls[i+1:] {
+		if d.Pos().IsValid() && c.off(d.Pos()) < c.redef.start {
+			return false
+		}
+	}
+	return true
+}
+
 // redefinitions finds what the cell redefines; nil when nothing.
-func (s *Session) redefinitions(c *Checked) *cellRedef {
+func (s *Session) redefinitions(c *Checked) (*cellRedef, error) {
 	st := &s.redef
 	if len(st.decls) == 0 {
-		return nil
+		return nil, nil
 	}
 	mine := c.cellDecls()
 	changed := map[string]bool{} // redefined types
@@ -217,7 +232,7 @@ func (s *Session) redefinitions(c *Checked) *cellRedef {
 		}
 	}
 	if len(changed) == 0 {
-		return nil
+		return nil, nil
 	}
 	// affected: session names whose meaning changes.
 	affected := map[string]bool{}
@@ -271,6 +286,16 @@ func (s *Session) redefinitions(c *Checked) *cellRedef {
 		}
 	}
 	for t := range changed {
+		if st.decls[t] != nil && st.decls[t].generic {
+			// The interpreter keeps the methods of the first generic type
+			// for a later one with the same method names and type
+			// arguments: a redefinition would run the old methods.
+			line, col := c.ps.line0, c.ps.col0
+			if n, ok := mine[t]; ok {
+				line, col = c.Pos(n.Pos())
+			}
+			return nil, &Error{Line: line, Col: col, Msg: "the generic type " + t + " cannot be redefined (the interpreter would keep the methods of its first definition): give the new type another name, or %reset and run the cells again"}
+		}
 		if _, own := mine[t]; !own && !replayed[t] {
 			replayed[t] = true // a method changed: the type is declared again
 		}
@@ -298,7 +323,7 @@ func (s *Session) redefinitions(c *Checked) *cellRedef {
 		rd.replay = append(rd.replay, replayEntry{keys: []string{k}, text: d.text, cell: d.cell})
 	}
 	sort.Strings(rd.fresh)
-	return rd
+	return rd, nil
 }
 
 // checkRedefined checks a cell that redefines types: the cell with the
@@ -500,6 +525,7 @@ func (s *Session) record(c *Checked, defined func(string) bool) {
 		switch n := n.(type) {
 		case *ast.TypeSpec:
 			d.kind = 't'
+			d.generic = n.TypeParams != nil
 		case *ast.FuncDecl:
 			d.kind = 'f'
 			if n.Recv != nil {

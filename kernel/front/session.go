@@ -155,14 +155,15 @@ func (s *Session) check(src string, line0, col0 int, rd *cellRedef) (*Checked, e
 	if err != nil {
 		return nil, syntaxError(err, ps)
 	}
-	c := &Checked{Src: src, File: f, Fset: s.fset, ps: ps, cell: s.Cell}
+	c := &Checked{Src: src, File: f, Fset: s.fset, ps: ps, cell: s.Cell, redef: rd}
 	s.lower(c)
 	if rd == nil {
-		if rd = s.redefinitions(c); rd != nil {
+		if rd, err = s.redefinitions(c); err != nil {
+			return nil, err
+		} else if rd != nil {
 			return s.checkRedefined(src, line0, col0, rd)
 		}
 	}
-	c.redef = rd
 	skip := c.sessionSkips()
 	files := []*ast.File{s.sessionAST(skip), f}
 	s.autoImport(c)
