@@ -137,3 +137,15 @@ func TestRedefineTypeGenericAndConstants(t *testing.T) {
 		t.Fatalf("A, B: %q", got)
 	}
 }
+
+func TestUserNames(t *testing.T) {
+	for in, want := range map[string]string{
+		"cannot use Rec__goldp2 value as Rec__goldp12": "cannot use Rec value as Rec",
+		"x.__goldpTmp1 and Pair__goldp3{}":             "x.__goldpTmp1 and Pair{}",
+		"plain message":                                "plain message",
+	} {
+		if got := userNames(in); got != want {
+			t.Errorf("userNames(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
