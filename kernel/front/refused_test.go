@@ -47,4 +47,25 @@ func TestRefused(t *testing.T) {
 			t.Errorf("%s: got %v, want a refusal naming %q", c.construct, err, c.msg)
 		}
 	}
+	// Refusals that need earlier cells (redefine.go).
+	for _, c := range []struct {
+		construct string
+		cells     []string
+		msg       string
+	}{
+		{"redefining a generic type", []string{"type G[T any] struct{ v T }", "type G[T any] struct{ v, w T }"}, "give the new type another name"},
+		{"an embedded field of a redefined type", []string{"type B struct{ ID int }", "type B struct{ ID, Rev int }", "type D struct{ B }"}, "name the field (B B)"},
+	} {
+		s := newTestSession()
+		var err error
+		for i, cell := range c.cells {
+			s.Cell = i + 1
+			if _, err = s.Check(cell, 1, 1, nil); err != nil && i < len(c.cells)-1 {
+				t.Fatalf("%s: cell %d: %v", c.construct, i+1, err)
+			}
+		}
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: got %v, want a refusal naming %q", c.construct, err, c.msg)
+		}
+	}
 }
