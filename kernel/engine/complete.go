@@ -82,10 +82,16 @@ func (x *index) addCell(p *plan, live map[string]reflect.Type) {
 			x.pkgs[n] = path
 		}
 	}
+	replay := -1
+	if p.checked != nil {
+		replay = p.checked.ReplayAt()
+	}
 	for i := range p.items {
 		it := &p.items[i]
-		if internalNames(it) {
-			continue // a redefined type: the front end's hovers say it
+		if internalNames(it) || (replay >= 0 && it.start >= replay) {
+			// a redefined type, or a declaration of an earlier cell
+			// declared again for it: its own cell's entry stays
+			continue
 		}
 		doc := docAbove(p.src, it.start)
 		switch d := it.decl.(type) {

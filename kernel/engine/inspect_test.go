@@ -76,13 +76,20 @@ n := Sq(2)`)
 	}
 	// A redefined type shows its new definition; the variable of the old
 	// one is gone; the interpreter's name for the type never shows.
+	s.exec("// Far tells whether p is far from the origin.\nfunc Far(p Pt) bool { return p.Norm() > 10 }")
 	s.exec("type Pt struct{ X, Y, Z float64 }")
+	if b, _ := s.Inspect("Far", 3, 0); b["text/plain"] != "func Far(p Pt) bool\n\nFar tells whether p is far from the origin.\n" {
+		t.Errorf("Far, declared again for the new Pt: %q", b["text/plain"])
+	}
 	b, _ := s.Inspect("Pt", 2, 0)
 	if got := b["text/plain"]; got != "type Pt struct{ X, Y, Z float64 }\n\n    func (p Pt) Norm() float64\n    X float64\n    Y float64\n    Z float64\n" {
 		t.Errorf("redefined Pt: %q", got)
 	}
 	if b, _ := s.Inspect("Pt.Norm", len("Pt.Norm"), 0); !strings.Contains(b["text/plain"].(string), "Norm is the distance") {
 		t.Errorf("Pt.Norm after the redefinition: %q", b["text/plain"])
+	}
+	if b, _ := s.Inspect("Sq", 2, 0); b["text/plain"] != "func Sq(x float64) float64\n\nSq squares x.\nIt is exact for small x.\n" {
+		t.Errorf("Sq after the redefinition: %q", b["text/plain"])
 	}
 	if _, ok := s.Inspect("p", 1, 0); ok {
 		t.Error("the dropped p is still inspectable")

@@ -15,7 +15,7 @@ func TestRedefineType(t *testing.T) {
 	s.errOut.Reset()
 	s.exec("type Rec struct{ A, B int }")
 	note := s.errOut.String()
-	for _, want := range []string{"note: Rec redefined", "declared again for the new definition: Rec.String, mk", "dropped", ": r"} {
+	for _, want := range []string{"note: Rec redefined", "declared again for the new definition: Rec.String, mk;", "dropped", ": r"} {
 		if !strings.Contains(note, want) {
 			t.Fatalf("note %q lacks %q", note, want)
 		}

@@ -515,7 +515,21 @@ func (s *Session) record(c *Checked, defined func(string) bool) {
 			st.dropped[n] = why
 		}
 	}
-	for k, n := range c.cellDecls() {
+	decls := c.cellDecls()
+	keys := make([]string, 0, len(decls))
+	for k := range decls {
+		keys = append(keys, k)
+	}
+	// in the cell's order, which the replay keeps
+	sort.Slice(keys, func(i, j int) bool {
+		pi, pj := decls[keys[i]].Pos(), decls[keys[j]].Pos()
+		if pi != pj {
+			return pi < pj
+		}
+		return keys[i] < keys[j]
+	})
+	for _, k := range keys {
+		n := decls[k]
 		if defined != nil && !defined(k) {
 			continue
 		}
