@@ -149,3 +149,16 @@ func TestUserNames(t *testing.T) {
 		}
 	}
 }
+
+// A panic in a function that a redefinition declared again names the
+// function's own cell and line.
+func TestRedefineTypePanicPosition(t *testing.T) {
+	s := newTest(t)
+	s.exec("type Rec struct{ A int }\n\n// at reads the i-th A.\nfunc at(xs []Rec, i int) int {\n\treturn xs[i].A\n}")
+	s.exec("x := 1")
+	s.exec("type Rec struct{ A, B int }")
+	e := s.fail("at(nil, 3)")
+	if !strings.Contains(e.Message, "index out of range [3] with length 0") || !strings.Contains(e.Traceback[0], "cell #1:5:9:") {
+		t.Fatalf("panic in a function declared again: %+v", e)
+	}
+}

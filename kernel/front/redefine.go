@@ -59,7 +59,8 @@ type declSrc struct {
 	// refs holds the package-level names of the session the declaration
 	// uses (for a variable: the cell types its type involves).
 	refs map[string]bool
-	cell int
+	// cell, line and col: where the declaration starts in its cell
+	cell, line, col int
 }
 
 // cellRedef is what a cell redefines.
@@ -75,10 +76,10 @@ type cellRedef struct {
 
 // replayEntry is one declaration of an earlier cell declared again.
 type replayEntry struct {
-	keys       []string
-	text       string
-	cell       int
-	start, end int // offsets in the checked source
+	keys            []string
+	text            string
+	cell, line, col int // where it starts in its cell
+	start, end      int // offsets in the checked source
 }
 
 // replayError reports the replayed declarations that failed to check.
@@ -320,7 +321,7 @@ func (s *Session) redefinitions(c *Checked) (*cellRedef, error) {
 			continue
 		}
 		seen[d.text] = true
-		rd.replay = append(rd.replay, replayEntry{keys: []string{k}, text: d.text, cell: d.cell})
+		rd.replay = append(rd.replay, replayEntry{keys: []string{k}, text: d.text, cell: d.cell, line: d.line, col: d.col})
 	}
 	sort.Strings(rd.fresh)
 	return rd, nil
@@ -535,6 +536,10 @@ func (s *Session) record(c *Checked, defined func(string) bool) {
 		}
 		delete(st.dropped, k)
 		d := &declSrc{text: c.declText(n), cell: c.cell, refs: c.refs(n)}
+		d.line, d.col = c.Pos(n.Pos())
+		if old := st.decls[k]; old != nil && c.redef != nil && c.off(n.Pos()) >= c.redef.start {
+			d.cell, d.line, d.col = old.cell, old.line, old.col // declared again: still of its cell
+		}
 		d.norm = normTokens(d.text)
 		switch n := n.(type) {
 		case *ast.TypeSpec:
@@ -706,4 +711,23 @@ func (c *Checked) renameTypes(s string) string {
 		b.WriteString(name)
 		s = s[j:]
 	}
+}
+
+// replayPos converts the cell position l:col at offset off of the checked
+// source to the position in its own cell of a declaration the
+// redefinition declares again; ok is false outside the replay.
+func (c *Checked) replayPos(off, l, col int) (cell, line, column int, ok bool) {
+	if c.redef == nil || off < c.redef.start {
+		return 0, 0, 0, false
+	}
+	for _, e := range c.redef.replay {
+		if e.start <= off && off <= e.end && e.line > 0 {
+			l0, c0 := c.ps.pos(e.start)
+			if l == l0 {
+				col = col - c0 + e.col
+			}
+			return e.cell, e.line + l - l0, col, true
+		}
+	}
+	return 0, 0, 0, false
 }
