@@ -162,3 +162,13 @@ func TestRedefineTypePanicPosition(t *testing.T) {
 		t.Fatalf("panic in a function declared again: %+v", e)
 	}
 }
+
+// An alias of a redefined type follows it.
+func TestRedefineTypeAlias(t *testing.T) {
+	s := newTest(t)
+	s.exec("type Sq struct{ S float64 }\ntype T2 = Sq\nfunc (q Sq) Area() float64 { return q.S * q.S }")
+	s.exec("type Sq struct{ S, K float64 }\nfunc (q Sq) Area() float64 { return q.S * q.K }")
+	if got := s.exec("var v T2 = Sq{2, 3}\nv.Area()"); got != "6" {
+		t.Fatalf("alias after the redefinition: %q", got)
+	}
+}

@@ -642,8 +642,8 @@ func init() {
 			return
 		}
 		rename := func(id *ast.Ident, o types.Object) {
-			tn, ok := o.(*types.TypeName)
-			if !ok || tn.IsAlias() || c.Pkg.Scope().Lookup(id.Name) != o {
+			_, ok := o.(*types.TypeName)
+			if !ok || c.Pkg.Scope().Lookup(id.Name) != o {
 				return
 			}
 			if c.Fset.Position(id.Pos()).Filename != cellFile {
