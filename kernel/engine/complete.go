@@ -21,6 +21,11 @@ import (
 type member struct {
 	Name, Kind, Signature, Doc string
 	Methods                    []member
+	// typed: the signature is the front end's (go/types); iface: a
+	// variable of an interface type. owner is the cell type that
+	// declares a method or field found through a variable's type.
+	typed, iface bool
+	owner        string
 }
 
 // index answers completion and inspection without the interpreter. It is
@@ -106,8 +111,17 @@ func (x *index) addCell(p *plan, live map[string]reflect.Type) {
 			}
 		}
 	}()
+	replay := -1
+	if p.checked != nil {
+		replay = p.checked.ReplayAt()
+	}
 	for i := range p.items {
 		it := &p.items[i]
+		if internalNames(it) || (replay >= 0 && it.start >= replay) {
+			// a redefined type, or a declaration of an earlier cell
+			// declared again for it: its own cell's entry stays
+			continue
+		}
 		doc := docAbove(p.src, it.start)
 		switch d := it.decl.(type) {
 		case *ast.FuncDecl:
@@ -178,6 +192,58 @@ func (x *index) addCell(p *plan, live map[string]reflect.Type) {
 					delete(x.varType, id.Name)
 				}
 			}
+		}
+	}
+	if p.checked != nil {
+		for _, n := range p.checked.Dropped() {
+			delete(x.decls, n)
+			delete(x.typed, n)
+			delete(x.varType, n)
+			delete(x.live, n)
+		}
+		x.addHovers(p.checked.Hovers())
+	}
+}
+
+// internalNames reports whether the item declares a name of the
+// interpreter's own (a redefined type, or a method of one).
+func internalNames(it *item) bool {
+	if fd, ok := it.decl.(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) > 0 {
+		return strings.Contains(recvName(fd.Recv.List[0].Type), "__goldp")
+	}
+	for _, n := range itemNames(it) {
+		if strings.Contains(n, "__goldp") {
+			return true
+		}
+	}
+	return false
+}
+
+// addHovers records what the front end knows of the cell's declarations:
+// signatures from go/types and the doc comments of the cell as written.
+// x.mu is held.
+func (x *index) addHovers(hs []front.Hover) {
+	for _, h := range hs {
+		m := member{Name: h.Name, Kind: h.Kind, Signature: h.Signature, Doc: h.Doc, typed: true, iface: h.Interface}
+		switch h.Kind {
+		case "method":
+			x.methods[h.Recv] = putMember(x.methods[h.Recv], m)
+		case "type":
+			x.decls[h.Name] = m
+			old := x.methods[h.Name]
+			var ms []member
+			for _, mm := range h.Members {
+				nm := member{Name: mm.Name, Kind: mm.Kind, Signature: mm.Signature, typed: true}
+				for _, o := range old {
+					if o.Name == mm.Name && o.Kind == mm.Kind {
+						nm.Doc = o.Doc
+					}
+				}
+				ms = append(ms, nm)
+			}
+			x.methods[h.Name] = ms
+		default:
+			x.decls[h.Name] = m
 		}
 	}
 }
@@ -558,6 +624,13 @@ func (x *index) lookup(base, name string) (member, bool) {
 		}
 		for _, m := range x.selectorMembers(base) {
 			if m.Name == name {
+				if m.Doc == "" && m.owner != "" {
+					for _, o := range x.methods[m.owner] {
+						if o.Name == name {
+							m.Doc = o.Doc
+						}
+					}
+				}
 				if m.Doc == "" && extraDoc != nil {
 					if d, ok := x.compiledMethodDoc(base, name); ok {
 						return d, true
@@ -569,7 +642,7 @@ func (x *index) lookup(base, name string) (member, bool) {
 		return member{}, false
 	}
 	if m, ok := x.decls[name]; ok {
-		if t, ok := x.live[name]; ok && m.Kind == "var" {
+		if t, ok := x.live[name]; ok && m.Kind == "var" && (!m.typed || m.iface) {
 			ts := t.String()
 			if strings.Contains(ts, "struct {") {
 				ts = x.varType[name]
@@ -717,7 +790,9 @@ func typedMembers(t types.Type) []member {
 	var out []member
 	for _, m := range front.Members(t) {
 		mm := member{Name: m.Name, Kind: m.Kind, Signature: m.Signature}
-		if m.Path != "" && extraDoc != nil {
+		if m.Path == "main" {
+			mm.owner = m.Type // a cell type: its doc is in the index
+		} else if m.Path != "" && extraDoc != nil {
 			name := m.Type
 			if i := strings.LastIndexByte(name, '.'); i >= 0 {
 				name = name[i+1:]

@@ -91,9 +91,11 @@ type sessionView struct {
 	front *front.Session
 	// lowered is set while the rewriter plans a cell the front end has
 	// already checked and rewritten; insAt and insLen the span the front
-	// end inserted (see positioner).
+	// end inserted (see positioner); replayAt the offset of the
+	// declarations a redefinition declares again (-1: none).
 	lowered       bool
 	insAt, insLen int
+	replayAt      int
 }
 
 func (v *sessionView) defined(name string) bool {
@@ -454,7 +456,7 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 	}
 	r.items = items
 	r.out.src, r.out.items, r.out.ps = src, items, r.ps
-	if err := r.check(); err != nil {
+	if err := r.check(false); err != nil {
 		return nil, err
 	}
 	if !view.lowered {
@@ -463,19 +465,31 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 			return nil, err
 		}
 		r.out.checked = checked
+		r.out.notes = append(r.out.notes, checked.Notes()...)
 		if src2 != src {
 			// The front end rewrote constructs the interpreter gets
 			// wrong; plan the rewritten cell (same lines).
 			view.lowered = true
 			view.insAt, view.insLen = checked.Inserted()
-			defer func() { view.lowered, view.insLen = false, 0 }()
+			view.replayAt = checked.ReplayAt()
+			defer func() { view.lowered, view.insLen, view.replayAt = false, 0, -1 }()
 			p, err := rewrite(src2, line0, col0, view)
 			if p != nil {
 				p.checked = checked
+				p.notes = append(checked.Notes(), p.notes...)
 				noteStaleGenerics(p, view)
 			}
 			return p, err
 		}
+	}
+	// Types and methods are compared with the session's in the text the
+	// interpreter gets: a redefined type has a new name there.
+	if err := r.check(true); err != nil {
+		return nil, err
+	}
+	if view.lowered && view.replayAt >= 0 {
+		items = replayFirst(items, view.replayAt)
+		r.items = items
 	}
 	r.autoImports()
 	for i := range items {
@@ -505,25 +519,65 @@ func (r *rewriter) errAt(off int, name, format string, a ...any) error {
 	return &cellError{name, fmt.Sprintf(format, a...), l, c}
 }
 
+// replayFirst moves the items at or after offset at (the declarations of
+// earlier cells that a redefinition declares again, see
+// front.Checked.ReplayAt) to just after the cell's last type or method
+// declaration, so that the interpreter compiles them with the cell's
+// declarations, before the statements that may use them.
+func replayFirst(items []item, at int) []item {
+	var cell, replay []item
+	for _, it := range items {
+		if it.start >= at {
+			replay = append(replay, it)
+		} else {
+			cell = append(cell, it)
+		}
+	}
+	if len(replay) == 0 {
+		return items
+	}
+	pos := 0
+	for i, it := range cell {
+		switch d := it.decl.(type) {
+		case *ast.GenDecl:
+			if d.Tok == token.TYPE || d.Tok == token.IMPORT {
+				pos = i + 1
+			}
+		case *ast.FuncDecl:
+			if d.Recv != nil {
+				pos = i + 1
+			}
+		}
+	}
+	out := make([]item, 0, len(items))
+	out = append(out, cell[:pos]...)
+	out = append(out, replay...)
+	return append(out, cell[pos:]...)
+}
+
 // check reports the errors found before anything runs: func main in a
-// cell, a type redefined differently.
-func (r *rewriter) check() error {
+// cell (redef false), a type or method redefined differently (redef
+// true).
+func (r *rewriter) check(redef bool) error {
 	seen := map[string]string{}
 	for i := range r.items {
 		it := &r.items[i]
 		switch d := it.decl.(type) {
 		case *ast.FuncDecl:
-			if d.Recv == nil && d.Name.Name == "main" {
+			if !redef && d.Recv == nil && d.Name.Name == "main" {
 				if r.view.script {
 					continue
 				}
 				return r.errAt(it.off(d.Name.Pos()), "CompileError",
 					"func main is not allowed in a cell: cells run top to bottom, write its body as statements")
 			}
-			if d.Recv == nil && d.Name.Name == "init" {
+			if !redef && d.Recv == nil && d.Name.Name == "init" {
 				return r.errAt(it.off(d.Name.Pos()), "CompileError", "func init is not allowed in a cell: write its body as statements")
 			}
-			if d.Recv != nil && len(d.Recv.List) > 0 {
+			// With the front end, a method whose source changed
+			// redefines its type (a new name here); the same key is
+			// the same method (see decl).
+			if redef && r.view.front == nil && d.Recv != nil && len(d.Recv.List) > 0 {
 				key := recvName(d.Recv.List[0].Type) + "." + d.Name.Name
 				if prev, ok := r.view.methods[key]; ok && prev != tokenText(r.src[it.start:it.end]) {
 					return r.errAt(it.off(d.Name.Pos()), "CompileError",
@@ -531,7 +585,7 @@ func (r *rewriter) check() error {
 				}
 			}
 		case *ast.GenDecl:
-			if d.Tok != token.TYPE {
+			if !redef || d.Tok != token.TYPE {
 				continue
 			}
 			for _, sp := range d.Specs {
@@ -1030,8 +1084,12 @@ func (r *rewriter) decl(it *item) error {
 		def := tokenText(r.src[it.start:it.end])
 		if d.Recv != nil && len(d.Recv.List) > 0 {
 			key := recvName(d.Recv.List[0].Type) + "." + d.Name.Name
-			if r.view.methods[key] == def {
-				return nil // the same method again: nothing to do
+			if prev, ok := r.view.methods[key]; ok && (prev == def || r.view.front != nil) {
+				// The same method again: nothing to do. With the front
+				// end the text may differ only by what it wrote (the
+				// cell number in positions): a changed source gives the
+				// type a new name.
+				return nil
 			}
 		}
 		c := chunk{src: r.text(it, it.start, it.end) + "\n", line: r.line(it), col: r.col(it)}
@@ -1613,6 +1671,12 @@ func (v *sessionView) typeCheck(src string, line0, col0 int) (checked *front.Che
 	}
 	if err != nil {
 		return nil, "", err
+	}
+	for _, n := range c.Fresh() {
+		// its type was redefined: declared afresh, not assigned (the
+		// interpreter would assign a value of the new type to the old
+		// variable)
+		delete(v.vars, n)
 	}
 	return c, c.Rewritten(), checkSizes(c) // guard.go
 }

@@ -753,7 +753,21 @@ func plainValues(vals []any) string {
 // present in parse errors and absent from compile errors.
 var posRE = regexp.MustCompile(`^(?:_\.go:)?(\d+):(\d+): (.*)$`)
 
+// internalRE matches the interpreter's name of a redefined type
+// ("Rec__goldp2", see kernel/front/redefine.go).
+var internalRE = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_]*?)__goldp[0-9]+\b`)
+
+// userNames writes the user's names of redefined types in an
+// interpreter's message.
+func userNames(msg string) string {
+	if !strings.Contains(msg, "__goldp") {
+		return msg
+	}
+	return internalRE.ReplaceAllString(msg, "$1")
+}
+
 func (s *Session) newError(name, msg string, line, col int) *cell.Error {
+	msg = userNames(msg)
 	e := &cell.Error{Name: name, Message: msg, Line: line, Col: col}
 	if line > 0 {
 		e.Traceback = []string{fmt.Sprintf("%s:%d:%d: %s", s.fileName(), line, col, msg)}
@@ -822,7 +836,7 @@ func (s *Session) runError(ctx context.Context, err error, c *chunk) *cell.Error
 		if e, ok := p.Value.(error); ok {
 			msg = e.Error()
 		}
-		msg = goPanicText(msg)
+		msg = userNames(goPanicText(msg))
 		convLine, convCol := 0, 0
 		if m := conversionRE.FindStringSubmatch(msg); m != nil {
 			convLine, _ = strconv.Atoi(m[1])

@@ -103,7 +103,7 @@ func (s *Session) lower(c *Checked) {
 		}
 		switch st := stmtOf(d).(type) {
 		case *ast.ExprStmt:
-			if i == len(c.File.Decls)-1 {
+			if i == len(c.File.Decls)-1 || c.lastOfCell(i) {
 				c.values[st.X.Pos()] = true // the cell's value
 			}
 		case *ast.AssignStmt:

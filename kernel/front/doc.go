@@ -44,6 +44,8 @@
 //	defer        arguments evaluated at the defer; top-level loops' defers
 //	typeswitch   interface cases and cell types in type switches
 //	imports      packages the interpreter cannot load are refused
+//	redefine     a redefined type gets a fresh name in the interpreter;
+//	             what used it is declared again or dropped (redefine.go)
 //	panics       checked indexes and slice bounds, panic and recover
 //	             positions and values in Go's words
 //

@@ -161,7 +161,14 @@ func (c *Checked) outer(start, end int) []edit {
 			in = append(in, e)
 		}
 	}
-	sort.SliceStable(in, func(i, j int) bool { return in[i].start < in[j].start })
+	// At one offset, insertions come before a replacement that starts
+	// there (whichever rule recorded them first).
+	sort.SliceStable(in, func(i, j int) bool {
+		if in[i].start != in[j].start {
+			return in[i].start < in[j].start
+		}
+		return in[i].start == in[i].end && in[j].start != in[j].end
+	})
 	return in
 }
 
@@ -224,8 +231,12 @@ func (c *Checked) typeText(t types.Type) (string, bool) {
 		return c.marker(&hole{kind: holeType, t: t}), true
 	}
 	ok := true
+	renamed := c.sess != nil && (len(c.sess.redef.internal) > 0 || c.redef != nil)
 	s := types.TypeString(t, func(p *types.Package) string {
 		if p.Path() == mainPath {
+			if renamed {
+				return renameMark
+			}
 			return ""
 		}
 		if n, found := c.pkgName(p.Path()); found {
@@ -236,6 +247,9 @@ func (c *Checked) typeText(t types.Type) (string, bool) {
 	})
 	if !ok || !writableIn(t) {
 		return "", false
+	}
+	if renamed {
+		s = c.renameTypes(s)
 	}
 	return s, true
 }

@@ -445,7 +445,8 @@ func (c *Checked) monomorphize() *Error {
 		if old == nil && strings.HasPrefix(s.decls[g.name], "type ") || old != nil && old.isType && old.src != g.src {
 			// values of the old type would not be of the new one: as
 			// for other types (the engine refuses a changed definition)
-			return c.errAt(gd.selfFrom, "type "+g.name+" is already defined differently (or its methods are); a type cannot change its definition in a session (use a new name, or %reset)")
+			// (redefine.go says the same for the cases it sees first)
+			return c.errAt(gd.selfFrom, "the generic type "+g.name+" cannot be redefined (the interpreter would keep the methods of its first definition): give the new type another name, or %reset and run the cells again")
 		}
 	}
 	for _, g := range c.gens {

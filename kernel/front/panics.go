@@ -77,6 +77,9 @@ func init() {
 // panicPos is the position the helpers report for n, quoted.
 func (c *Checked) panicPos(n ast.Node) string {
 	l, col := c.Pos(n.Pos())
+	if cell, rl, rc, ok := c.replayPos(c.off(n.Pos()), l, col); ok {
+		return strconv.Quote(fmt.Sprintf("%d:%d:%d", cell, rl, rc)) // redefine.go
+	}
 	return strconv.Quote(fmt.Sprintf("%d:%d:%d", c.sess.Cell, l, col))
 }
 

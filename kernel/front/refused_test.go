@@ -45,8 +45,7 @@ func TestRefused(t *testing.T) {
 		{"an embedded instance of a generic type of the cells", "type B[T any] struct{ v T }\ntype S struct{ B[int] }", "name the field (F B[int])"},
 		{"a generic taking a method value of a type parameter's value, instantiated with a cell type", "type C int\nfunc (C) Get() int { return 1 }\nfunc Bind[T interface{ Get() int }](x T) func() int { return x.Get }\nBind(C(1))", "write a non-generic version of Bind"},
 		{"a type local to a function as a type argument of a cell generic", "func Id[T any](x T) T { return x }\nfunc f() { type L int; _ = Id(L(1)) }", "declare L at the top level of a cell"},
-		{"a generic type changed in a later cell", "type B[T any] struct{ v T }\n%%\ntype B[T any] struct{ w T }", "a type cannot change its definition"},
-		{"a type made generic in a later cell", "type B struct{ v int }\n%%\ntype B[T any] struct{ v T }", "a type cannot change its definition"},
+		{"a type made generic in a later cell", "type B struct{ v int }\n%%\ntype B[T any] struct{ v T }", "cannot be redefined"},
 		{"a generic library function", "xs := []int{2, 1}\nslices.Sort(xs)", "use sort.Ints"},
 		{"a constraint of the library is not refused", "func Max[T cmp.Ordered](a, b T) T { if a > b { return a }; return b }\nMax(1, 2)\nstrings.Lines(\"a\")", "strings.Lines"},
 		{"a library name the interpreter's tables lack", "strings.Lines(\"a\")", "not in the interpreter's symbol tables"},
@@ -75,6 +74,27 @@ func TestRefused(t *testing.T) {
 			}
 		}
 		_, err := s.Check(cells[len(cells)-1], 1, 1, nil)
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: got %v, want a refusal naming %q", c.construct, err, c.msg)
+		}
+	}
+	// Refusals that need earlier cells (redefine.go).
+	for _, c := range []struct {
+		construct string
+		cells     []string
+		msg       string
+	}{
+		{"redefining a generic type", []string{"type G[T any] struct{ v T }", "type G[T any] struct{ v, w T }"}, "give the new type another name"},
+		{"an embedded field of a redefined type", []string{"type B struct{ ID int }", "type B struct{ ID, Rev int }", "type D struct{ B }"}, "name the field (B B)"},
+	} {
+		s := newTestSession()
+		var err error
+		for i, cell := range c.cells {
+			s.Cell = i + 1
+			if _, err = s.Check(cell, 1, 1, nil); err != nil && i < len(c.cells)-1 {
+				t.Fatalf("%s: cell %d: %v", c.construct, i+1, err)
+			}
+		}
 		if err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s: got %v, want a refusal naming %q", c.construct, err, c.msg)
 		}

@@ -87,6 +87,7 @@ type Session struct {
 	instances  map[string]string
 	instCount  int
 	genVersion int
+	redef      redefState // sources of declarations, redefined types (redefine.go)
 }
 
 // NewSession returns an empty session.
@@ -144,6 +145,8 @@ type Checked struct {
 	final    bool
 	insAt    int
 	insLen   int
+	redef    *cellRedef // what the cell redefines (redefine.go)
+	cell     int        // Session.Cell when the cell was checked
 }
 
 // Pos converts a position in the checked file to the cell's line and
@@ -160,9 +163,21 @@ func (c *Checked) Pos(p token.Pos) (line, col int) {
 // not valid notebook Go.
 func (s *Session) Check(src string, line0, col0 int, defined func(name string) bool) (*Checked, error) {
 	if s.pending != nil {
-		s.commit(s.pending, defined)
+		p := s.pending
+		def := defined
+		if defined != nil {
+			def = func(n string) bool { return defined(s.interpName(p, n)) }
+		}
+		s.commit(p, def)
+		s.record(p, def)
 		s.pending = nil
 	}
+	return s.check(src, line0, col0, nil)
+}
+
+// check checks the cell src; rd is what it redefines, if it was found
+// already (see redefine.go).
+func (s *Session) check(src string, line0, col0 int, rd *cellRedef) (*Checked, error) {
 	ps := newPositioner(src, line0, col0)
 	text, err := s.build(src, ps)
 	if err != nil {
@@ -172,13 +187,21 @@ func (s *Session) Check(src string, line0, col0 int, defined func(name string) b
 	if err != nil {
 		return nil, syntaxError(err, ps)
 	}
-	c := &Checked{Src: src, File: f, Fset: s.fset, ps: ps}
+	c := &Checked{Src: src, File: f, Fset: s.fset, ps: ps, cell: s.Cell, redef: rd}
 	s.lower(c)
-	files := []*ast.File{s.sessionAST(c.declared), f}
+	if rd == nil {
+		if rd, err = s.redefinitions(c); err != nil {
+			return nil, err
+		} else if rd != nil {
+			return s.checkRedefined(src, line0, col0, rd)
+		}
+	}
+	skip := c.sessionSkips()
+	files := []*ast.File{s.sessionAST(skip), f}
 	s.autoImport(c)
 	pkg := types.NewPackage(mainPath, mainPath)
 	for n, o := range s.opaque {
-		if !c.declared[n] {
+		if !skip[n] {
 			pkg.Scope().Insert(o)
 		}
 	}
@@ -197,12 +220,20 @@ func (s *Session) Check(src string, line0, col0 int, defined func(name string) b
 		},
 	}
 	types.NewChecker(&conf, s.fset, pkg, info).Files(files)
+	if rd != nil {
+		if err := rd.replayFailed(c, errs); err != nil {
+			return nil, err
+		}
+	}
 	if e := s.cellErrors(errs, c); e != nil {
 		return nil, e
 	}
 	c.Pkg, c.Info = pkg, info
 	c.sess = s
 	if e := c.lowerRules(); e != nil {
+		if rd != nil && rd.start > 0 && c.ps.offset(e.Line, e.Col) >= rd.start {
+			return nil, rd.refusedAt(c.ps.offset(e.Line, e.Col), e.Msg)
+		}
 		return nil, e
 	}
 	if e := c.monomorphize(); e != nil {
@@ -229,6 +260,11 @@ func (s *Session) cellErrors(errs []types.Error, c *Checked) *Error {
 			continue
 		}
 		msg := goWords(te.Msg, c.inDefine(te.Pos))
+		if n, ok := strings.CutPrefix(te.Msg, "undefined: "); ok {
+			if why := s.dropReason(c, n); why != "" {
+				msg = why
+			}
+		}
 		if out == nil {
 			out = &Error{Line: pos.Line, Col: pos.Column, Msg: msg}
 		} else if len(out.More) < 9 {
