@@ -68,6 +68,15 @@ func TestHelpLimits(t *testing.T) {
 	if got := s.exec("r := rand.IntN(10)\nr >= 0 && r < 10"); got != "true" {
 		t.Errorf("rand.IntN: %q", got)
 	}
+	// a nil cell pointer converted to error stops the cell (the
+	// interpreter would make the error nil); returning nil itself works
+	s.exec("type NE struct{}\nfunc (*NE) Error() string { return \"ne\" }\nfunc get(p *NE) error { return p }\nfunc get2(p *NE) error {\n\tif p == nil {\n\t\treturn nil\n\t}\n\treturn p\n}")
+	if e := s.fail("get(nil) == nil"); !strings.Contains(e.Message, "non-nil interface in Go") {
+		t.Errorf("typed nil converted to error: %+v", e)
+	}
+	if got := s.exec("fmt.Sprint(get2(nil) == nil, get2(&NE{}) == nil, get(&NE{}) == nil)"); got != "true false false" {
+		t.Errorf("typed nil alternative: %q", got)
+	}
 	// interpreted methods are invisible to a type assertion on any
 	s.exec("type Money struct{ v float64 }\nfunc (m Money) String() string { return \"$\" }")
 	if got := s.exec("var a any = Money{1}\n_, ok := a.(fmt.Stringer)\nok"); got != "false" {

@@ -17,7 +17,17 @@ func init() {
 				return true
 			}
 			t := c.typeOf(ta.Type)
-			if t == nil || !types.IsInterface(t) {
+			if t == nil {
+				return true
+			}
+			if !types.IsInterface(t) {
+				// the interpreter compares the structure: a Dog
+				// asserted to Cat (same underlying type) succeeds
+				if named, _ := cellNamed(t); named != nil {
+					if other := c.sameShape(named); other != "" {
+						c.refuse(ta, "the interpreter cannot tell "+named.Obj().Name()+" from "+other+" (same underlying type), so this assertion could succeed on a "+other+": give them different fields, or assert to an interface with a method only "+named.Obj().Name()+" has")
+					}
+				}
 				return true
 			}
 			if named, _ := cellNamed(t); named != nil {

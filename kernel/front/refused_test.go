@@ -32,6 +32,7 @@ func TestRefused(t *testing.T) {
 		{"a verb invalid for a cell type with methods", "type S float64\nfunc (S) String() string { return \"s\" }\nfmt.Printf(\"%d\", S(1))", "use a verb of its kind"},
 		{"%w with an error of a cell type", "type E struct{}\nfunc (*E) Error() string { return \"e\" }\nfmt.Errorf(\"x: %w\", &E{})", "wrap its text with %v"},
 		{"the builtin println with a float operand", "println(1.5)", "fmt.Println"},
+		{"a type assertion to a cell type with the shape of another", "type Cat struct{}\ntype Dog struct{}\nvar v any = Dog{}\n_, ok := v.(Cat)", "give them different fields"},
 		{"a type assertion to a cell interface", "type I interface{ M() }\nvar v any\n_, ok := v.(I)", "use a type switch"},
 		{"a package without compiled symbols", "import \"os/exec\"\nexec.LookPath(\"go\")", "not compiled into goldp"},
 		{"a generic library function", "xs := []int{2, 1}\nslices.Sort(xs)", "use sort.Ints"},
