@@ -34,7 +34,7 @@ func TestHelpLimits(t *testing.T) {
 	// fmt forms the interpreter prints wrongly are refused; the
 	// alternatives work
 	s.exec("type Temp float64\nfunc (t Temp) String() string { return fmt.Sprintf(\"%.1f C\", float64(t)) }\ntype Pair struct{ A, B int }")
-	for _, c := range []string{"fmt.Printf(\"%#v\", Pair{1, 2})", "fmt.Println([]Temp{1})", "fmt.Print(Temp(1))"} {
+	for _, c := range []string{"fmt.Println([]any{Temp(1)})", "var a any = Pair{}\nfmt.Printf(\"%T\", a)", "fmt.Print(Temp(1))"} {
 		if e := s.fail(c); e.Name != "CompileError" {
 			t.Errorf("%s: %+v", c, e)
 		}
@@ -43,6 +43,12 @@ func TestHelpLimits(t *testing.T) {
 	s.exec("ts := []Temp{1, 2}\nfor _, x := range ts {\n\tfmt.Println(x.String())\n}\nfmt.Printf(\"%+v %T\\n\", Pair{1, 2}, Pair{})\nfmt.Println(Temp(3))")
 	if got := s.out.String(); got != "1.0 C\n2.0 C\n{A:1 B:2} main.Pair\n3.0 C\n" {
 		t.Errorf("fmt alternatives: %q", got)
+	}
+	// String methods inside values and %#v work (kernel/fmtval)
+	s.out.Reset()
+	s.exec("fmt.Printf(\"%#v %v\\n\", Pair{1, 2}, []Temp{1})")
+	if got := s.out.String(); got != "main.Pair{A:1, B:2} [1.0 C]\n" {
+		t.Errorf("fmt of nested Stringers and %%#v: %q", got)
 	}
 	// errors.As with a cell type: refused; a type assertion works
 	s.exec("type MyErr struct{ Code int }\nfunc (e *MyErr) Error() string { return fmt.Sprint(\"code \", e.Code) }")

@@ -1536,6 +1536,7 @@ func (v *sessionView) typeCheck(src string, line0, col0 int) (*front.Checked, st
 		v.front.Script = v.script
 		v.front.DeferHook = rtName + ".Defer"
 		v.front.PanicHook = rtName
+		v.front.FmtHook = rtName
 		v.front.Loadable = func(path string) bool { _, ok := loadable()[path]; return ok }
 		v.front.HasSymbol = func(path, name string) bool {
 			syms, ok := loadable()[path]

@@ -19,6 +19,7 @@ import (
 
 	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/display"
+	"github.com/goldp/goldp/kernel/fmtval"
 )
 
 // Session is one notebook-Go interpreter with its state: the names cells
@@ -253,6 +254,14 @@ func (s *Session) runtimeExports() interp.Exports {
 			"Slice":    reflect.ValueOf(s.rtSlice),
 			"Slice3":   reflect.ValueOf(s.rtSlice3),
 			"Recover":  reflect.ValueOf(s.rtRecovered),
+			// kernel/fmtval for the fmt trees of kernel/front
+			"FmtNode":    reflect.ValueOf((*fmtval.Node)(nil)),
+			"FmtLeaf":    reflect.ValueOf(fmtval.Leaf),
+			"FmtMethods": reflect.ValueOf(fmtval.Methods),
+			"FmtSeq":     reflect.ValueOf(fmtval.Seq),
+			"FmtMap":     reflect.ValueOf(fmtval.Map),
+			"FmtStruct":  reflect.ValueOf(fmtval.Struct),
+			"FmtPtr":     reflect.ValueOf(fmtval.Ptr),
 		},
 	}
 }

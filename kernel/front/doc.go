@@ -30,7 +30,9 @@
 //	rangeint     range over an integer; range over a function is refused
 //	loopvar      per-iteration loop variables (Go 1.22)
 //	callback     function literals handed to compiled code in loops
-//	fmtcell      %T, numeric verbs and String/Error of cell types in fmt
+//	fmtcell      %T, %#v, numeric verbs and String/Error of cell types in
+//	             fmt, also inside containers (fmttree.go, kernel/fmtval)
+//	nilconv      a nil cell pointer converted to error is checked
 //	errorsas     errors.As with cell types is refused
 //	assert       assertions to cell interfaces are refused
 //	defer        arguments evaluated at the defer; top-level loops' defers

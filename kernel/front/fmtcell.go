@@ -21,10 +21,16 @@ import (
 //   - a numeric verb (%d, %f, %x on a type without String, ...) on a cell
 //     type with a basic underlying type formats the underlying value,
 //     which is what fmt does when no String or Format method applies;
-//   - refused: %#v of cell types, %T or %#v of an interface when cells
-//     declared types, and values of cell types with String or Error
-//     methods inside slices, arrays, maps or structs (fmt would call the
-//     methods; the interpreter does not).
+//   - an operand holding cell types with String or Error methods inside
+//     slices, arrays, maps, structs or pointers, %#v of cell types, %+v of
+//     cell structs with unexported fields, and values holding an empty
+//     interface (or one of the cells) are handed to fmt as a
+//     kernel/fmtval tree the front end describes from the static type
+//     (fmttree.go), which formats as fmt formats the Go value;
+//   - refused: %T or %#v of an interface when cells declared types, and
+//     what the tree cannot describe exactly (a cell type with a String
+//     method inside an any, a Format method inside a value, verbs fmt
+//     rejects with the cell type's name).
 func init() {
 	register(rule{"fmtcell", 50, kCall, func(c *Checked) {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
@@ -117,6 +123,17 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string) {
 			continue
 		}
 		if !c.hasCellType(t) {
+			if strings.Contains("vsqxXd", v) && c.hasCellTypes() && looseIface(t) {
+				// an interface inside the value may hold a cell
+				// type fmt prints differently: describe it, which
+				// refuses it when some cell type could be there
+				tree, why := c.fmtTree(a, t, flags, v)
+				if why != "" {
+					c.refuse(a, treeRefusal(flags, v, why))
+					return
+				}
+				c.replace(a, tree)
+			}
 			continue
 		}
 		switch {
@@ -132,12 +149,21 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string) {
 			c.replace(a, strconv.Quote(types.TypeString(t, func(p *types.Package) string { return p.Name() })))
 			changed = true
 		case v == "v" && strings.Contains(flags, "#"):
-			c.refuse(a, "the interpreter prints %#v of a cell type by its structure, not its name: use %+v")
-			return
-		default:
-			if c.nestedMethods(t) {
-				c.refuse(a, "fmt does not call the String or Error methods of cell types inside slices, arrays, maps or structs in the interpreter: format the elements yourself (call their String method)")
+			tree, why := c.fmtTree(a, t, flags, v)
+			if why != "" {
+				c.refuse(a, treeRefusal(flags, v, why))
 				return
+			}
+			c.replace(a, tree)
+		default:
+			if c.nestedTree(t, v) || v == "v" && strings.Contains(flags, "+") && c.unexportedFields(t) {
+				tree, why := c.fmtTree(a, t, flags, v)
+				if why != "" {
+					c.refuse(a, treeRefusal(flags, v, why))
+					return
+				}
+				c.replace(a, tree)
+				continue
 			}
 			named, ptr := cellNamed(t)
 			if named == nil {

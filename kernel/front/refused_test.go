@@ -27,8 +27,10 @@ func TestRefused(t *testing.T) {
 		{"fmt argument indexes with cell types", "type Q struct{}\nfmt.Printf(\"%[1]v\", Q{})", "argument order"},
 		{"%T of an interface when cells declare types", "type Q struct{}\nvar a any = Q{}\nfmt.Printf(\"%T\", a)", "print the name yourself"},
 		{"%T of a cell type in an expression with effects", "type Q struct{}\nfunc mk() Q { return Q{} }\nfmt.Printf(\"%T\", mk())", "write the name"},
-		{"%#v of a cell type", "type Q struct{}\nfmt.Printf(\"%#v\", Q{})", "use %+v"},
-		{"String methods of cell types inside containers", "type S int\nfunc (S) String() string { return \"s\" }\nfmt.Println([]S{1})", "format the elements yourself"},
+		{"%#v of a value holding an interface that may hold a cell type", "type Q struct{}\nfmt.Printf(\"%#v\", []any{Q{}})", "use %+v"},
+		{"a verb fmt rejects naming a cell type inside a value", "type C float64\nfunc (C) String() string { return \"c\" }\nfmt.Printf(\"%d\", []C{1.5})", "format the elements yourself"},
+		{"a Format method of a cell type inside a value", "type F int\nfunc (F) Format(s fmt.State, r rune) {}\nfmt.Println([]F{1})", "format the elements yourself"},
+		{"String methods inside an empty interface inside a value", "type S int\nfunc (S) String() string { return \"s\" }\nfmt.Println([]any{S(1)})", "format the elements yourself"},
 		{"a verb invalid for a cell type with methods", "type S float64\nfunc (S) String() string { return \"s\" }\nfmt.Printf(\"%d\", S(1))", "use a verb of its kind"},
 		{"%w with an error of a cell type", "type E struct{}\nfunc (*E) Error() string { return \"e\" }\nfmt.Errorf(\"x: %w\", &E{})", "wrap its text with %v"},
 		{"the builtin println with a float operand", "println(1.5)", "fmt.Println"},
@@ -43,6 +45,7 @@ func TestRefused(t *testing.T) {
 		s := newTestSession()
 		s.Loadable = func(path string) bool { return path != "os/exec" }
 		s.HasSymbol = func(path, name string) bool { return name != "Lines" }
+		s.FmtHook = "H" // as the engine sets it
 		_, err := s.Check(c.cell, 1, 1, nil)
 		if err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s: got %v, want a refusal naming %q", c.construct, err, c.msg)

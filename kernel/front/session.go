@@ -54,6 +54,10 @@ type Session struct {
 	// and panics with Go's runtime error; At(pos string, v any) any
 	// notes where an explicit panic happens and returns v.
 	PanicHook string
+	// FmtHook, if set, names the package of the engine's fmt helpers
+	// (kernel/fmtval's Leaf, Methods, Seq, Map, Struct and Ptr as FmtLeaf,
+	// ..., and its Node as FmtNode; see fmttree.go).
+	FmtHook string
 	// Cell is the number the engine gives the cell being checked; it is
 	// part of the positions the panic helpers report, so that a panic in
 	// a function of an earlier cell names that cell.
