@@ -46,14 +46,14 @@ func init() {
 			if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" {
 				return true
 			}
-			c.fmtCall(call, fn.Name())
+			c.fmtCall(call, fn.Name(), sel)
 			return true
 		})
 	}})
 }
 
 // fmtCall checks one call of a fmt function.
-func (c *Checked) fmtCall(call *ast.CallExpr, name string) {
+func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr) {
 	first := 0 // index of the first formatted operand
 	switch name {
 	case "Print", "Println", "Sprint", "Sprintln":
@@ -116,6 +116,14 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string) {
 		verb := verbs[i]
 		flags, v := verb[:len(verb)-1], verb[len(verb)-1:]
 		if types.IsInterface(t) {
+			if v == "T" && c.hasCellTypes() && lit != nil {
+				if e, ok := c.dynTypeName(a, t, sel); ok {
+					newVerbs[i] = flags + "s"
+					c.replace(a, e)
+					changed = true
+					continue
+				}
+			}
 			if (v == "T" || v == "v" && strings.Contains(flags, "#")) && c.hasCellTypes() {
 				c.refuse(a, "the interpreter prints values of cell types with %T and %#v by their structure, not their name: print the name yourself, or use %v")
 				return

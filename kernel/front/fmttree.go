@@ -513,3 +513,62 @@ func treeRefusal(flags, v, why string) string {
 	}
 	return "fmt does not call the String or Error methods of cell types inside slices, arrays, maps or structs in the interpreter, and the front end cannot describe this value (" + why + "): format the elements yourself (call their String method)"
 }
+
+// dynTypeName returns the expression that replaces operand a of interface
+// type t under %T (then %s): the name of the dynamic type, found by
+// comma-ok assertions (which the interpreter gets right) to every type of
+// the cells that implements t, and fmt's own %T for other types.
+// ok is false when that cannot be exact: two candidates with the same
+// underlying type (the interpreter cannot tell them apart) or a generic
+// type of the cells that could be there.
+func (c *Checked) dynTypeName(a ast.Expr, t types.Type, fmtSel *ast.SelectorExpr) (string, bool) {
+	tt, ok := c.typeText(t)
+	if !ok {
+		return "", false
+	}
+	iface := t.Underlying().(*types.Interface)
+	if iface.NumMethods() == 0 {
+		return "", false // []T, map[K]T, ... of cell types could be there
+	}
+	scope := c.Pkg.Scope()
+	var cands []types.Type
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
+			return "", false // an instance could be there, and cannot be listed
+		}
+		for _, ct := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if types.Implements(ct, iface) {
+				cands = append(cands, ct)
+			}
+		}
+	}
+	for i, x := range cands {
+		for _, y := range cands[i+1:] {
+			if types.Identical(x.Underlying(), y.Underlying()) {
+				return "", false
+			}
+			px, okx := x.(*types.Pointer)
+			py, oky := y.(*types.Pointer)
+			if okx && oky && types.Identical(px.Elem().Underlying(), py.Elem().Underlying()) {
+				return "", false
+			}
+		}
+	}
+	v := c.temp("tv")
+	var b strings.Builder
+	b.WriteString("func(" + v + " " + tt + ") string { ")
+	for _, ct := range cands {
+		ctt, ok := c.typeText(ct)
+		name, ok2 := reflectName(ct)
+		if !ok || !ok2 {
+			return "", false
+		}
+		b.WriteString("if _, ok := " + v + ".(" + ctt + "); ok { return " + strconv.Quote(name) + " }; ")
+	}
+	b.WriteString("return " + c.text(c.off(fmtSel.X.Pos()), c.off(fmtSel.X.End())) + ".Sprintf(\"%T\", " + v + ") }(" + c.text(c.off(a.Pos()), c.off(a.End())) + ")")
+	return b.String(), true
+}
