@@ -83,6 +83,15 @@ func TestHelpLimits(t *testing.T) {
 	if got := s.exec("fmt.Sprint(get2(nil) == nil, get2(&NE{}) == nil, get(&NE{}) == nil)"); got != "true false false" {
 		t.Errorf("typed nil alternative: %q", got)
 	}
+	// assertions to a cell interface: the single-value form is refused,
+	// the comma-ok form works
+	s.exec("type Sizer interface{ Size() int }\ntype Blob []byte\nfunc (b Blob) Size() int { return len(b) }")
+	if e := s.fail("var sv any = Blob(\"abc\")\n_ = sv.(Sizer)"); !strings.Contains(e.Message, "comma-ok") {
+		t.Errorf("single-value assertion to a cell interface: %+v", e)
+	}
+	if got := s.exec("var sv any = Blob(\"abc\")\nsz, ok := sv.(Sizer)\nfmt.Sprint(ok, sz.Size())"); got != "true 3" {
+		t.Errorf("comma-ok assertion to a cell interface: %q", got)
+	}
 	// interpreted methods are invisible to a type assertion on any
 	s.exec("type Money struct{ v float64 }\nfunc (m Money) String() string { return \"$\" }")
 	if got := s.exec("var a any = Money{1}\n_, ok := a.(fmt.Stringer)\nok"); got != "false" {

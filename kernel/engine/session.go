@@ -262,6 +262,7 @@ func (s *Session) runtimeExports() interp.Exports {
 			"FmtMap":     reflect.ValueOf(fmtval.Map),
 			"FmtStruct":  reflect.ValueOf(fmtval.Struct),
 			"FmtPtr":     reflect.ValueOf(fmtval.Ptr),
+			"Implements": reflect.ValueOf(rtImplements),
 		},
 	}
 }
@@ -940,4 +941,22 @@ func (f *stderrFilter) take() []frame {
 	fr := f.frames
 	f.frames = nil
 	return fr
+}
+
+// rtImplements is the last test of a type switch case or assertion on an
+// interface of the cells (kernel/front typeswitch.go), after the cell
+// types implementing it: a value of a compiled type with all the
+// interface's methods would match in Go, but the interpreter cannot convert
+// it, so the cell stops with a message saying so.
+func rtImplements(v any, iface string, methods ...string) bool {
+	if v == nil {
+		return false
+	}
+	t := reflect.TypeOf(v)
+	for _, m := range methods {
+		if _, ok := t.MethodByName(m); !ok {
+			return false
+		}
+	}
+	panic(fmt.Sprintf("notebook Go: a %v implements %s, which the interpreter cannot convert it to: switch on %v itself, or declare an interface of the library it implements", t, iface, t))
 }
