@@ -32,7 +32,8 @@
 //	callback     function literals handed to compiled code in loops
 //	fmtcell      %T, %#v, numeric verbs and String/Error of cell types in
 //	             fmt, also inside containers (fmttree.go, kernel/fmtval)
-//	nilconv      a nil cell pointer converted to error is checked
+//	nilconv      a nil cell pointer converted to error is checked; typed
+//	             constant expressions converted to interfaces get their type
 //	errorsas     errors.As with cell types is refused
 //	assert       assertions to cell interfaces are refused
 //	defer        arguments evaluated at the defer; top-level loops' defers

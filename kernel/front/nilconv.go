@@ -24,6 +24,9 @@ import (
 //
 // so that a nil operand stops the cell with a message saying why, instead
 // of giving another answer than Go.
+//
+// The same walk converts a typed constant expression converted to an
+// interface to its type first (constConv).
 func init() {
 	register(rule{"nilconv", 55, 0, func(c *Checked) {
 		assigned := c.reassigned()
@@ -167,6 +170,9 @@ func nilable(t types.Type) bool {
 
 // nilConv guards operand e when it is converted to target.
 func (c *Checked) nilConv(e ast.Expr, target types.Type, assigned map[types.Object]bool) {
+	if e != nil && target != nil && types.IsInterface(target) {
+		c.constConv(e)
+	}
 	if e == nil || !compiledIface(target) {
 		return
 	}
@@ -175,7 +181,7 @@ func (c *Checked) nilConv(e ast.Expr, target types.Type, assigned map[types.Obje
 		return
 	}
 	tt, ok := c.typeText(t)
-	if !ok {
+	if !ok || c.touched(e) {
 		c.refuse(e, "the interpreter converts a nil value of a cell type to a nil "+target.String()+" (Go keeps a non-nil interface holding the nil value): convert only values that are not nil")
 		return
 	}
@@ -299,4 +305,42 @@ func (c *Checked) enclosingSig(stack []ast.Node) *types.Signature {
 		}
 	}
 	return nil
+}
+
+// constConv: the interpreter silently drops the rest of a function whose
+// statement converts a typed constant expression (time.Duration(90) *
+// time.Second) to an interface (nothing after it runs, nothing is
+// reported); converting the constant to its type first avoids it.
+func (c *Checked) constConv(e ast.Expr) {
+	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok {
+		return
+	}
+	tv, ok := c.Info.Types[b]
+	if !ok || tv.Value == nil {
+		return
+	}
+	if basic, ok := tv.Type.(*types.Basic); ok && basic.Info()&types.IsUntyped != 0 {
+		return
+	}
+	t, ok := c.typeText(tv.Type)
+	if !ok || c.touched(e) {
+		return
+	}
+	c.insert(e.Pos(), t+"(")
+	c.insert(e.End(), ")")
+}
+
+// touched reports whether an edit recorded so far covers e, or starts or
+// ends at or across a boundary of e (inserting around e could cut it).
+func (c *Checked) touched(e ast.Node) bool {
+	start, end := c.off(e.Pos()), c.off(e.End())
+	for _, ed := range c.edits {
+		inside := start < ed.start && ed.end < end
+		outside := ed.end < start || ed.start > end
+		if !inside && !outside {
+			return true
+		}
+	}
+	return false
 }
