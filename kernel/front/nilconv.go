@@ -29,7 +29,7 @@ import (
 // interface to its type first (constConv).
 func init() {
 	register(rule{"nilconv", 55, 0, func(c *Checked) {
-		assigned := c.reassigned()
+		var assigned map[types.Object]bool // by nonNil, on first use
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CallExpr:
@@ -215,6 +215,9 @@ func (c *Checked) nonNil(e ast.Expr, assigned map[types.Object]bool) bool {
 		}
 	case *ast.Ident:
 		obj, ok := c.Info.Uses[e].(*types.Var)
+		if ok && assigned == nil {
+			assigned = c.reassigned()
+		}
 		if !ok || assigned[obj] {
 			return false
 		}
