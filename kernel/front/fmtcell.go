@@ -128,6 +128,17 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 				c.refuse(a, "the interpreter prints values of cell types with %T and %#v by their structure, not their name: print the name yourself, or use %v")
 				return
 			}
+			if strings.Contains("vsqxXd", v) && !compiledIface(t) && c.hasCellTypes() {
+				spacing := name == "Print" || name == "Sprint" || name == "Fprint" || name == "Append"
+				tree, why := c.dynTree(a, t, flags, v, call.Pos(), spacing)
+				if why != "" {
+					c.refuse(a, "the interpreter prints a value of a cell type held by an interface without its String or Error methods, and "+why+": print it through a variable of its own type")
+					return
+				}
+				if tree != "" {
+					c.replace(a, tree)
+				}
+			}
 			continue
 		}
 		if !c.hasCellType(t) {

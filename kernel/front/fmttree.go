@@ -2,6 +2,7 @@ package front
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strconv"
 	"strings"
@@ -571,4 +572,74 @@ func (c *Checked) dynTypeName(a ast.Expr, t types.Type, fmtSel *ast.SelectorExpr
 	}
 	b.WriteString("return " + c.text(c.off(fmtSel.X.Pos()), c.off(fmtSel.X.End())) + ".Sprintf(\"%T\", " + v + ") }(" + c.text(c.off(a.Pos()), c.off(a.End())) + ")")
 	return b.String(), true
+}
+
+// dynTree returns the expression that replaces operand a of an empty
+// interface or an interface of the cells: the interpreter hands fmt the
+// value it holds without its methods (a Shape holding a Stringer prints
+// its fields). For every cell type implementing t whose values fmt prints
+// differently from their structure, a comma-ok assertion picks the
+// value's tree; other values are handed to fmt as they are. "" when no
+// cell type needs it; why is set when the candidates cannot be told apart.
+func (c *Checked) dynTree(a ast.Expr, t types.Type, flags, v string, at token.Pos, spacing bool) (expr, why string) {
+	if c.sess == nil || c.sess.FmtHook == "" {
+		return "", ""
+	}
+	iface := t.Underlying().(*types.Interface)
+	scope := c.Pkg.Scope()
+	var cands []types.Type
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		named := tn.Type().(*types.Named)
+		if named.TypeParams().Len() > 0 {
+			continue
+		}
+		for _, ct := range []types.Type{named, types.NewPointer(named)} {
+			g := &fmtGen{c: c, verb: v, plus: v == "v" && strings.Contains(flags, "+")}
+			if !types.Implements(ct, iface) || !g.needs(ct, 0, true, map[types.Type]bool{}) {
+				continue
+			}
+			if other := c.sameShape(named); other != "" {
+				return "", "it cannot tell " + name + " from " + other + " (same underlying type)"
+			}
+			if c.Fset.File(tn.Pos()) == c.Fset.File(c.File.Pos()) && tn.Pos() > at && !c.inFuncDecl(at) {
+				return "", name + " is declared after this statement (declare it first)"
+			}
+			if b, ok := ct.Underlying().(*types.Basic); ok && spacing && b.Info()&types.IsString != 0 {
+				// Print puts no space next to a string operand
+				return "", "fmt.Print spaces its operands by their kind: use Println or Printf"
+			}
+			cands = append(cands, ct)
+		}
+	}
+	if len(cands) == 0 {
+		return "", ""
+	}
+	tt, ok := c.typeText(t)
+	if !ok {
+		return "", "the interface cannot be named here"
+	}
+	x := c.temp("dv")
+	var b strings.Builder
+	b.WriteString("func(" + x + " " + tt + ") any { ")
+	for _, ct := range cands {
+		ctt, ok := c.typeText(ct)
+		if !ok {
+			return "", types.TypeString(ct, nil) + " cannot be named here"
+		}
+		y := c.temp("dx")
+		g := &fmtGen{c: c, hook: c.sess.FmtHook, verb: v,
+			sharp: v == "v" && strings.Contains(flags, "#"),
+			plus:  v == "v" && strings.Contains(flags, "+")}
+		node := g.node(ct, y, 0, true)
+		if g.refuse != "" {
+			return "", g.refuse
+		}
+		b.WriteString("if " + y + ", ok := " + x + ".(" + ctt + "); ok { return " + node + " }; ")
+	}
+	b.WriteString("return " + x + " }(" + c.text(c.off(a.Pos()), c.off(a.End())) + ")")
+	return b.String(), ""
 }

@@ -27,6 +27,7 @@ func TestRefused(t *testing.T) {
 		{"fmt with a non-constant format and cell types", "type Q struct{}\nf := \"%v\"\nfmt.Printf(f, Q{})", "string literal"},
 		{"fmt argument indexes with cell types", "type Q struct{}\nfmt.Printf(\"%[1]v\", Q{})", "argument order"},
 		{"%T of an interface when cells declare types", "type Q struct{}\nvar a any = Q{}\nfmt.Printf(\"%T\", a)", "print the name yourself"},
+		{"fmt.Print of an interface that may hold a cell string type with a String method", "type N string\nfunc (N) String() string { return \"n\" }\nvar a any = N(\"x\")\nfmt.Print(a)", "use Println or Printf"},
 		{"%T of a cell type in an expression with effects", "type Q struct{}\nfunc mk() Q { return Q{} }\nfmt.Printf(\"%T\", mk())", "write the name"},
 		{"%#v of a value holding an interface that may hold a cell type", "type Q struct{}\nfmt.Printf(\"%#v\", []any{Q{}})", "use %+v"},
 		{"a verb fmt rejects naming a cell type inside a value", "type C float64\nfunc (C) String() string { return \"c\" }\nfmt.Printf(\"%d\", []C{1.5})", "format the elements yourself"},
