@@ -36,7 +36,7 @@ func TestHelpLimits(t *testing.T) {
 	// fmt forms the interpreter prints wrongly are refused; the
 	// alternatives work
 	s.exec("type Temp float64\nfunc (t Temp) String() string { return fmt.Sprintf(\"%.1f C\", float64(t)) }\ntype Pair struct{ A, B int }")
-	for _, c := range []string{"fmt.Printf(\"%#v\", Pair{1, 2})", "fmt.Println(map[string]Temp{\"a\": 1})", "fmt.Print(Temp(1))"} {
+	for _, c := range []string{"fmt.Println([]any{Temp(1)})", "var a any = Pair{}\nfmt.Printf(\"%T\", a)", "fmt.Print(Temp(1))"} {
 		if e := s.fail(c); e.Name != "CompileError" {
 			t.Errorf("%s: %+v", c, e)
 		}
@@ -45,6 +45,12 @@ func TestHelpLimits(t *testing.T) {
 	s.exec("ts := []Temp{1, 2}\nfor _, x := range ts {\n\tfmt.Println(x.String())\n}\nfmt.Printf(\"%+v %T\\n\", Pair{1, 2}, Pair{})\nfmt.Println(Temp(3))")
 	if got := s.out.String(); got != "1.0 C\n2.0 C\n{A:1 B:2} main.Pair\n3.0 C\n" {
 		t.Errorf("fmt alternatives: %q", got)
+	}
+	// String methods inside values and %#v work (kernel/fmtval)
+	s.out.Reset()
+	s.exec("fmt.Printf(\"%#v %v\\n\", Pair{1, 2}, []Temp{1})")
+	if got := s.out.String(); got != "main.Pair{A:1, B:2} [1.0 C]\n" {
+		t.Errorf("fmt of nested Stringers and %%#v: %q", got)
 	}
 	// errors.As into a struct value type of the cells: refused; into a
 	// pointer to it, it works
@@ -70,6 +76,24 @@ func TestHelpLimits(t *testing.T) {
 	}
 	if got := s.exec("r := rand.IntN(10)\nr >= 0 && r < 10"); got != "true" {
 		t.Errorf("rand.IntN: %q", got)
+	}
+	// a nil cell pointer converted to error stops the cell (the
+	// interpreter would make the error nil); returning nil itself works
+	s.exec("type NE struct{}\nfunc (*NE) Error() string { return \"ne\" }\nfunc get(p *NE) error { return p }\nfunc get2(p *NE) error {\n\tif p == nil {\n\t\treturn nil\n\t}\n\treturn p\n}")
+	if e := s.fail("get(nil) == nil"); !strings.Contains(e.Message, "non-nil interface in Go") {
+		t.Errorf("typed nil converted to error: %+v", e)
+	}
+	if got := s.exec("fmt.Sprint(get2(nil) == nil, get2(&NE{}) == nil, get(&NE{}) == nil)"); got != "true false false" {
+		t.Errorf("typed nil alternative: %q", got)
+	}
+	// assertions to a cell interface: the single-value form is refused,
+	// the comma-ok form works
+	s.exec("type Sizer interface{ Size() int }\ntype Blob []byte\nfunc (b Blob) Size() int { return len(b) }")
+	if e := s.fail("var sv any = Blob(\"abc\")\n_ = sv.(Sizer)"); !strings.Contains(e.Message, "comma-ok") {
+		t.Errorf("single-value assertion to a cell interface: %+v", e)
+	}
+	if got := s.exec("var sv any = Blob(\"abc\")\nsz, ok := sv.(Sizer)\nfmt.Sprint(ok, sz.Size())"); got != "true 3" {
+		t.Errorf("comma-ok assertion to a cell interface: %q", got)
 	}
 	// interpreted methods are invisible to a type assertion on any
 	s.exec("type Money struct{ v float64 }\nfunc (m Money) String() string { return \"$\" }")

@@ -1639,6 +1639,7 @@ func (v *sessionView) typeCheck(src string, line0, col0 int) (checked *front.Che
 		v.front.PanicHook = rtName
 		v.front.LineFile = srcName
 		v.front.ErrorsHook = rtName
+		v.front.FmtHook = rtName
 		v.front.Loadable = func(path string) bool { _, ok := loadable()[path]; return ok }
 		v.front.HasSymbol = func(path, name string) bool {
 			syms, ok := loadable()[path]

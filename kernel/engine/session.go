@@ -20,6 +20,7 @@ import (
 	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/display"
 	"github.com/goldp/goldp/kernel/engine/internal/cellerrors"
+	"github.com/goldp/goldp/kernel/fmtval"
 )
 
 // Session is one notebook-Go interpreter with its state: the names cells
@@ -270,6 +271,15 @@ func (s *Session) runtimeExports() interp.Exports {
 			"ErrorsEqual":  reflect.ValueOf(s.errs.Equal),
 			"AsError":      reflect.ValueOf(cellerrors.AsError),
 			"ErrorType":    reflect.ValueOf(s.errs.Register),
+			// kernel/fmtval for the fmt trees of kernel/front
+			"FmtNode":    reflect.ValueOf((*fmtval.Node)(nil)),
+			"FmtLeaf":    reflect.ValueOf(fmtval.Leaf),
+			"FmtMethods": reflect.ValueOf(fmtval.Methods),
+			"FmtSeq":     reflect.ValueOf(fmtval.Seq),
+			"FmtMap":     reflect.ValueOf(fmtval.Map),
+			"FmtStruct":  reflect.ValueOf(fmtval.Struct),
+			"FmtPtr":     reflect.ValueOf(fmtval.Ptr),
+			"Implements": reflect.ValueOf(rtImplements),
 		},
 	}
 }
@@ -977,4 +987,22 @@ func (f *stderrFilter) take() []frame {
 	fr := f.frames
 	f.frames = nil
 	return fr
+}
+
+// rtImplements is the last test of a type switch case or assertion on an
+// interface of the cells (kernel/front typeswitch.go), after the cell
+// types implementing it: a value of a compiled type with all the
+// interface's methods would match in Go, but the interpreter cannot convert
+// it, so the cell stops with a message saying so.
+func rtImplements(v any, iface string, methods ...string) bool {
+	if v == nil {
+		return false
+	}
+	t := reflect.TypeOf(v)
+	for _, m := range methods {
+		if _, ok := t.MethodByName(m); !ok {
+			return false
+		}
+	}
+	panic(fmt.Sprintf("notebook Go: a %v implements %s, which the interpreter cannot convert it to: switch on %v itself, or declare an interface of the library it implements", t, iface, t))
 }

@@ -6,9 +6,9 @@ import (
 )
 
 // Rule assert: a type assertion to an interface of the cells (v.(Shape))
-// makes the interpreter panic with a reflect message; its type switch
-// matches such cases correctly, so the assertion is refused with that
-// alternative.
+// makes the interpreter panic with a reflect message. The comma-ok form
+// becomes the test of the type switch rule (ifaceMatch: assertions to
+// every cell type implementing Shape); the single-value form is refused.
 func init() {
 	register(rule{"assert", 70, kTypeAssert, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
@@ -17,13 +17,74 @@ func init() {
 				return true
 			}
 			t := c.typeOf(ta.Type)
-			if t == nil || !types.IsInterface(t) {
+			if t == nil {
 				return true
 			}
-			if named, _ := cellNamed(t); named != nil {
-				c.refuse(ta, "the interpreter cannot assert to an interface of the cells: use a type switch (switch x := v.(type) { case "+named.Obj().Name()+": ... })")
+			if !types.IsInterface(t) {
+				// the interpreter compares the structure: a Dog
+				// asserted to Cat (same underlying type) succeeds
+				if named, _ := cellNamed(t); named != nil {
+					if other := c.sameShape(named); other != "" {
+						c.refuse(ta, "the interpreter cannot tell "+named.Obj().Name()+" from "+other+" (same underlying type), so this assertion could succeed on a "+other+": give them different fields, or assert to an interface with a method only "+named.Obj().Name()+" has")
+					}
+				}
+				return true
 			}
+			named, _ := cellNamed(t)
+			if named == nil {
+				return true
+			}
+			if commaOk(ta, stack) && !c.topLevelHeader(stack, ta) {
+				if _, why := c.ifaceCands(t, ta.Pos()); why == "" {
+					st, ok1 := c.typeText(c.typeOf(ta.X))
+					tt, ok2 := c.typeText(t)
+					if ok1 && ok2 {
+						v := c.temp("av")
+						cond, conv := c.ifaceMatch(v, t, ta.Pos())
+						c.replace(ta, "func("+v+" "+st+") ("+tt+", bool) { if "+cond+" { return "+conv+", true }; return nil, false }("+c.text(c.off(ta.X.Pos()), c.off(ta.X.End()))+")")
+						return true
+					}
+				}
+			}
+			c.refuse(ta, "the interpreter cannot assert to an interface of the cells: use the comma-ok form as a statement of its own (s, ok := v.("+named.Obj().Name()+")) or a type switch (switch x := v.(type) { case "+named.Obj().Name()+": ... })")
 			return true
 		})
 	}})
+}
+
+// commaOk reports whether ta is the right side of a comma-ok assignment or
+// declaration (x, ok := v.(T); var x, ok = v.(T)).
+func commaOk(ta *ast.TypeAssertExpr, stack []ast.Node) bool {
+	if len(stack) == 0 {
+		return false
+	}
+	switch p := stack[len(stack)-1].(type) {
+	case *ast.AssignStmt:
+		return len(p.Lhs) == 2 && len(p.Rhs) == 1 && p.Rhs[0] == ta
+	case *ast.ValueSpec:
+		return len(p.Names) == 2 && len(p.Values) == 1 && p.Values[0] == ta
+	}
+	return false
+}
+
+// topLevelHeader reports whether ta is in the header of an if or switch
+// statement at the top level of the cell, where the engine cannot take
+// the lowered assertion.
+func (c *Checked) topLevelHeader(stack []ast.Node, ta ast.Node) bool {
+	if c.inFuncDecl(ta.Pos()) {
+		return false
+	}
+	for _, n := range stack {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+	}
+	if len(stack) < 2 {
+		return false
+	}
+	switch stack[len(stack)-2].(type) {
+	case *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt:
+		return true
+	}
+	return false
 }

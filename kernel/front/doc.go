@@ -36,7 +36,10 @@
 //	rangeint     range over an integer
 //	loopvar      per-iteration loop variables (Go 1.22)
 //	callback     function literals handed to compiled code in loops
-//	fmtcell      %T, numeric verbs and String/Error of cell types in fmt
+//	fmtcell      %T, %#v, numeric verbs and String/Error of cell types in
+//	             fmt, also inside containers (fmttree.go, kernel/fmtval)
+//	nilconv      a nil cell pointer converted to error is checked; typed
+//	             constant expressions converted to interfaces get their type
 //	errorsas     errors.Is/As/Unwrap through the engine's helpers, which see
 //	             cell error types and their Is, As and Unwrap methods
 //	errorseq     == and != between errors through the engine's helper

@@ -21,13 +21,16 @@ import (
 //   - a numeric verb (%d, %f, %x on a type without String, ...) on a cell
 //     type with a basic underlying type formats the underlying value,
 //     which is what fmt does when no String or Format method applies;
-//   - a slice or array of a cell type with a String or Error method
-//     (value receiver) is formatted through the method into a []string,
-//     which fmt prints as it prints the original (elementStrings);
-//   - refused: %#v of cell types, %T or %#v of an interface when cells
-//     declared types, and other values of cell types with String or
-//     Error methods inside slices, arrays, maps or structs (fmt would call
-//     the methods; the interpreter does not).
+//   - an operand holding cell types with String or Error methods inside
+//     slices, arrays, maps, structs or pointers, %#v of cell types, %+v of
+//     cell structs with unexported fields, and values holding an empty
+//     interface (or one of the cells) are handed to fmt as a
+//     kernel/fmtval tree the front end describes from the static type
+//     (fmttree.go), which formats as fmt formats the Go value;
+//   - refused: %T or %#v of an interface when cells declared types, and
+//     what the tree cannot describe exactly (a cell type with a String
+//     method inside an any, a Format method inside a value, verbs fmt
+//     rejects with the cell type's name).
 func init() {
 	register(rule{"fmtcell", 50, kCall, func(c *Checked) {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
@@ -43,14 +46,14 @@ func init() {
 			if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" {
 				return true
 			}
-			c.fmtCall(call, fn.Name())
+			c.fmtCall(call, fn.Name(), sel)
 			return true
 		})
 	}})
 }
 
 // fmtCall checks one call of a fmt function.
-func (c *Checked) fmtCall(call *ast.CallExpr, name string) {
+func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr) {
 	first := 0 // index of the first formatted operand
 	switch name {
 	case "Print", "Println", "Sprint", "Sprintln":
@@ -113,6 +116,14 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string) {
 		verb := verbs[i]
 		flags, v := verb[:len(verb)-1], verb[len(verb)-1:]
 		if types.IsInterface(t) {
+			if v == "T" && c.hasCellTypes() && lit != nil {
+				if e, ok := c.dynTypeName(a, t, sel); ok {
+					newVerbs[i] = flags + "s"
+					c.replace(a, e)
+					changed = true
+					continue
+				}
+			}
 			if (v == "T" || v == "v" && strings.Contains(flags, "#")) && c.hasCellTypes() {
 				c.refuse(a, "the interpreter prints values of cell types with %T and %#v by their structure, not their name: print the name yourself, or use %v")
 				return
@@ -120,9 +131,31 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string) {
 			if v == "w" {
 				c.wrapConversion(a)
 			}
+			if strings.Contains("vsqxXd", v) && !compiledIface(t) && c.hasCellTypes() {
+				spacing := name == "Print" || name == "Sprint" || name == "Fprint" || name == "Append"
+				tree, why := c.dynTree(a, t, flags, v, call.Pos(), spacing)
+				if why != "" {
+					c.refuse(a, "the interpreter prints a value of a cell type held by an interface without its String or Error methods, and "+why+": print it through a variable of its own type")
+					return
+				}
+				if tree != "" {
+					c.replace(a, tree)
+				}
+			}
 			continue
 		}
 		if !c.hasCellType(t) {
+			if strings.Contains("vsqxXd", v) && c.hasCellTypes() && looseIface(t) {
+				// an interface inside the value may hold a cell
+				// type fmt prints differently: describe it, which
+				// refuses it when some cell type could be there
+				tree, why := c.fmtTree(a, t, flags, v)
+				if why != "" {
+					c.refuse(a, treeRefusal(flags, v, why))
+					return
+				}
+				c.replace(a, tree)
+			}
 			continue
 		}
 		switch {
@@ -144,15 +177,21 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string) {
 			c.replace(a, strconv.Quote(c.goTypeName(t)))
 			changed = true
 		case v == "v" && strings.Contains(flags, "#"):
-			c.refuse(a, "the interpreter prints %#v of a cell type by its structure, not its name: use %+v")
-			return
-		default:
-			if c.nestedMethods(t) && c.elementStrings(a, t, v) {
-				continue
-			}
-			if c.nestedMethods(t) {
-				c.refuse(a, "fmt does not call the String or Error methods of cell types inside slices, arrays, maps or structs in the interpreter: format the elements yourself (call their String method)")
+			tree, why := c.fmtTree(a, t, flags, v)
+			if why != "" {
+				c.refuse(a, treeRefusal(flags, v, why))
 				return
+			}
+			c.replace(a, tree)
+		default:
+			if c.nestedTree(t, v) || v == "v" && strings.Contains(flags, "+") && c.unexportedFields(t) {
+				tree, why := c.fmtTree(a, t, flags, v)
+				if why != "" {
+					c.refuse(a, treeRefusal(flags, v, why))
+					return
+				}
+				c.replace(a, tree)
+				continue
 			}
 			named, ptr := cellNamed(t)
 			if named == nil {
@@ -209,53 +248,6 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string) {
 	}
 }
 
-// elementStrings formats a slice or array of a cell type with a String
-// or Error method (value receiver) as fmt does, for the verbs that call
-// the method (v s q x X): each element through its method, into a
-// []string, which fmt prints the same way ([a=1 b=2], ["a=1" "b=2"]).
-// It reports whether it rewrote a.
-func (c *Checked) elementStrings(a ast.Expr, t types.Type, v string) bool {
-	if !strings.Contains("vsqxX", v) {
-		return false
-	}
-	var elem types.Type
-	switch u := t.Underlying().(type) {
-	case *types.Slice:
-		elem = u.Elem()
-	case *types.Array:
-		elem = u.Elem()
-	default:
-		return false
-	}
-	named, ok := types.Unalias(elem).(*types.Named)
-	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != mainPath {
-		return false
-	}
-	if hasMethod(named, "Format") || hasMethod(named, "GoString") {
-		return false
-	}
-	values := types.NewMethodSet(named)
-	m := ""
-	for _, name := range []string{"Error", "String"} {
-		if sel := values.Lookup(named.Obj().Pkg(), name); sel != nil {
-			if sig, ok := sel.Obj().Type().(*types.Signature); ok && sig.Params().Len() == 0 && sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Typ[types.String]) {
-				m = name
-			}
-			break
-		}
-	}
-	if m == "" || hasMethod(named, "Error") && m != "Error" {
-		return false // pointer-only methods: fmt prints the fields
-	}
-	tt, ok := c.typeText(t)
-	if !ok {
-		return false
-	}
-	c.insert(a.Pos(), "func(__goldps "+tt+") []string { __goldpr := make([]string, len(__goldps)); for __goldpi := range __goldps { __goldpr[__goldpi] = __goldps[__goldpi]."+m+"() }; return __goldpr }(")
-	c.insert(a.End(), ")")
-	return true
-}
-
 // pure reports whether evaluating e has no effect (so it may be dropped).
 func pure(e ast.Expr) bool {
 	ok := true
@@ -291,58 +283,6 @@ func (c *Checked) hasCellTypes() bool {
 		}
 	}
 	return false
-}
-
-// nestedMethods reports whether t holds, inside a slice, array, map,
-// struct field or pointed-to struct, a cell type with a String or Error
-// method, while t itself has none.
-func (c *Checked) nestedMethods(t types.Type) bool {
-	if n, ok := types.Unalias(t).(*types.Named); ok && (hasMethod(n, "String") || hasMethod(n, "Error")) {
-		return false
-	}
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		if n, ok := types.Unalias(p.Elem()).(*types.Named); ok && (hasMethod(n, "String") || hasMethod(n, "Error")) {
-			return false
-		}
-	}
-	found := false
-	top := true
-	var walk func(t types.Type, depth int)
-	seen := map[types.Type]bool{}
-	walk = func(t types.Type, depth int) {
-		if found || seen[t] || depth > 8 {
-			return
-		}
-		seen[t] = true
-		if n, ok := types.Unalias(t).(*types.Named); ok && !top {
-			if n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == mainPath && (hasMethod(n, "String") || hasMethod(n, "Error")) {
-				found = true
-				return
-			}
-		}
-		top = false
-		switch u := t.Underlying().(type) {
-		case *types.Slice:
-			walk(u.Elem(), depth+1)
-		case *types.Array:
-			walk(u.Elem(), depth+1)
-		case *types.Map:
-			walk(u.Key(), depth+1)
-			walk(u.Elem(), depth+1)
-		case *types.Pointer:
-			if depth == 0 {
-				walk(u.Elem(), depth+1)
-			}
-		case *types.Struct:
-			for i := 0; i < u.NumFields(); i++ {
-				if u.Field(i).Exported() {
-					walk(u.Field(i).Type(), depth+1)
-				}
-			}
-		}
-	}
-	walk(t, 0)
-	return found
 }
 
 // hasMethods reports whether n or *n has methods.

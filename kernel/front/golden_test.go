@@ -68,6 +68,7 @@ func goldenRun(t *testing.T, data string, file string) string {
 	case "errorsas.txtar":
 		s.ErrorsHook = "H"
 	}
+	s.FmtHook = "H"
 	for i, cell := range cells {
 		s.Cell = i + 1
 		c, err := s.Check(cell, 1, 1, nil)

@@ -8,7 +8,9 @@ import (
 // Rule methodvalue: a method value x.M with a value receiver binds a copy
 // of x when it is evaluated (Go spec, "Method values"); the interpreter
 // reads x when the method is called, for methods of cell types (compiled
-// methods are bound when evaluated, and left alone). The rule makes the copy explicit:
+// methods are bound when evaluated, and left alone, except through an
+// interface, which the interpreter also reads late). The rule makes the
+// copy explicit:
 //
 //	f := pt.Norm  →  f := func(r T) func() float64 { return r.Norm }(pt)
 func init() {
@@ -22,7 +24,7 @@ func init() {
 			if !ok || s.Kind() != types.MethodVal {
 				return true
 			}
-			if p := s.Obj().Pkg(); p == nil || p.Path() != mainPath {
+			if p := s.Obj().Pkg(); (p == nil || p.Path() != mainPath) && !types.IsInterface(c.typeOf(sel.X)) {
 				return true // a compiled method: bound when evaluated
 			}
 			if len(stack) > 0 {

@@ -64,6 +64,10 @@ type Session struct {
 	// cell types; ErrorType registers a cell type's Is, As and Unwrap
 	// methods. Without it, errors.As into a cell type is refused.
 	ErrorsHook string
+	// FmtHook, if set, names the package of the engine's fmt helpers
+	// (kernel/fmtval's Leaf, Methods, Seq, Map, Struct and Ptr as FmtLeaf,
+	// ..., and its Node as FmtNode; see fmttree.go).
+	FmtHook string
 	// Cell is the number the engine gives the cell being checked; it is
 	// part of the positions the panic helpers report, so that a panic in
 	// a function of an earlier cell names that cell.

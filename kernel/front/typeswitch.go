@@ -2,7 +2,9 @@ package front
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 )
 
@@ -48,7 +50,14 @@ func (c *Checked) typeSwitch(ts *ast.TypeSwitchStmt) {
 			named, _ := cellNamed(t)
 			switch {
 			case types.IsInterface(t) && named != nil:
+				// matched by the concrete cell types that
+				// implement it (see ifaceCands)
 				cellIface = true
+				rewrite = true
+				if _, why := c.ifaceCands(t, ts.Pos()); why != "" {
+					c.refuse(e, "the interpreter matches a case of an interface of the cells wrongly, and "+why+": switch on the concrete types, or call a method")
+					return
+				}
 			case types.IsInterface(t):
 				rewrite = true
 			case named != nil:
@@ -63,10 +72,7 @@ func (c *Checked) typeSwitch(ts *ast.TypeSwitchStmt) {
 	if !rewrite {
 		return
 	}
-	if cellIface {
-		c.refuse(ts, "the interpreter cannot mix cases of cell interfaces with cases of cell types or library interfaces (error) in one type switch: switch on the cell interfaces first, then on the rest in the default case")
-		return
-	}
+	_ = cellIface
 	var bind string
 	var x ast.Expr
 	switch a := ts.Assign.(type) {
@@ -95,19 +101,39 @@ func (c *Checked) typeSwitch(ts *ast.TypeSwitchStmt) {
 					conds = append(conds, v+" == nil")
 					continue
 				}
+				if named, _ := cellNamed(c.typeOf(e)); named != nil && types.IsInterface(named) {
+					cond, _ := c.ifaceMatch(v, c.typeOf(e), ts.Pos())
+					conds = append(conds, cond)
+					continue
+				}
 				t, ok := c.typeText(c.typeOf(e))
 				if !ok {
 					c.refuse(e, "the interpreter matches interface cases of a type switch wrongly and this type cannot be named here: use a type assertion (if x, ok := v.(T); ok { ... })")
 					return
 				}
-				conds = append(conds, "func() bool { _, ok := "+v+".("+t+"); return ok }()")
+				cond := "func() bool { _, ok := " + v + ".(" + t + "); return ok }()"
+				if types.IsInterface(c.typeOf(e)) {
+					// the interpreter's assertion also matches a
+					// value of a cell type whose pointer has the
+					// methods
+					for _, ct := range c.ptrOnly(c.typeOf(e)) {
+						cond += " && !func() bool { _, ok := " + v + ".(" + ct + "); return ok }()"
+					}
+					cond = "(" + cond + ")"
+				}
+				conds = append(conds, cond)
 			}
 			b.WriteString("case " + strings.Join(conds, " || ") + ":")
 		}
 		if bind != "" {
 			if len(cl.List) == 1 && !c.Info.Types[cl.List[0]].IsNil() {
 				t, _ := c.typeText(c.typeOf(cl.List[0]))
-				b.WriteString(" " + bind + " := " + v + ".(" + t + "); _ = " + bind + ";")
+				if named, _ := cellNamed(c.typeOf(cl.List[0])); named != nil && types.IsInterface(named) {
+					_, conv := c.ifaceMatch(v, c.typeOf(cl.List[0]), ts.Pos())
+					b.WriteString(" " + bind + " := " + conv + "; _ = " + bind + ";")
+				} else {
+					b.WriteString(" " + bind + " := " + v + ".(" + t + "); _ = " + bind + ";")
+				}
 			} else {
 				b.WriteString(" " + bind + " := " + v + "; _ = " + bind + ";")
 			}
@@ -135,4 +161,119 @@ func (c *Checked) sameShape(n *types.Named) string {
 		}
 	}
 	return ""
+}
+
+// ifaceCands returns the types of the cells whose values can be in an
+// interface of the cells t (T and *T for every cell type implementing it),
+// or why they cannot be told apart by the interpreter's assertions (which
+// compare structures): a candidate with the same underlying type as
+// another type of the cells, or a generic type.
+func (c *Checked) ifaceCands(t types.Type, at token.Pos) ([]types.Type, string) {
+	iface := t.Underlying().(*types.Interface)
+	scope := c.Pkg.Scope()
+	var out []types.Type
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		named := tn.Type().(*types.Named)
+		if named.TypeParams().Len() > 0 {
+			if hasMethods(named) {
+				return nil, "the generic type " + name + " could implement it"
+			}
+			continue
+		}
+		for _, ct := range []types.Type{named, types.NewPointer(named)} {
+			if !types.Implements(ct, iface) {
+				continue
+			}
+			if other := c.sameShape(named); other != "" {
+				return nil, "the interpreter cannot tell " + name + " from " + other + " (same underlying type)"
+			}
+			if _, ok := c.typeText(ct); !ok {
+				return nil, name + " cannot be named here"
+			}
+			if c.Fset.File(tn.Pos()) == c.Fset.File(c.File.Pos()) && tn.Pos() > at && !c.inFuncDecl(at) {
+				return nil, name + " is declared after it in the cell (declare it first)"
+			}
+			out = append(out, ct)
+		}
+	}
+	return out, ""
+}
+
+// ifaceMatch returns, for the value v (a variable) and an interface of the
+// cells t, the condition "v holds a value whose type implements t" and the
+// expression converting v to t. The interpreter's own matching of such
+// cases and assertions depends on how the value was stored (a cell value
+// in an any from a var declaration never matches), its comma-ok
+// assertions to concrete cell types are right: the condition tries every
+// candidate, then the interpreter's own matching (for types declared after
+// this cell, which it may miss: a limit %help names). A value of a compiled type with t's methods stops the cell
+// (H.Implements), since the interpreter cannot convert it.
+func (c *Checked) ifaceMatch(v string, t types.Type, at token.Pos) (cond, conv string) {
+	cands, _ := c.ifaceCands(t, at)
+	tt, _ := c.typeText(t)
+	var conds []string
+	var b strings.Builder
+	b.WriteString("func() " + tt + " { ")
+	for _, ct := range cands {
+		ctt, _ := c.typeText(ct)
+		conds = append(conds, "func() bool { _, ok := "+v+".("+ctt+"); return ok }()")
+		b.WriteString("if x, ok := " + v + ".(" + ctt + "); ok { return x }; ")
+	}
+	// the interpreter's own matching (no false matches) covers types
+	// of later cells that implement t
+	conds = append(conds, "func() bool { switch "+v+".(type) { case "+tt+": return true }; return false }()")
+	b.WriteString("switch y := " + v + ".(type) { case " + tt + ": return y }; return nil }()")
+	if c.sess != nil && c.sess.FmtHook != "" {
+		iface := t.Underlying().(*types.Interface)
+		var names []string
+		for i := 0; i < iface.NumMethods(); i++ {
+			names = append(names, strconv.Quote(iface.Method(i).Name()))
+		}
+		conds = append(conds, c.sess.FmtHook+".Implements("+v+", "+strconv.Quote(types.TypeString(t, func(p *types.Package) string { return p.Name() }))+", "+strings.Join(names, ", ")+")")
+	}
+	if len(conds) == 0 {
+		conds = []string{"false"}
+	}
+	return "(" + strings.Join(conds, " || ") + ")", b.String()
+}
+
+// inFuncDecl reports whether p is inside a function declaration of the
+// cell (whose body may use types declared after it).
+func (c *Checked) inFuncDecl(p token.Pos) bool {
+	for _, d := range c.File.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && fd.Body.Pos() <= p && p < fd.Body.End() && fd.Name.Name != "_" {
+			return true
+		}
+	}
+	return false
+}
+
+// ptrOnly returns the cell types T (as the cell writes them) whose pointer
+// implements the library interface t while T does not.
+func (c *Checked) ptrOnly(t types.Type) []string {
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	var out []string
+	scope := c.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
+			continue
+		}
+		if !types.Implements(tn.Type(), iface) && types.Implements(types.NewPointer(tn.Type()), iface) {
+			if tt, ok := c.typeText(tn.Type()); ok {
+				out = append(out, tt)
+			}
+		}
+	}
+	return out
 }

@@ -1,0 +1,645 @@
+package front
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+)
+
+// The fmt tree (part of rule fmtcell): an operand whose type holds cell
+// types fmt would print differently from the interpreter's structure (a
+// String or Error method inside a slice, map, struct or pointer; the
+// names %#v prints; the field names %+v prints) is handed to fmt as a
+// kernel/fmtval Node built by interpreted code the front end writes from
+// the operand's static type:
+//
+//	fmt.Println(hand)   // hand []Suit, Suit has String
+//
+// becomes
+//
+//	fmt.Println(func(x []Suit) *H.FmtNode { return H.FmtSeq("[]main.Suit", x == nil, len(x),
+//		func(i int) *H.FmtNode { e := x[i]; return H.FmtMethods("main.Suit", false,
+//			H.FmtLeaf("main.Suit", int(e)), nil, nil, func() string { return e.String() }) }) }(hand))
+//
+// The Node formats as fmt formats the value (kernel/fmtval). What the tree
+// cannot describe exactly is refused.
+
+// fmtGen writes the Node expression of one operand.
+type fmtGen struct {
+	c      *Checked
+	hook   string
+	verb   string // the verb letter
+	sharp  bool   // %#v
+	plus   bool   // %+v
+	refuse string // why the operand cannot be described ("" if it can)
+	lax    int    // > 0: describing a value fmt does not print (verbs unchecked)
+}
+
+// fmtTree returns the expression that replaces operand a (of type t)
+// formatted with flags and verb v, or why it cannot.
+func (c *Checked) fmtTree(a ast.Expr, t types.Type, flags, v string) (string, string) {
+	if c.sess == nil || c.sess.FmtHook == "" {
+		return "", "no fmt helpers"
+	}
+	if !strings.Contains("vsqxXd", v) {
+		return "", "the verb %" + v
+	}
+	g := &fmtGen{c: c, hook: c.sess.FmtHook, verb: v,
+		sharp: v == "v" && strings.Contains(flags, "#"),
+		plus:  v == "v" && strings.Contains(flags, "+")}
+	tt, ok := c.typeText(t)
+	if !ok {
+		return "", "the operand's type cannot be named in the cell"
+	}
+	x := c.temp("fx")
+	body := g.node(t, x, 0, true)
+	if g.refuse != "" {
+		return "", g.refuse
+	}
+	return "func(" + x + " " + tt + ") *" + g.hook + ".FmtNode { return " + body + " }(" + c.text(c.off(a.Pos()), c.off(a.End())) + ")", ""
+}
+
+// fmtMethods are the methods of t's method set fmt calls, by name.
+func fmtMethods(t types.Type) map[string]bool {
+	out := map[string]bool{}
+	ms := types.NewMethodSet(t)
+	for _, name := range []string{"String", "Error", "GoString", "Format"} {
+		sel := ms.Lookup(nil, name)
+		if sel == nil {
+			continue
+		}
+		sig := sel.Type().(*types.Signature)
+		if name == "Format" {
+			out[name] = sig.Params().Len() == 2 && sig.Results().Len() == 0
+			continue
+		}
+		if sig.Params().Len() == 0 && sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Typ[types.String]) {
+			out[name] = true
+		}
+	}
+	return out
+}
+
+// isCell reports whether t is a named type of the cells.
+func isCell(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == mainPath
+}
+
+// relevant reports whether fmt would call a method of t's method set at
+// this position (methodsOK: not an unexported field) that the interpreter
+// would not: a method of a cell type or of a pointer to one.
+func (g *fmtGen) relevant(t types.Type, methodsOK bool) bool {
+	if !methodsOK {
+		return false
+	}
+	base := t
+	if p, ok := t.Underlying().(*types.Pointer); ok && !isCell(t) {
+		base = p.Elem()
+	}
+	if !isCell(base) {
+		return false
+	}
+	m := fmtMethods(t)
+	return m["String"] || m["Error"] || m["Format"] || g.sharp && m["GoString"]
+}
+
+// needs reports whether the value at this position must be described
+// rather than handed to fmt as it is.
+func (g *fmtGen) needs(t types.Type, depth int, methodsOK bool, seen map[types.Type]bool) bool {
+	if types.IsInterface(t) {
+		// described by what it holds (leaf), unless a cell type it
+		// may hold needs more
+		return depth > 0 && !compiledIface(t) && g.c != nil && g.c.hasCellTypes()
+	}
+	if g.relevant(t, methodsOK) {
+		return true
+	}
+	if isCell(t) && (g.sharp || g.plus) {
+		return true
+	}
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	defer delete(seen, t)
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return g.needs(u.Elem(), depth+1, true, seen)
+	case *types.Array:
+		return g.needs(u.Elem(), depth+1, true, seen)
+	case *types.Map:
+		return g.needs(u.Key(), depth+1, true, seen) || g.needs(u.Elem(), depth+1, true, seen)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			f := u.Field(i)
+			if !f.Exported() && (g.sharp || g.plus) {
+				return true // the interpreter renames unexported fields
+			}
+			if g.needs(f.Type(), depth+1, f.Exported(), seen) {
+				return true
+			}
+		}
+	case *types.Pointer:
+		if depth == 0 && composite(u.Elem()) {
+			return g.needs(u.Elem(), 1, true, seen)
+		}
+		return g.sharp && (&Checked{}).hasCellType(t)
+	case *types.Chan, *types.Signature:
+		return g.sharp && (&Checked{}).hasCellType(t)
+	}
+	return false
+}
+
+// composite reports whether fmt prints &{...} for a pointer to t.
+func composite(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Struct, *types.Array, *types.Slice, *types.Map:
+		return true
+	}
+	return false
+}
+
+func (g *fmtGen) fail(why string) string {
+	if g.refuse == "" {
+		g.refuse = why
+	}
+	return "nil"
+}
+
+// node returns the Node expression of value x (a variable) of type t.
+func (g *fmtGen) node(t types.Type, x string, depth int, methodsOK bool) string {
+	if g.refuse != "" {
+		return "nil"
+	}
+	if types.IsInterface(t) || !g.needs(t, depth, methodsOK, map[types.Type]bool{}) {
+		return g.leaf(t, x, depth)
+	}
+	name, ok := reflectName(t)
+	if !ok {
+		return g.fail("fmt names the type " + types.TypeString(t, nil) + " in a way the front end cannot write")
+	}
+	if !g.relevant(t, methodsOK) {
+		return g.kind(t, x, depth)
+	}
+	m := fmtMethods(t)
+	if m["Format"] {
+		return g.fail("a Format method of a cell type inside a value fmt prints")
+	}
+	var under string
+	if g.sharp && m["GoString"] || !g.sharp && strings.Contains("vsxXq", g.verb) && (m["String"] || m["Error"]) {
+		// fmt always calls a method: the value is described only
+		// for sorting map keys, and the verb need not suit it
+		g.lax++
+		under = g.kind(t, x, depth)
+		g.lax--
+	} else {
+		under = g.kind(t, x, depth)
+	}
+	closure := func(has bool, method string) string {
+		if !has {
+			return "nil"
+		}
+		return "func() string { return " + x + "." + method + "() }"
+	}
+	nilPtr := "false"
+	if _, ok := t.Underlying().(*types.Pointer); ok {
+		nilPtr = x + " == nil"
+	}
+	return g.hook + ".FmtMethods(" + strconv.Quote(name) + ", " + nilPtr + ", " + under + ", " +
+		closure(g.sharp && m["GoString"], "GoString") + ", " + closure(m["Error"], "Error") + ", " + closure(m["String"], "String") + ")"
+}
+
+// leaf returns the Node of a value fmt prints by its structure.
+func (g *fmtGen) leaf(t types.Type, x string, depth int) string {
+	name, ok := reflectName(t)
+	if !ok {
+		name = ""
+	}
+	if types.IsInterface(t) && depth > 0 {
+		if why := g.ifaceHolds(t); why != "" {
+			return g.fail(why)
+		}
+	}
+	v := x
+	if b, ok := t.Underlying().(*types.Basic); ok {
+		if isCell(t) && !validVerb(b, g.verb) && g.lax == 0 {
+			return g.fail("%" + g.verb + " is not a verb for " + types.TypeString(t, func(p *types.Package) string { return p.Name() }))
+		}
+		if isCell(t) {
+			v = b.Name() + "(" + x + ")"
+		}
+	} else if (&Checked{}).hasCellType(t) && !types.IsInterface(t) {
+		// a cell type without what fmt treats specially: its
+		// structure prints as Go prints it, except for verbs that
+		// fmt rejects with the type's name
+		if g.verb != "v" && g.verb != "d" && g.verb != "s" && g.lax == 0 {
+			return g.fail("%" + g.verb + " of " + types.TypeString(t, func(p *types.Package) string { return p.Name() }) + " inside a value")
+		}
+		if _, ok := t.Underlying().(*types.Pointer); ok && depth > 0 && g.verb == "s" {
+			return g.fail("%s of a nested pointer")
+		}
+	}
+	return g.hook + ".FmtLeaf(" + strconv.Quote(name) + ", " + v + ")"
+}
+
+// kind returns the Node of x by the kind of t, without t's methods.
+func (g *fmtGen) kind(t types.Type, x string, depth int) string {
+	name, _ := reflectName(t)
+	q := strconv.Quote(name)
+	node := "*" + g.hook + ".FmtNode"
+	switch u := t.Underlying().(type) {
+	case *types.Slice, *types.Array:
+		var elem types.Type
+		isNil := "false"
+		if s, ok := u.(*types.Slice); ok {
+			elem, isNil = s.Elem(), x+" == nil"
+		} else {
+			elem = u.(*types.Array).Elem()
+		}
+		if b, ok := elem.Underlying().(*types.Basic); ok && b.Kind() == types.Uint8 && strings.Contains("sqxX", g.verb) && g.lax == 0 {
+			return g.fail("%" + g.verb + " of a slice of bytes of a cell type")
+		}
+		i, e := g.c.temp("fi"), g.c.temp("fe")
+		return g.hook + ".FmtSeq(" + q + ", " + isNil + ", len(" + x + "), func(" + i + " int) " + node + " { " + e + " := " + x + "[" + i + "]; return " + g.node(elem, e, depth+1, true) + " })"
+	case *types.Map:
+		k, v, add := g.c.temp("fk"), g.c.temp("fv"), g.c.temp("fadd")
+		kt, ok1 := g.c.typeText(u.Key())
+		vt, ok2 := g.c.typeText(u.Elem())
+		if !ok1 || !ok2 {
+			return g.fail("a map whose key or element type cannot be named in the cell")
+		}
+		// the entry is a call's parameters: the interpreter shares a
+		// range loop's variables between iterations, and the method
+		// closures capture them
+		return g.hook + ".FmtMap(" + q + ", " + x + " == nil, func(" + add + " func(k, v " + node + ")) { for " + k + ", " + v + " := range " + x + " { func(" + k + " " + kt + ", " + v + " " + vt + ") { " + add + "(" + g.node(u.Key(), k, depth+1, true) + ", " + g.node(u.Elem(), v, depth+1, true) + ") }(" + k + ", " + v + ") } })"
+	case *types.Struct:
+		var b strings.Builder
+		b.WriteString(g.hook + ".FmtStruct(" + q)
+		for i := 0; i < u.NumFields(); i++ {
+			f := u.Field(i)
+			if f.Name() == "_" {
+				return g.fail("a blank field")
+			}
+			b.WriteString(", " + strconv.Quote(f.Name()) + ", " + g.node(f.Type(), x+"."+f.Name(), depth+1, f.Exported()))
+		}
+		b.WriteString(")")
+		return b.String()
+	case *types.Pointer:
+		if depth == 0 && composite(u.Elem()) {
+			e := g.c.temp("fe")
+			return g.hook + ".FmtPtr(" + q + ", " + x + ", func() " + node + " { " + e + " := *" + x + "; return " + g.node(u.Elem(), e, 1, true) + " })"
+		}
+		if !strings.Contains("vdxX", g.verb) && g.lax == 0 {
+			return g.fail("%" + g.verb + " of a pointer inside a value")
+		}
+		return g.hook + ".FmtPtr(" + q + ", " + x + ", nil)"
+	case *types.Basic:
+		return g.leaf(types.Typ[u.Kind()], g.basicOf(t, u, x), depth)
+	}
+	return g.fail("fmt of " + types.TypeString(t, nil) + " inside a value")
+}
+
+// basicOf converts x of a cell type with basic underlying type u.
+func (g *fmtGen) basicOf(t types.Type, u *types.Basic, x string) string {
+	if isCell(t) && !validVerb(u, g.verb) && g.lax == 0 {
+		g.fail("%" + g.verb + " is not a verb for " + types.TypeString(t, func(p *types.Package) string { return p.Name() }))
+	}
+	return u.Name() + "(" + x + ")"
+}
+
+// reflectName writes t as reflect (and so fmt's %#v and %T) names it.
+func reflectName(t types.Type) (string, bool) {
+	switch u := types.Unalias(t).(type) {
+	case *types.Basic:
+		switch u.Kind() {
+		case types.Byte:
+			return "uint8", true
+		case types.Rune:
+			return "int32", true
+		case types.UntypedNil, types.Invalid:
+			return "", false
+		}
+		return u.Name(), true
+	case *types.Named:
+		if u.Obj().Pkg() == nil {
+			return u.Obj().Name(), true // error
+		}
+		s := u.Obj().Pkg().Name() + "." + u.Obj().Name()
+		if args := u.TypeArgs(); args.Len() > 0 {
+			var parts []string
+			for i := 0; i < args.Len(); i++ {
+				// reflect spells type arguments by their full path
+				a := types.TypeString(args.At(i), func(p *types.Package) string { return p.Path() })
+				parts = append(parts, a)
+			}
+			s += "[" + strings.Join(parts, ",") + "]"
+		}
+		return s, true
+	case *types.Pointer:
+		e, ok := reflectName(u.Elem())
+		return "*" + e, ok
+	case *types.Slice:
+		e, ok := reflectName(u.Elem())
+		return "[]" + e, ok
+	case *types.Array:
+		e, ok := reflectName(u.Elem())
+		return "[" + strconv.FormatInt(u.Len(), 10) + "]" + e, ok
+	case *types.Map:
+		k, ok1 := reflectName(u.Key())
+		v, ok2 := reflectName(u.Elem())
+		return "map[" + k + "]" + v, ok1 && ok2
+	case *types.Interface:
+		if u.Empty() {
+			return "interface {}", true
+		}
+	case *types.Struct:
+		if u.NumFields() == 0 {
+			return "struct {}", true
+		}
+		var fs []string
+		for i := 0; i < u.NumFields(); i++ {
+			f := u.Field(i)
+			ft, ok := reflectName(f.Type())
+			if !ok || f.Embedded() || u.Tag(i) != "" {
+				return "", false
+			}
+			fs = append(fs, f.Name()+" "+ft)
+		}
+		return "struct { " + strings.Join(fs, "; ") + " }", true
+	}
+	return "", false
+}
+
+// unexportedFields reports whether %+v of t prints a struct of the cells
+// with an unexported field, which the interpreter renames (Xname).
+func (c *Checked) unexportedFields(t types.Type) bool {
+	if isCellStringer(t) {
+		return false
+	}
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type, depth int) bool
+	walk = func(t types.Type, depth int) bool {
+		if seen[t] {
+			return false
+		}
+		seen[t] = true
+		if n, ok := types.Unalias(t).(*types.Named); ok && !isCell(n) {
+			return false // compiled: fmt sees its own fields
+		}
+		if depth > 0 && isCellStringer(t) {
+			return false
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Slice:
+			return walk(u.Elem(), depth+1)
+		case *types.Array:
+			return walk(u.Elem(), depth+1)
+		case *types.Map:
+			return walk(u.Key(), depth+1) || walk(u.Elem(), depth+1)
+		case *types.Pointer:
+			return depth == 0 && walk(u.Elem(), 1)
+		case *types.Struct:
+			for i := 0; i < u.NumFields(); i++ {
+				if !u.Field(i).Exported() || walk(u.Field(i).Type(), depth+1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(t, 0)
+}
+
+// isCellStringer reports whether t has a String or Error method of the
+// cells (which fmt calls instead of printing the fields).
+func isCellStringer(t types.Type) bool {
+	if !isCell(t) {
+		if p, ok := t.Underlying().(*types.Pointer); !ok || !isCell(p.Elem()) {
+			return false
+		}
+	}
+	m := fmtMethods(t)
+	return m["String"] || m["Error"]
+}
+
+// nestedTree reports whether fmt with verb v treats something inside t (an
+// element, a field, what a pointer operand points to) differently from
+// the interpreter's structure: a String or Error method of a cell type.
+func (c *Checked) nestedTree(t types.Type, v string) bool {
+	g := &fmtGen{c: c, verb: v}
+	return g.needs(t, 0, false, map[types.Type]bool{})
+}
+
+// ifaceHolds returns why a value of interface type t inside the operand
+// cannot be handed to fmt as it is ("" if it can): the interpreter hands
+// fmt the value an empty interface or an interface of the cells holds
+// without its methods, its name and its unexported field names, so this is
+// refused when a cell type that could be in it has what fmt would use.
+func (g *fmtGen) ifaceHolds(t types.Type) string {
+	if compiledIface(t) {
+		return "" // the interpreter wraps the value with the interface's methods
+	}
+	iface := t.Underlying().(*types.Interface)
+	scope := g.c.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || types.IsInterface(tn.Type()) {
+			continue
+		}
+		for _, ct := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if !types.Implements(ct, iface) {
+				continue
+			}
+			m := fmtMethods(ct)
+			inner := &fmtGen{c: g.c, verb: g.verb}
+			if g.sharp || m["String"] || m["Error"] || m["Format"] || inner.needs(ct, 1, true, map[types.Type]bool{}) || g.plus && g.c.unexportedFields(ct) {
+				return "a value of interface type " + types.TypeString(t, func(p *types.Package) string { return p.Name() }) + " inside the operand may hold a " + name + ", which fmt would print differently"
+			}
+		}
+	}
+	return ""
+}
+
+// looseIface reports whether t holds, below the operand, an empty
+// interface or an interface of the cells (whose values reach fmt without
+// their methods).
+func looseIface(t types.Type) bool {
+	found := false
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type, depth int)
+	walk = func(t types.Type, depth int) {
+		if found || seen[t] {
+			return
+		}
+		seen[t] = true
+		if types.IsInterface(t) {
+			found = depth > 0 && !compiledIface(t)
+			return
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok && !isCell(n) {
+			return // compiled: fmt sees its own values
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Slice:
+			walk(u.Elem(), depth+1)
+		case *types.Array:
+			walk(u.Elem(), depth+1)
+		case *types.Map:
+			walk(u.Key(), depth+1)
+			walk(u.Elem(), depth+1)
+		case *types.Pointer:
+			if depth == 0 {
+				walk(u.Elem(), 1)
+			}
+		case *types.Struct:
+			for i := 0; i < u.NumFields(); i++ {
+				if u.Field(i).Exported() {
+					walk(u.Field(i).Type(), depth+1)
+				}
+			}
+		}
+	}
+	walk(t, 0)
+	return found
+}
+
+// treeRefusal is the message refusing an operand formatted with flags and
+// verb v that the tree cannot describe (why).
+func treeRefusal(flags, v, why string) string {
+	if v == "v" && strings.Contains(flags, "#") {
+		return "the interpreter prints %#v of a cell type by its structure, not its name, and the front end cannot describe this value (" + why + "): use %+v"
+	}
+	return "fmt does not call the String or Error methods of cell types inside slices, arrays, maps or structs in the interpreter, and the front end cannot describe this value (" + why + "): format the elements yourself (call their String method)"
+}
+
+// dynTypeName returns the expression that replaces operand a of interface
+// type t under %T (then %s): the name of the dynamic type, found by
+// comma-ok assertions (which the interpreter gets right) to every type of
+// the cells that implements t, and fmt's own %T for other types.
+// ok is false when that cannot be exact: two candidates with the same
+// underlying type (the interpreter cannot tell them apart) or a generic
+// type of the cells that could be there.
+func (c *Checked) dynTypeName(a ast.Expr, t types.Type, fmtSel *ast.SelectorExpr) (string, bool) {
+	tt, ok := c.typeText(t)
+	if !ok {
+		return "", false
+	}
+	iface := t.Underlying().(*types.Interface)
+	if iface.NumMethods() == 0 {
+		return "", false // []T, map[K]T, ... of cell types could be there
+	}
+	scope := c.Pkg.Scope()
+	var cands []types.Type
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
+			return "", false // an instance could be there, and cannot be listed
+		}
+		for _, ct := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if types.Implements(ct, iface) {
+				cands = append(cands, ct)
+			}
+		}
+	}
+	for i, x := range cands {
+		for _, y := range cands[i+1:] {
+			if types.Identical(x.Underlying(), y.Underlying()) {
+				return "", false
+			}
+			px, okx := x.(*types.Pointer)
+			py, oky := y.(*types.Pointer)
+			if okx && oky && types.Identical(px.Elem().Underlying(), py.Elem().Underlying()) {
+				return "", false
+			}
+		}
+	}
+	v := c.temp("tv")
+	var b strings.Builder
+	b.WriteString("func(" + v + " " + tt + ") string { ")
+	for _, ct := range cands {
+		ctt, ok := c.typeText(ct)
+		name, ok2 := reflectName(ct)
+		if !ok || !ok2 {
+			return "", false
+		}
+		b.WriteString("if _, ok := " + v + ".(" + ctt + "); ok { return " + strconv.Quote(name) + " }; ")
+	}
+	b.WriteString("return " + c.text(c.off(fmtSel.X.Pos()), c.off(fmtSel.X.End())) + ".Sprintf(\"%T\", " + v + ") }(" + c.text(c.off(a.Pos()), c.off(a.End())) + ")")
+	return b.String(), true
+}
+
+// dynTree returns the expression that replaces operand a of an empty
+// interface or an interface of the cells: the interpreter hands fmt the
+// value it holds without its methods (a Shape holding a Stringer prints
+// its fields). For every cell type implementing t whose values fmt prints
+// differently from their structure, a comma-ok assertion picks the
+// value's tree; other values are handed to fmt as they are. "" when no
+// cell type needs it; why is set when the candidates cannot be told apart.
+func (c *Checked) dynTree(a ast.Expr, t types.Type, flags, v string, at token.Pos, spacing bool) (expr, why string) {
+	if c.sess == nil || c.sess.FmtHook == "" {
+		return "", ""
+	}
+	iface := t.Underlying().(*types.Interface)
+	scope := c.Pkg.Scope()
+	var cands []types.Type
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		named := tn.Type().(*types.Named)
+		if named.TypeParams().Len() > 0 {
+			continue
+		}
+		for _, ct := range []types.Type{named, types.NewPointer(named)} {
+			g := &fmtGen{c: c, verb: v, plus: v == "v" && strings.Contains(flags, "+")}
+			if !types.Implements(ct, iface) || !g.needs(ct, 0, true, map[types.Type]bool{}) {
+				continue
+			}
+			if other := c.sameShape(named); other != "" {
+				return "", "it cannot tell " + name + " from " + other + " (same underlying type)"
+			}
+			if c.Fset.File(tn.Pos()) == c.Fset.File(c.File.Pos()) && tn.Pos() > at && !c.inFuncDecl(at) {
+				return "", name + " is declared after this statement (declare it first)"
+			}
+			if b, ok := ct.Underlying().(*types.Basic); ok && spacing && b.Info()&types.IsString != 0 {
+				// Print puts no space next to a string operand
+				return "", "fmt.Print spaces its operands by their kind: use Println or Printf"
+			}
+			cands = append(cands, ct)
+		}
+	}
+	if len(cands) == 0 {
+		return "", ""
+	}
+	tt, ok := c.typeText(t)
+	if !ok {
+		return "", "the interface cannot be named here"
+	}
+	x := c.temp("dv")
+	var b strings.Builder
+	b.WriteString("func(" + x + " " + tt + ") any { ")
+	for _, ct := range cands {
+		ctt, ok := c.typeText(ct)
+		if !ok {
+			return "", types.TypeString(ct, nil) + " cannot be named here"
+		}
+		y := c.temp("dx")
+		g := &fmtGen{c: c, hook: c.sess.FmtHook, verb: v,
+			sharp: v == "v" && strings.Contains(flags, "#"),
+			plus:  v == "v" && strings.Contains(flags, "+")}
+		node := g.node(ct, y, 0, true)
+		if g.refuse != "" {
+			return "", g.refuse
+		}
+		b.WriteString("if " + y + ", ok := " + x + ".(" + ctt + "); ok { return " + node + " }; ")
+	}
+	b.WriteString("return " + x + " }(" + c.text(c.off(a.Pos()), c.off(a.End())) + ")")
+	return b.String(), ""
+}
