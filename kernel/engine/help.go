@@ -14,7 +14,7 @@ type limit struct {
 var limits = []limit{
 	{"ranging over a function (Go 1.23 iterators) is refused", "call the function with the loop body as its yield function: `seq(func(v T) bool { ...; return true })`"},
 	{"a deferred function literal that uses a variable of an enclosing loop is refused (the interpreter would give it the last iteration's value), and so is a three-clause loop whose body both captures and changes its variable", "pass the variable as an argument: `defer func(i int) { ... }(i)`; capture a copy: `j := i`"},
-	{"generic library functions are not available (e.g. `rand.N`)", "the concrete ones: `rand.IntN`, `rand.Int64N`, `rand.Float64`"},
+	{"the generic standard library (slices, maps, cmp, `rand.N`, `sync.OnceValue`) runs compiled, but not on elements of interface type (`[]any`, `[]error`), and the generic library types (`atomic.Pointer[T]`) and `iter.Pull` are refused", "a loop, or the concrete functions: `sort.Slice`, `rand.IntN`, `atomic.Value`"},
 	{"interpreted types reach compiled code only through compiled interfaces: `fmt` finds a String method, but a type assertion or switch on `any` holding a cell struct type does not see its methods", "declare the variable with the interface type: `var s fmt.Stringer = v`"},
 	{"`v, ok = m[k]` (an assignment, not `:=`) inside a function leaves v unchanged when k is missing", "`v, ok := m[k]` (a fresh variable), or use v only when ok; at the top level of a cell the engine handles it"},
 	{"functions defined before you redefine a function or a constant keep using the previous definition (the engine names them in a note)", "run the cells that define them again"},

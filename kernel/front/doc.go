@@ -35,6 +35,8 @@
 //	assert       assertions to cell interfaces are refused
 //	defer        arguments evaluated at the defer; top-level loops' defers
 //	typeswitch   interface cases and cell types in type switches
+//	genlib       calls of the generic standard library (slices, maps,
+//	             cmp, rand.N, sync.OnceValue) run compiled (kernel/generic)
 //	imports      packages the interpreter cannot load are refused
 //	panics       checked indexes and slice bounds, panic and recover
 //	             positions and values in Go's words

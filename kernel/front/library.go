@@ -39,9 +39,16 @@ func init() {
 					return true // a constraint (cmp.Ordered): no runtime symbol
 				}
 			}
+			if generic && c.genlibPlans()[sel] != nil {
+				return true // rule genlib runs it
+			}
 			if generic {
 				if _, known := alternatives[path+"."+name]; !known {
 					return true // the interpreter has some generic library code
+				}
+				if _, ok := genFuncs[path+"."+name]; ok && c.sess != nil && c.sess.GenericHook != "" {
+					c.refuse(sel, x.Name+"."+name+" runs compiled in goldp, but not with these type arguments (elements that are or hold interfaces, which the interpreter wraps, or types the cell cannot name): "+alternative(path, name))
+					return false
 				}
 				c.refuse(sel, x.Name+"."+name+" is generic, and the interpreter has no generic library code: "+alternative(path, name))
 				return false
@@ -57,8 +64,17 @@ func init() {
 
 // alternatives name what works instead of generic or newer library names;
 // the generic functions listed are those the interpreter fails on (its
-// own generic library code runs others, such as slices.Contains).
+// own generic library code runs others, such as slices.Contains) where
+// rule genlib cannot run them either (elements of interface type).
 var alternatives = map[string]string{
+	"iter.Pull":             "iter.Pull needs coroutines, which the interpreter lacks: range over the sequence, or call it with a yield function (seq(func(v T) bool { ...; return true }))",
+	"iter.Pull2":            "iter.Pull2 needs coroutines, which the interpreter lacks: range over the sequence, or call it with a yield function (seq(func(k K, v V) bool { ...; return true }))",
+	"sync/atomic.Pointer":   "use atomic.Value, or a sync.Mutex and a pointer variable",
+	"slices.Index":          "write the loop (for i, x := range s { if x == v { ... } })",
+	"slices.Contains":       "write the loop (for _, x := range s { if x == v { ... } })",
+	"slices.Compact":        "write the loop",
+	"maps.Equal":            "write the loop over the keys",
+	"cmp.Or":                "use if and else",
 	"slices.Sort":           "use sort.Ints, sort.Float64s, sort.Strings or sort.Slice",
 	"slices.SortFunc":       "use sort.Slice",
 	"slices.SortStableFunc": "use sort.SliceStable",

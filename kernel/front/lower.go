@@ -155,7 +155,14 @@ func (c *Checked) outer(start, end int) []edit {
 			in = append(in, e)
 		}
 	}
-	sort.SliceStable(in, func(i, j int) bool { return in[i].start < in[j].start })
+	// At one offset an insertion comes before a replacement starting
+	// there (a rule that wraps an operand inserts at its start).
+	sort.SliceStable(in, func(i, j int) bool {
+		if in[i].start != in[j].start {
+			return in[i].start < in[j].start
+		}
+		return in[i].start == in[i].end && in[j].start != in[j].end
+	})
 	return in
 }
 

@@ -34,7 +34,12 @@ func TestRefused(t *testing.T) {
 		{"the builtin println with a float operand", "println(1.5)", "fmt.Println"},
 		{"a type assertion to a cell interface", "type I interface{ M() }\nvar v any\n_, ok := v.(I)", "use a type switch"},
 		{"a package without compiled symbols", "import \"os/exec\"\nexec.LookPath(\"go\")", "not compiled into goldp"},
-		{"a generic library function", "xs := []int{2, 1}\nslices.Sort(xs)", "use sort.Ints"},
+		{"a generic library function on elements of interface type", "xs := []any{2, 1}\nslices.Index(xs, 1)", "not with these type arguments"},
+		{"a generic library function with a cell interface", "type I interface{ M() }\nvar xs []I\n_ = slices.Clone(xs)", "append(s[:0:0], s...)"},
+		{"cmp.Or of errors", "var a, b error\n_ = cmp.Or(a, b)", "use if and else"},
+		{"cmp.Or with a spread slice", "xs := []int{0, 1}\n_ = cmp.Or(xs...)", "use if and else"},
+		{"iter.Pull", "import \"iter\"\nseq := func(yield func(int) bool) {}\nnext, stop := iter.Pull(iter.Seq[int](seq))\n_, _ = next, stop", "coroutines"},
+		{"a generic library type", "import \"sync/atomic\"\nvar p atomic.Pointer[int]\n_ = p", "atomic.Value"},
 		{"a constraint of the library is not refused", "func Max[T cmp.Ordered](a, b T) T { if a > b { return a }; return b }\nMax(1, 2)\nstrings.Lines(\"a\")", "strings.Lines"},
 		{"a library name the interpreter's tables lack", "strings.Lines(\"a\")", "not in the interpreter's symbol tables"},
 		{"errors.As with a cell type", "type E struct{}\nfunc (*E) Error() string { return \"e\" }\nvar err error\nvar e *E\nerrors.As(err, &e)", "assert the error itself"},
@@ -42,6 +47,7 @@ func TestRefused(t *testing.T) {
 		s := newTestSession()
 		s.Loadable = func(path string) bool { return path != "os/exec" }
 		s.HasSymbol = func(path, name string) bool { return name != "Lines" }
+		s.GenericHook = "G"
 		_, err := s.Check(c.cell, 1, 1, nil)
 		if err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s: got %v, want a refusal naming %q", c.construct, err, c.msg)

@@ -54,6 +54,10 @@ type Session struct {
 	// and panics with Go's runtime error; At(pos string, v any) any
 	// notes where an explicit panic happens and returns v.
 	PanicHook string
+	// GenericHook, if set, names the package kernel/generic as the
+	// interpreter imports it: calls of the generic standard library (see
+	// genlib.go) become calls of its functions.
+	GenericHook string
 	// Cell is the number the engine gives the cell being checked; it is
 	// part of the positions the panic helpers report, so that a panic in
 	// a function of an earlier cell names that cell.
@@ -112,6 +116,9 @@ type Checked struct {
 	// imports maps the names of the packages the cell imports explicitly to
 	// their paths.
 	imports map[string]string
+	// genPlans are the rewritings of calls of the generic library
+	// (genlib.go), by the selector of the function.
+	genPlans map[*ast.SelectorExpr]*genPlan
 }
 
 // Pos converts a position in the checked file to the cell's line and

@@ -1,0 +1,474 @@
+package front
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// Rule genlib: the interpreter cannot run the generic standard library
+// (slices.Sort, maps.Keys, cmp.Compare, rand.N, sync.OnceValue, ...). A
+// call whose type arguments the checker inferred becomes a call of the
+// function of the same meaning in kernel/generic, which is compiled, takes
+// its operands as any and is not generic; a result whose type depends on
+// the type arguments is asserted back to it:
+//
+//	slices.Sort(xs)          G.Sort(xs)
+//	m := slices.Max(xs)      m := G.Max(xs).(float64)
+//	s = slices.Insert(s, 1, "b", "c")
+//	                         s = G.Insert(s, 1, []string{"b", "c"}).([]string)
+//	keys := maps.Keys(m)     keys := G.Keys(m).(func(yield func(string) bool))
+//
+// The operands keep their order and are evaluated once; a constant or nil
+// operand, or one of another type than the parameter, is converted to the
+// parameter's type first (cmp.Or(x, 0) with x float64 passes float64(0)).
+// Calls the package cannot do exactly are left alone (rule library then
+// refuses them, or the interpreter runs its own generic code):
+// elements that are or contain interfaces (the interpreter wraps values of
+// cell types in them, so compiled code cannot compare them), comparisons
+// of elements of a type parameter, cmp.Or with a spread slice, and types
+// the cell cannot write.
+func init() {
+	register(rule{"genlib", 48, kCall, func(c *Checked) {
+		for _, p := range c.genlibPlans() {
+			c.applyGenlib(p)
+		}
+	}})
+}
+
+// genClass says what a generic library function does with its elements.
+type genClass int
+
+const (
+	gMove    genClass = iota // moves them or hands them to functions of the cell
+	gEqual                   // compares them with ==
+	gOrdered                 // orders them (cmp.Ordered: basic kinds at run time)
+)
+
+// A genFunc is a generic library function kernel/generic has.
+type genFunc struct {
+	entry  string   // the name of kernel/generic's function
+	class  genClass // what it does with the elements
+	result bool     // the entry returns any, asserted to the result type
+}
+
+// genFuncs are the generic library functions kernel/generic has, by
+// path.Name.
+var genFuncs = map[string]genFunc{
+	"slices.Sort":             {"Sort", gOrdered, false},
+	"slices.IsSorted":         {"IsSorted", gOrdered, false},
+	"slices.BinarySearch":     {"BinarySearch", gOrdered, false},
+	"slices.Max":              {"Max", gOrdered, true},
+	"slices.Min":              {"Min", gOrdered, true},
+	"slices.Compare":          {"Compare", gOrdered, false},
+	"slices.Sorted":           {"Sorted", gOrdered, true},
+	"slices.SortFunc":         {"SortFunc", gMove, false},
+	"slices.SortStableFunc":   {"SortStableFunc", gMove, false},
+	"slices.IsSortedFunc":     {"IsSortedFunc", gMove, false},
+	"slices.MinFunc":          {"MinFunc", gMove, true},
+	"slices.MaxFunc":          {"MaxFunc", gMove, true},
+	"slices.BinarySearchFunc": {"BinarySearchFunc", gMove, false},
+	"slices.IndexFunc":        {"IndexFunc", gMove, false},
+	"slices.ContainsFunc":     {"ContainsFunc", gMove, false},
+	"slices.Clone":            {"Clone", gMove, true},
+	"slices.Insert":           {"Insert", gMove, true},
+	"slices.Delete":           {"Delete", gMove, true},
+	"slices.DeleteFunc":       {"DeleteFunc", gMove, true},
+	"slices.Compact":          {"Compact", gEqual, true},
+	"slices.CompactFunc":      {"CompactFunc", gMove, true},
+	"slices.Reverse":          {"Reverse", gMove, false},
+	"slices.Concat":           {"Concat", gMove, true},
+	"slices.Equal":            {"Equal", gEqual, false},
+	"slices.EqualFunc":        {"EqualFunc", gMove, false},
+	"slices.Index":            {"Index", gEqual, false},
+	"slices.Contains":         {"Contains", gEqual, false},
+	"slices.Values":           {"Values", gMove, true},
+	"slices.All":              {"All", gMove, true},
+	"slices.Backward":         {"Backward", gMove, true},
+	"slices.Collect":          {"Collect", gMove, true},
+	"slices.AppendSeq":        {"AppendSeq", gMove, true},
+	"slices.SortedFunc":       {"SortedFunc", gMove, true},
+	"slices.SortedStableFunc": {"SortedStableFunc", gMove, true},
+	"maps.Keys":               {"Keys", gMove, true},
+	"maps.Values":             {"MapValues", gMove, true},
+	"maps.All":                {"MapAll", gMove, true},
+	"maps.Clone":              {"MapClone", gMove, true},
+	"maps.Copy":               {"MapCopy", gMove, false},
+	"maps.Equal":              {"MapEqual", gEqual, false},
+	"maps.EqualFunc":          {"MapEqualFunc", gMove, false},
+	"maps.DeleteFunc":         {"MapDeleteFunc", gMove, false},
+	"maps.Insert":             {"MapInsert", gMove, false},
+	"maps.Collect":            {"MapCollect", gMove, true},
+	"cmp.Less":                {"Less", gOrdered, false},
+	"cmp.Compare":             {"CmpCompare", gOrdered, false},
+	"cmp.Or":                  {"Or", gEqual, true},
+	"math/rand/v2.N":          {"N", gOrdered, true},
+	"sync.OnceValue":          {"OnceValue", gMove, true},
+	"sync.OnceValues":         {"OnceValues", gMove, true},
+}
+
+// A genPlan is the rewriting of one call.
+type genPlan struct {
+	call   *ast.CallExpr
+	sel    *ast.SelectorExpr
+	fn     genFunc
+	zero   string              // cmp.Or: the type argument, whose zero value is passed first
+	conv   map[ast.Expr]string // operands converted to these types
+	group  string              // the type of the variadic operands grouped into a slice
+	spread bool                // the variadic operand is spread (s...): pass it as is
+	assert string              // the result type asserted to, or ""
+}
+
+// genlibPlans returns the rewritings of the cell's calls of the generic
+// library, computed once (rule library asks first, to leave them alone).
+func (c *Checked) genlibPlans() map[*ast.SelectorExpr]*genPlan {
+	if c.genPlans != nil {
+		return c.genPlans
+	}
+	c.genPlans = map[*ast.SelectorExpr]*genPlan{}
+	if c.sess == nil || c.sess.GenericHook == "" {
+		return c.genPlans
+	}
+	c.walk(func(n ast.Node, stack []ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if p := c.genlibPlan(call, stack); p != nil {
+			c.genPlans[p.sel] = p
+		}
+		return true
+	})
+	return c.genPlans
+}
+
+// genlibPlan returns the rewriting of call, nil if it is not a call of
+// the generic library kernel/generic can run exactly.
+func (c *Checked) genlibPlan(call *ast.CallExpr, stack []ast.Node) *genPlan {
+	fun := ast.Unparen(call.Fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = f.X
+	case *ast.IndexListExpr:
+		fun = f.X
+	}
+	sel, ok := fun.(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	x, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	pn, ok := c.Info.Uses[x].(*types.PkgName)
+	if !ok {
+		return nil
+	}
+	fn, ok := genFuncs[pn.Imported().Path()+"."+sel.Sel.Name]
+	if !ok {
+		return nil
+	}
+	inst, ok := c.Info.Instances[sel.Sel]
+	if !ok {
+		return nil
+	}
+	sig, ok := inst.Type.(*types.Signature)
+	if !ok {
+		return nil
+	}
+	encl := enclosingFunc(stack)
+	for i := 0; i < inst.TypeArgs.Len(); i++ {
+		if !genElementOK(inst.TypeArgs.At(i), fn.class) {
+			return nil
+		}
+	}
+	p := &genPlan{call: call, sel: sel, fn: fn, conv: map[ast.Expr]string{}}
+	if fn.entry == "Or" {
+		if call.Ellipsis.IsValid() {
+			return nil
+		}
+		if p.zero, ok = c.genTypeText(inst.TypeArgs.At(0), encl); !ok {
+			return nil
+		}
+	}
+	params := sig.Params()
+	fixed := params.Len()
+	if sig.Variadic() {
+		fixed--
+	}
+	if sig.Variadic() && fn.entry != "Or" {
+		last := params.At(fixed).Type()
+		if call.Ellipsis.IsValid() {
+			p.spread = true
+		} else if p.group, ok = c.genTypeText(last, encl); !ok {
+			return nil
+		}
+	}
+	for i, a := range call.Args {
+		var pt types.Type
+		switch {
+		case i < fixed:
+			pt = params.At(i).Type()
+		case fn.entry == "Or":
+			pt = params.At(params.Len() - 1).Type().(*types.Slice).Elem()
+		case p.spread:
+			pt = params.At(fixed).Type()
+		default:
+			continue // an element of the grouped slice literal
+		}
+		tv, ok := c.Info.Types[a]
+		if !ok {
+			return nil
+		}
+		if tv.Value == nil && !tv.IsNil() && types.Identical(tv.Type, pt) {
+			continue
+		}
+		t, ok := c.genTypeText(pt, encl)
+		if !ok {
+			return nil
+		}
+		p.conv[a] = t
+	}
+	if fn.result {
+		r := types.Unalias(sig.Results().At(0).Type())
+		if n, ok := r.(*types.Named); ok && n.TypeArgs().Len() > 0 && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() != mainPath {
+			r = n.Underlying() // iter.Seq[int]: the interpreter has no generic library types
+		}
+		if !statementCall(call, stack, c) {
+			if p.assert, ok = c.genTypeText(r, encl); !ok {
+				return nil
+			}
+		}
+	}
+	return p
+}
+
+// statementCall reports whether call is a statement whose value is
+// dropped (the cell's last expression is shown, so it keeps its type), or
+// the call of a go or defer statement.
+func statementCall(call *ast.CallExpr, stack []ast.Node, c *Checked) bool {
+	if len(stack) == 0 {
+		return false
+	}
+	switch p := stack[len(stack)-1].(type) {
+	case *ast.ExprStmt:
+		return !c.values[p.X.Pos()]
+	case *ast.GoStmt, *ast.DeferStmt:
+		return true
+	}
+	return false
+}
+
+// applyGenlib records the edits of plan p.
+func (c *Checked) applyGenlib(p *genPlan) {
+	call := p.call
+	c.replace(call.Fun, c.sess.GenericHook+"."+p.fn.entry)
+	if p.zero != "" {
+		sep := ""
+		if len(call.Args) > 0 {
+			sep = ", "
+		}
+		c.insert(call.Lparen+1, "*new("+p.zero+")"+sep)
+	}
+	for _, a := range call.Args {
+		if t, ok := p.conv[a]; ok {
+			c.insert(a.Pos(), "("+t+")(")
+			c.insert(a.End(), ")")
+		}
+	}
+	if p.spread {
+		o := c.off(call.Ellipsis)
+		c.replaceRange(o, o+len(token.ELLIPSIS.String()), "")
+	}
+	if p.group != "" {
+		n := len(c.genFixed(p))
+		if len(call.Args) > n {
+			c.insert(call.Args[n].Pos(), p.group+"{")
+			c.insert(call.Args[len(call.Args)-1].End(), "}")
+		} else {
+			c.insert(call.Args[len(call.Args)-1].End(), ", "+p.group+"(nil)")
+		}
+	}
+	if p.assert != "" {
+		c.insert(call.End(), ".("+p.assert+")")
+	}
+}
+
+// genFixed returns the operands of p's call before the variadic ones.
+func (c *Checked) genFixed(p *genPlan) []ast.Expr {
+	sig := c.Info.Instances[p.sel.Sel].Type.(*types.Signature)
+	n := sig.Params().Len() - 1
+	if n > len(p.call.Args) {
+		n = len(p.call.Args)
+	}
+	return p.call.Args[:n]
+}
+
+// genElementOK reports whether kernel/generic can handle a type argument
+// t of a function of class cl exactly: no interface in it (the interpreter
+// wraps values of cell types in interfaces), and no type parameter where
+// elements are compared (it may stand for an interface).
+func genElementOK(t types.Type, cl genClass) bool {
+	seen := map[types.Type]bool{}
+	var ok func(t types.Type) bool
+	ok = func(t types.Type) bool {
+		if seen[t] {
+			return true
+		}
+		seen[t] = true
+		switch t := t.(type) {
+		case *types.TypeParam:
+			return cl != gEqual
+		case *types.Interface:
+			return false
+		case *types.Alias:
+			return ok(types.Unalias(t))
+		case *types.Named:
+			return ok(t.Underlying())
+		case *types.Pointer:
+			return ok(t.Elem())
+		case *types.Slice:
+			return ok(t.Elem())
+		case *types.Array:
+			return ok(t.Elem())
+		case *types.Chan:
+			return ok(t.Elem())
+		case *types.Map:
+			return ok(t.Key()) && ok(t.Elem())
+		case *types.Struct:
+			for i := 0; i < t.NumFields(); i++ {
+				if !ok(t.Field(i).Type()) {
+					return false
+				}
+			}
+		case *types.Signature:
+			return ok(t.Params()) && ok(t.Results())
+		case *types.Tuple:
+			for i := 0; i < t.Len(); i++ {
+				if !ok(t.At(i).Type()) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return ok(t)
+}
+
+// enclosingFunc returns the function declaration in stack, nil outside
+// one.
+func enclosingFunc(stack []ast.Node) *ast.FuncDecl {
+	for i := len(stack) - 1; i >= 0; i-- {
+		if fd, ok := stack[i].(*ast.FuncDecl); ok {
+			return fd
+		}
+	}
+	return nil
+}
+
+// genTypeText is typeText, also for types with type parameters of the
+// function declaration encl the call is in.
+func (c *Checked) genTypeText(t types.Type, encl *ast.FuncDecl) (string, bool) {
+	if !hasTypeParam(t) {
+		return c.typeText(t)
+	}
+	if encl == nil {
+		return "", false
+	}
+	ok := true
+	seen := map[types.Type]bool{}
+	var check func(t types.Type)
+	check = func(t types.Type) {
+		if seen[t] || !ok {
+			return
+		}
+		seen[t] = true
+		switch t := t.(type) {
+		case *types.TypeParam:
+			if p := t.Obj().Pos(); p < encl.Pos() || p >= encl.End() {
+				ok = false
+			}
+		case *types.Pointer:
+			check(t.Elem())
+		case *types.Slice:
+			check(t.Elem())
+		case *types.Array:
+			check(t.Elem())
+		case *types.Chan:
+			check(t.Elem())
+		case *types.Map:
+			check(t.Key())
+			check(t.Elem())
+		case *types.Signature:
+			for _, tu := range []*types.Tuple{t.Params(), t.Results()} {
+				for i := 0; i < tu.Len(); i++ {
+					check(tu.At(i).Type())
+				}
+			}
+		default:
+			if hasTypeParam(t) || !writableIn(t) {
+				ok = false // a named type or struct of type parameters
+			}
+		}
+	}
+	check(t)
+	if !ok {
+		return "", false
+	}
+	s := types.TypeString(t, func(p *types.Package) string {
+		if p.Path() == mainPath {
+			return ""
+		}
+		n, found := c.pkgName(p.Path())
+		if !found {
+			ok = false
+		}
+		return n
+	})
+	return s, ok
+}
+
+// hasTypeParam reports whether t mentions a type parameter.
+func hasTypeParam(t types.Type) bool {
+	found := false
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type)
+	walk = func(t types.Type) {
+		if found || seen[t] {
+			return
+		}
+		seen[t] = true
+		switch t := t.(type) {
+		case *types.TypeParam:
+			found = true
+		case *types.Pointer:
+			walk(t.Elem())
+		case *types.Slice:
+			walk(t.Elem())
+		case *types.Array:
+			walk(t.Elem())
+		case *types.Chan:
+			walk(t.Elem())
+		case *types.Map:
+			walk(t.Key())
+			walk(t.Elem())
+		case *types.Signature:
+			for _, tu := range []*types.Tuple{t.Params(), t.Results()} {
+				for i := 0; i < tu.Len(); i++ {
+					walk(tu.At(i).Type())
+				}
+			}
+		case *types.Struct:
+			for i := 0; i < t.NumFields(); i++ {
+				walk(t.Field(i).Type())
+			}
+		case *types.Named:
+			args := t.TypeArgs()
+			for i := 0; i < args.Len(); i++ {
+				walk(args.At(i))
+			}
+		}
+	}
+	walk(t)
+	return found
+}
