@@ -43,6 +43,7 @@ const (
 	gMove    genClass = iota // moves them or hands them to functions of the cell
 	gEqual                   // compares them with ==
 	gOrdered                 // orders them (cmp.Ordered: basic kinds at run time)
+	gPass                    // hands them on untouched (sync.OnceValue's results)
 )
 
 // A genFunc is a generic library function kernel/generic has.
@@ -103,8 +104,8 @@ var genFuncs = map[string]genFunc{
 	"cmp.Compare":             {"CmpCompare", gOrdered, false},
 	"cmp.Or":                  {"Or", gEqual, true},
 	"math/rand/v2.N":          {"N", gOrdered, true},
-	"sync.OnceValue":          {"OnceValue", gMove, true},
-	"sync.OnceValues":         {"OnceValues", gMove, true},
+	"sync.OnceValue":          {"OnceValue", gPass, true},
+	"sync.OnceValues":         {"OnceValues", gPass, true},
 }
 
 // A genPlan is the rewriting of one call.
@@ -285,8 +286,10 @@ func (c *Checked) applyGenlib(p *genPlan) {
 		if len(call.Args) > n {
 			c.insert(call.Args[n].Pos(), p.group+"{")
 			c.insert(call.Args[len(call.Args)-1].End(), "}")
-		} else {
+		} else if len(call.Args) > 0 {
 			c.insert(call.Args[len(call.Args)-1].End(), ", "+p.group+"(nil)")
+		} else {
+			c.insert(call.Lparen+1, p.group+"(nil)")
 		}
 	}
 	if p.assert != "" {
@@ -307,8 +310,12 @@ func (c *Checked) genFixed(p *genPlan) []ast.Expr {
 // genElementOK reports whether kernel/generic can handle a type argument
 // t of a function of class cl exactly: no interface in it (the interpreter
 // wraps values of cell types in interfaces), and no type parameter where
-// elements are compared (it may stand for an interface).
+// elements are compared (it may stand for an interface), unless the
+// values only pass through.
 func genElementOK(t types.Type, cl genClass) bool {
+	if cl == gPass {
+		return true
+	}
 	seen := map[types.Type]bool{}
 	var ok func(t types.Type) bool
 	ok = func(t types.Type) bool {
