@@ -192,6 +192,11 @@ func (c *Checked) genlibPlan(call *ast.CallExpr, stack []ast.Node) *genPlan {
 			return nil
 		}
 	}
+	obj, ok := c.Info.Uses[sel.Sel].(*types.Func)
+	if !ok {
+		return nil
+	}
+	generic := obj.Origin().Type().(*types.Signature).Params()
 	params := sig.Params()
 	fixed := params.Len()
 	if sig.Variadic() {
@@ -216,6 +221,9 @@ func (c *Checked) genlibPlan(call *ast.CallExpr, stack []ast.Node) *genPlan {
 			pt = params.At(fixed).Type()
 		default:
 			continue // an element of the grouped slice literal
+		}
+		if i < fixed && !hasTypeParam(generic.At(i).Type()) {
+			continue // a parameter of kernel/generic's function too (Insert's i)
 		}
 		tv, ok := c.Info.Types[a]
 		if !ok {

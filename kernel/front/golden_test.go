@@ -64,6 +64,7 @@ func goldenRun(t *testing.T, data string, panics bool) string {
 	if panics {
 		s.PanicHook = "H"
 	}
+	s.GenericHook = "G"
 	for i, cell := range cells {
 		s.Cell = i + 1
 		c, err := s.Check(cell, 1, 1, nil)
