@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 )
 
 // Rule genlib: the interpreter cannot run the generic standard library
@@ -118,6 +119,10 @@ type genPlan struct {
 	group  string              // the type of the variadic operands grouped into a slice
 	spread bool                // the variadic operand is spread (s...): pass it as is
 	assert string              // the result type asserted to, or ""
+	// A function used as a value (slices.SortFunc(xs, cmp.Compare)) is
+	// node, replaced by the function literal value.
+	node  ast.Node
+	value string
 }
 
 // genlibPlans returns the rewritings of the cell's calls of the generic
@@ -130,22 +135,34 @@ func (c *Checked) genlibPlans() map[*ast.SelectorExpr]*genPlan {
 	if c.sess == nil || c.sess.GenericHook == "" {
 		return c.genPlans
 	}
+	called := map[*ast.SelectorExpr]bool{}
 	c.walk(func(n ast.Node, stack []ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return true
+		}
+		if sel := calledSelector(call); sel != nil {
+			called[sel] = true
 		}
 		if p := c.genlibPlan(call, stack); p != nil {
 			c.genPlans[p.sel] = p
 		}
 		return true
 	})
+	c.walk(func(n ast.Node, stack []ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok && !called[sel] {
+			if p := c.genlibValue(sel, stack); p != nil {
+				c.genPlans[sel] = p
+			}
+		}
+		return true
+	})
 	return c.genPlans
 }
 
-// genlibPlan returns the rewriting of call, nil if it is not a call of
-// the generic library kernel/generic can run exactly.
-func (c *Checked) genlibPlan(call *ast.CallExpr, stack []ast.Node) *genPlan {
+// calledSelector returns the selector call calls (pkg.F, pkg.F[T]), nil
+// if it calls something else.
+func calledSelector(call *ast.CallExpr) *ast.SelectorExpr {
 	fun := ast.Unparen(call.Fun)
 	switch f := fun.(type) {
 	case *ast.IndexExpr:
@@ -153,8 +170,102 @@ func (c *Checked) genlibPlan(call *ast.CallExpr, stack []ast.Node) *genPlan {
 	case *ast.IndexListExpr:
 		fun = f.X
 	}
-	sel, ok := fun.(*ast.SelectorExpr)
+	sel, _ := fun.(*ast.SelectorExpr)
+	return sel
+}
+
+// genlibValue returns the rewriting of sel, a generic library function
+// used as a value (cmp.Compare, cmp.Compare[int]), as a function literal
+// calling kernel/generic; nil if there is none.
+func (c *Checked) genlibValue(sel *ast.SelectorExpr, stack []ast.Node) *genPlan {
+	x, ok := sel.X.(*ast.Ident)
 	if !ok {
+		return nil
+	}
+	pn, ok := c.Info.Uses[x].(*types.PkgName)
+	if !ok {
+		return nil
+	}
+	fn, ok := genFuncs[pn.Imported().Path()+"."+sel.Sel.Name]
+	if !ok || fn.entry == "Or" {
+		return nil
+	}
+	inst, ok := c.Info.Instances[sel.Sel]
+	if !ok {
+		return nil
+	}
+	sig, ok := inst.Type.(*types.Signature)
+	if !ok || sig.Variadic() {
+		return nil
+	}
+	for i := 0; i < inst.TypeArgs.Len(); i++ {
+		if !genElementOK(inst.TypeArgs.At(i), fn.class) {
+			return nil
+		}
+	}
+	var node ast.Node = sel
+	if len(stack) > 0 {
+		switch p := stack[len(stack)-1].(type) {
+		case *ast.IndexExpr:
+			if p.X == sel {
+				node = p
+			}
+		case *ast.IndexListExpr:
+			if p.X == sel {
+				node = p
+			}
+		}
+	}
+	encl := enclosingFunc(stack)
+	var params, args []string
+	for i := 0; i < sig.Params().Len(); i++ {
+		t, ok := c.genTypeText(sig.Params().At(i).Type(), encl)
+		if !ok {
+			return nil
+		}
+		a := "__goldpa" + itoa(i)
+		params = append(params, a+" "+t)
+		args = append(args, a)
+	}
+	body := c.sess.GenericHook + "." + fn.entry + "(" + strings.Join(args, ", ") + ")"
+	res := ""
+	if r := sig.Results(); r.Len() > 0 {
+		var rs []string
+		for i := 0; i < r.Len(); i++ {
+			t, ok := c.genTypeText(genResultType(r.At(i).Type()), encl)
+			if !ok {
+				return nil
+			}
+			rs = append(rs, t)
+		}
+		if fn.result {
+			body += ".(" + rs[0] + ")"
+		}
+		body = "return " + body
+		res = " " + rs[0]
+		if len(rs) > 1 {
+			res = " (" + strings.Join(rs, ", ") + ")"
+		}
+	}
+	return &genPlan{sel: sel, fn: fn, node: node, value: "func(" + strings.Join(params, ", ") + ")" + res + " { " + body + " }"}
+}
+
+// genResultType is the type a result of kernel/generic is asserted to:
+// an instance of a generic library type (iter.Seq[int]) is its
+// underlying type, since the interpreter has no generic library types.
+func genResultType(r types.Type) types.Type {
+	r = types.Unalias(r)
+	if n, ok := r.(*types.Named); ok && n.TypeArgs().Len() > 0 && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() != mainPath {
+		return n.Underlying()
+	}
+	return r
+}
+
+// genlibPlan returns the rewriting of call, nil if it is not a call of
+// the generic library kernel/generic can run exactly.
+func (c *Checked) genlibPlan(call *ast.CallExpr, stack []ast.Node) *genPlan {
+	sel := calledSelector(call)
+	if sel == nil {
 		return nil
 	}
 	x, ok := sel.X.(*ast.Ident)
@@ -239,10 +350,7 @@ func (c *Checked) genlibPlan(call *ast.CallExpr, stack []ast.Node) *genPlan {
 		p.conv[a] = t
 	}
 	if fn.result {
-		r := types.Unalias(sig.Results().At(0).Type())
-		if n, ok := r.(*types.Named); ok && n.TypeArgs().Len() > 0 && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() != mainPath {
-			r = n.Underlying() // iter.Seq[int]: the interpreter has no generic library types
-		}
+		r := genResultType(sig.Results().At(0).Type())
 		if !statementCall(call, stack, c) {
 			if p.assert, ok = c.genTypeText(r, encl); !ok {
 				return nil
@@ -270,6 +378,10 @@ func statementCall(call *ast.CallExpr, stack []ast.Node, c *Checked) bool {
 
 // applyGenlib records the edits of plan p.
 func (c *Checked) applyGenlib(p *genPlan) {
+	if p.value != "" {
+		c.replace(p.node, p.value)
+		return
+	}
 	call := p.call
 	c.replace(call.Fun, c.sess.GenericHook+"."+p.fn.entry)
 	if p.zero != "" {

@@ -319,3 +319,22 @@ func TestViewKeepsEmptyNonNil(t *testing.T) {
 		t.Error("view does not share the array with its length and capacity")
 	}
 }
+
+func TestBoundsPanicsAreGo(t *testing.T) {
+	msg := func(f func()) (m string) {
+		defer func() { m = fmt.Sprint(recover()) }()
+		f()
+		return ""
+	}
+	xs := []int{1, 2}
+	for _, c := range [][2]func(){
+		{func() { slices.Insert(xs, 5, 3) }, func() { Insert(xs, 5, []int{3}) }},
+		{func() { slices.Insert(xs, -1) }, func() { Insert(xs, -1, []int(nil)) }},
+		{func() { slices.Delete(xs, 1, 3) }, func() { Delete(xs, 1, 3) }},
+		{func() { slices.Delete(xs, 2, 1) }, func() { Delete(xs, 2, 1) }},
+	} {
+		if w, g := msg(c[0]), msg(c[1]); w != g || w == "" {
+			t.Errorf("panic %q, want %q", g, w)
+		}
+	}
+}

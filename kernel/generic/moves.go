@@ -8,10 +8,15 @@ import "reflect"
 // capacities are Go's), obsolete elements are cleared, and elements are
 // compared with reflect.Value.Equal, which is Go's ==.
 
-// boundsCheck panics with the runtime error of s[lo:hi:max] for a slice of
-// length and capacity n (the slice of a zero-size type allocates nothing).
-func boundsCheck(n, lo, hi, max int) {
-	_ = make([]struct{}, n)[lo:hi:max]
+// boundsCheck panics with the runtime error of s[lo:hi:len(s)] for a
+// slice s of length n, and from with that of s[lo:] (slices of a
+// zero-size type allocate nothing).
+func boundsCheck(n, lo, hi int) {
+	_ = make([]struct{}, n)[lo:hi:n]
+}
+
+func boundsCheckFrom(n, lo int) {
+	_ = make([]struct{}, n)[lo:]
 }
 
 // Clone is slices.Clone.
@@ -27,7 +32,7 @@ func Clone(s any) any {
 func Insert(s any, i int, vs any) any {
 	v, w := reflect.ValueOf(s), reflect.ValueOf(vs)
 	n, m := v.Len(), w.Len()
-	boundsCheck(n, i, n, n)
+	boundsCheckFrom(n, i)
 	if m == 0 {
 		return s
 	}
@@ -57,7 +62,7 @@ func Insert(s any, i int, vs any) any {
 func Delete(s any, i, j int) any {
 	v := reflect.ValueOf(s)
 	n := v.Len()
-	boundsCheck(n, i, j, n)
+	boundsCheck(n, i, j)
 	if i == j {
 		return s
 	}
