@@ -147,7 +147,7 @@ func same[E comparable](got, want, gotOrig, wantOrig []E) bool {
 
 func TestMovesAreStd(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for trial := 0; trial < 300; trial++ {
+	for trial := 0; trial < 900; trial++ {
 		n := r.IntN(8)
 		base := make([]rec, n, n+r.IntN(4))
 		for i := range base {
@@ -167,7 +167,14 @@ func TestMovesAreStd(t *testing.T) {
 			vs, wv = a[i:j], b[i:j] // overlaps: the values come from the slice itself
 		}
 		var want, got []rec
-		switch op := trial % 6; op {
+		switch op := trial % 9; op {
+		case 6:
+			want, got = slices.Replace(b, i, j, wv...), Replace(a, i, j, vs).([]rec)
+		case 7:
+			k := r.IntN(4)
+			want, got = slices.Grow(b, k), Grow(a, k).([]rec)
+		case 8:
+			want, got = slices.Clip(b), Clip(a).([]rec)
 		case 0:
 			want, got = slices.Insert(b, i, wv...), Insert(a, i, vs).([]rec)
 		case 1:
@@ -188,7 +195,7 @@ func TestMovesAreStd(t *testing.T) {
 		}
 		if !same(got, want, a, b) {
 			t.Fatalf("trial %d (op %d, i=%d j=%d): got %v (cap %d), orig %v; want %v (cap %d), orig %v",
-				trial, trial%6, i, j, got, cap(got), a[:cap(a)], want, cap(want), b[:cap(b)])
+				trial, trial%9, i, j, got, cap(got), a[:cap(a)], want, cap(want), b[:cap(b)])
 		}
 	}
 	if Clone([]int(nil)).([]int) != nil || Clone([]int{}).([]int) == nil {
@@ -207,6 +214,27 @@ func TestMovesAreStd(t *testing.T) {
 	}
 	if Equal([]float64{math.NaN()}, []float64{math.NaN()}) || !Equal([]int{}, []int(nil)) || Index([]float64{math.NaN()}, math.NaN()) != -1 {
 		t.Error("Equal or Index do not follow ==")
+	}
+}
+
+func TestRepeatChunk(t *testing.T) {
+	for _, xs := range [][]rec{nil, {}, {{1, 1}}, {{1, 1}, {2, 2}, {3, 3}}} {
+		for _, k := range []int{0, 1, 3} {
+			w, g := slices.Repeat(xs, k), Repeat(xs, k).([]rec)
+			if !slices.Equal(w, g) || cap(w) != cap(g) || (w == nil) != (g == nil) {
+				t.Errorf("Repeat(%v, %d) = %v, want %v", xs, k, g, w)
+			}
+		}
+		for _, n := range []int{1, 2} {
+			var w, g [][]rec
+			for c := range slices.Chunk(xs, n) {
+				w = append(w, c)
+			}
+			Chunk(xs, n).(func(func([]rec) bool))(func(c []rec) bool { g = append(g, c); return true })
+			if fmt.Sprint(w) != fmt.Sprint(g) || len(w) != len(g) || (len(w) > 0 && cap(w[0]) != cap(g[0])) {
+				t.Errorf("Chunk(%v, %d) = %v, want %v", xs, n, g, w)
+			}
+		}
 	}
 }
 
@@ -328,10 +356,10 @@ func TestBoundsPanicsAreGo(t *testing.T) {
 	}
 	xs := []int{1, 2}
 	for _, c := range [][2]func(){
-		{func() { slices.Insert(xs, 5, 3) }, func() { Insert(xs, 5, []int{3}) }},
-		{func() { slices.Insert(xs, -1) }, func() { Insert(xs, -1, []int(nil)) }},
-		{func() { slices.Delete(xs, 1, 3) }, func() { Delete(xs, 1, 3) }},
-		{func() { slices.Delete(xs, 2, 1) }, func() { Delete(xs, 2, 1) }},
+		{func() { _ = slices.Insert(xs, 5, 3) }, func() { Insert(xs, 5, []int{3}) }},
+		{func() { _ = slices.Insert(xs, -1) }, func() { Insert(xs, -1, []int(nil)) }},
+		{func() { _ = slices.Delete(xs, 1, 3) }, func() { Delete(xs, 1, 3) }},
+		{func() { _ = slices.Delete(xs, 2, 1) }, func() { Delete(xs, 2, 1) }},
 	} {
 		if w, g := msg(c[0]), msg(c[1]); w != g || w == "" {
 			t.Errorf("panic %q, want %q", g, w)

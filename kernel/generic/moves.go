@@ -1,6 +1,10 @@
 package generic
 
-import "reflect"
+import (
+	"math"
+	"math/bits"
+	"reflect"
+)
 
 // The functions that move or compare elements are written with reflect,
 // step for step as the standard functions are specified: appends are
@@ -201,3 +205,67 @@ func Index(s, x any) int {
 
 // Contains is slices.Contains.
 func Contains(s, x any) bool { return Index(s, x) >= 0 }
+
+// Replace is slices.Replace; vs is the slice of the values.
+func Replace(s any, i, j int, vs any) any {
+	v, w := reflect.ValueOf(s), reflect.ValueOf(vs)
+	n, m := v.Len(), w.Len()
+	_ = make([]struct{}, n)[i:j]
+	if i == j {
+		return Insert(s, i, vs)
+	}
+	// The values may share the slice's array: Go's result holds them as
+	// they were, so work with a copy.
+	tmp := reflect.MakeSlice(w.Type(), m, m)
+	reflect.Copy(tmp, w)
+	tot := i + m + n - j
+	if tot > v.Cap() {
+		s2 := reflect.AppendSlice(v.Slice(0, i), reflect.MakeSlice(v.Type(), tot-i, tot-i))
+		reflect.Copy(s2.Slice(i, tot), tmp)
+		reflect.Copy(s2.Slice(i+m, tot), v.Slice(j, n))
+		return s2.Interface()
+	}
+	r := v.Slice(0, tot)
+	reflect.Copy(r.Slice(i+m, tot), v.Slice(j, n))
+	reflect.Copy(r.Slice(i, i+m), tmp)
+	if tot < n {
+		v.Slice(tot, n).Clear()
+	}
+	return r.Interface()
+}
+
+// Grow is slices.Grow.
+func Grow(s any, n int) any {
+	if n < 0 {
+		panic("cannot be negative")
+	}
+	v := reflect.ValueOf(s)
+	if n -= v.Cap() - v.Len(); n > 0 {
+		v = reflect.AppendSlice(v.Slice(0, v.Cap()), reflect.MakeSlice(v.Type(), n, n)).Slice(0, v.Len())
+	}
+	return v.Interface()
+}
+
+// Clip is slices.Clip.
+func Clip(s any) any {
+	v := reflect.ValueOf(s)
+	return v.Slice3(0, v.Len(), v.Len()).Interface()
+}
+
+// Repeat is slices.Repeat.
+func Repeat(s any, count int) any {
+	if count < 0 {
+		panic("cannot be negative")
+	}
+	v := reflect.ValueOf(s)
+	hi, lo := bits.Mul(uint(v.Len()), uint(count))
+	if hi > 0 || lo > math.MaxInt {
+		panic("the result of (len(x) * count) overflows")
+	}
+	out := reflect.MakeSlice(v.Type(), int(lo), int(lo))
+	k := reflect.Copy(out, v)
+	for k < out.Len() {
+		k += reflect.Copy(out.Slice(k, out.Len()), out.Slice(0, k))
+	}
+	return out.Interface()
+}

@@ -102,3 +102,19 @@ func SortedStableFunc(seq, cmp any) any {
 	SortStableFunc(s, cmp)
 	return s
 }
+
+// Chunk is slices.Chunk.
+func Chunk(s any, n int) any {
+	if n < 1 {
+		panic("cannot be less than 1")
+	}
+	v := reflect.ValueOf(s)
+	return makeSeq(seqType(v.Type()), func(yield reflect.Value) {
+		for i := 0; i < v.Len(); i += n {
+			end := min(n, v.Len()-i)
+			if !yielding(yield, v.Slice3(i, i+end, i+end)) {
+				return
+			}
+		}
+	})
+}
