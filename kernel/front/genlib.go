@@ -450,7 +450,12 @@ func genElementOK(t types.Type, cl genClass) bool {
 		seen[t] = true
 		switch t := t.(type) {
 		case *types.TypeParam:
-			return cl != gEqual
+			// Where elements are compared, a type parameter must not
+			// stand for an interface: its constraint lists the types.
+			if cl != gEqual {
+				return true
+			}
+			return constraintOK(t.Constraint(), ok)
 		case *types.Interface:
 			return false
 		case *types.Alias:
@@ -485,6 +490,44 @@ func genElementOK(t types.Type, cl genClass) bool {
 		return true
 	}
 	return ok(t)
+}
+
+// constraintOK reports whether the constraint c lists the types it
+// allows (~int | ~float64, cmp.Ordered), each satisfying ok; comparable,
+// any and method constraints allow interfaces.
+func constraintOK(c types.Type, ok func(types.Type) bool) bool {
+	it, isIface := c.Underlying().(*types.Interface)
+	if !isIface {
+		return ok(c)
+	}
+	terms := false
+	for i := 0; i < it.NumEmbeddeds(); i++ {
+		switch e := it.EmbeddedType(i).(type) {
+		case *types.Union:
+			for j := 0; j < e.Len(); j++ {
+				if !ok(e.Term(j).Type()) {
+					return false
+				}
+			}
+			terms = true
+		default:
+			if _, inner := e.Underlying().(*types.Interface); inner {
+				if constraintOK(e, ok) {
+					terms = true
+					continue
+				}
+				if e.Underlying().(*types.Interface).NumEmbeddeds() > 0 {
+					return false
+				}
+				continue // methods or comparable only: other embeddeds decide
+			}
+			if !ok(e) {
+				return false
+			}
+			terms = true
+		}
+	}
+	return terms
 }
 
 // enclosingFunc returns the function declaration in stack, nil outside

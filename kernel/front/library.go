@@ -47,7 +47,7 @@ func init() {
 					return true // the interpreter has some generic library code
 				}
 				if _, ok := genFuncs[path+"."+name]; ok && c.sess != nil && c.sess.GenericHook != "" {
-					c.refuse(sel, x.Name+"."+name+" runs compiled in goldp, but not with these type arguments (elements that are or hold interfaces, which the interpreter wraps, or types the cell cannot name): "+alternative(path, name))
+					c.refuse(sel, x.Name+"."+name+" runs compiled in goldp, but not with these type arguments (elements that are or may be interfaces, which the interpreter wraps, or types the cell cannot name): "+alternative(path, name))
 					return false
 				}
 				c.refuse(sel, x.Name+"."+name+" is generic, and the interpreter has no generic library code: "+alternative(path, name))
@@ -63,15 +63,15 @@ func init() {
 }
 
 // alternatives name what works instead of generic or newer library names;
-// the generic functions listed are those the interpreter fails on (its
-// own generic library code runs others, such as slices.Contains) where
-// rule genlib cannot run them either (elements of interface type).
+// the generic functions listed are those the interpreter's own generic
+// library code fails on, where rule genlib cannot run them either
+// (elements of interface type); its code runs slices.Index and
+// slices.Contains on interface elements, comparing them as the cell's ==
+// does.
 var alternatives = map[string]string{
 	"iter.Pull":             "iter.Pull needs coroutines, which the interpreter lacks: range over the sequence, or call it with a yield function (seq(func(v T) bool { ...; return true }))",
 	"iter.Pull2":            "iter.Pull2 needs coroutines, which the interpreter lacks: range over the sequence, or call it with a yield function (seq(func(k K, v V) bool { ...; return true }))",
 	"sync/atomic.Pointer":   "use atomic.Value, or a sync.Mutex and a pointer variable",
-	"slices.Index":          "write the loop (for i, x := range s { if x == v { ... } })",
-	"slices.Contains":       "write the loop (for _, x := range s { if x == v { ... } })",
 	"slices.Compact":        "write the loop",
 	"maps.Equal":            "write the loop over the keys",
 	"cmp.Or":                "use if and else",
