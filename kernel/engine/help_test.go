@@ -68,8 +68,8 @@ func TestHelpLimits(t *testing.T) {
 	if e := s.fail("var p atomic.Pointer[int]\n_ = p"); !strings.Contains(e.Message, "atomic.Value") {
 		t.Errorf("atomic.Pointer: %+v", e)
 	}
-	if e := s.fail("errs := []error{nil}\nslices.Index(errs, nil)"); e.Name != "CompileError" {
-		t.Errorf("slices.Index of interface elements: %+v", e)
+	if e := s.fail("errs := []error{nil}\nslices.Compact(errs)"); e.Name != "CompileError" {
+		t.Errorf("slices.Compact of interface elements: %+v", e)
 	}
 	if got := s.exec("r := rand.IntN(10)\nr >= 0 && r < 10"); got != "true" {
 		t.Errorf("rand.IntN: %q", got)
