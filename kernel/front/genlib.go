@@ -29,8 +29,13 @@ import (
 // cell types in them, so compiled code cannot compare them), comparisons
 // of elements of a type parameter, cmp.Or with a spread slice, and types
 // the cell cannot write.
+//
+// The rule runs after the rules that replace whole operands (constfold,
+// builtins' min and max), so that its conversions wrap their results, and
+// before the rules that rebuild statements from the edited text (loops,
+// defer, type switches), so that they carry its edits along.
 func init() {
-	register(rule{"genlib", 48, kCall, func(c *Checked) {
+	register(rule{"genlib", 22, kCall, func(c *Checked) {
 		for _, p := range c.genlibPlans() {
 			c.applyGenlib(p)
 		}
