@@ -163,6 +163,8 @@ func (c *Checked) genlibPlans() map[*ast.SelectorExpr]*genPlan {
 		if sel, ok := n.(*ast.SelectorExpr); ok && !called[sel] {
 			if p := c.genlibValue(sel, stack); p != nil {
 				c.genPlans[sel] = p
+			} else if p := c.genlibSeqType(sel, stack); p != nil {
+				c.genPlans[sel] = p
 			}
 		}
 		return true
@@ -258,6 +260,39 @@ func (c *Checked) genlibValue(sel *ast.SelectorExpr, stack []ast.Node) *genPlan 
 		}
 	}
 	return &genPlan{sel: sel, fn: fn, node: node, value: "func(" + strings.Join(params, ", ") + ")" + res + " { " + body + " }"}
+}
+
+// genlibSeqType returns the rewriting of an instance of iter.Seq or
+// iter.Seq2 written in the cell (iter.Seq[int]) as its function type,
+// which is what kernel/generic's iterators are; nil if sel is not one.
+func (c *Checked) genlibSeqType(sel *ast.SelectorExpr, stack []ast.Node) *genPlan {
+	tn, ok := c.Info.Uses[sel.Sel].(*types.TypeName)
+	if !ok || tn.Pkg() == nil || tn.Pkg().Path() != "iter" || (tn.Name() != "Seq" && tn.Name() != "Seq2") || len(stack) == 0 {
+		return nil
+	}
+	var node ast.Expr
+	switch p := stack[len(stack)-1].(type) {
+	case *ast.IndexExpr:
+		if p.X == sel {
+			node = p
+		}
+	case *ast.IndexListExpr:
+		if p.X == sel {
+			node = p
+		}
+	}
+	if node == nil {
+		return nil
+	}
+	tv, ok := c.Info.Types[node]
+	if !ok || !tv.IsType() {
+		return nil
+	}
+	t, ok := c.genTypeText(tv.Type.Underlying(), enclosingFunc(stack))
+	if !ok {
+		return nil
+	}
+	return &genPlan{sel: sel, node: node, value: t}
 }
 
 // genResultType is the type a result of kernel/generic is asserted to:
