@@ -41,6 +41,7 @@ func TestRefused(t *testing.T) {
 		{"iter.Pull", "import \"iter\"\nseq := func(yield func(int) bool) {}\nnext, stop := iter.Pull(iter.Seq[int](seq))\n_, _ = next, stop", "coroutines"},
 		{"%T of an iterator call", "fmt.Printf(\"%T\", slices.Values([]int{1}))", "assign the value to a variable first"},
 		{"%T of an interface when the session has iterators", "seq := slices.Values([]int{1})\nvar a any = seq\nfmt.Printf(\"%T\", a)", "print the name yourself"},
+		{"another generic library function", "import \"io/fs\"\nvar err error\n_, _ = errors.AsType[*fs.PathError](err)", "errors.As"},
 		{"a generic library type", "import \"sync/atomic\"\nvar p atomic.Pointer[int]\n_ = p", "atomic.Value"},
 		{"a constraint of the library is not refused", "func Max[T cmp.Ordered](a, b T) T { if a > b { return a }; return b }\nMax(1, 2)\nstrings.Lines(\"a\")", "strings.Lines"},
 		{"a library name the interpreter's tables lack", "strings.Lines(\"a\")", "not in the interpreter's symbol tables"},
