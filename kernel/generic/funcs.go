@@ -48,23 +48,23 @@ func permute(s reflect.Value, ix []int) {
 	}
 }
 
-// SortFunc is slices.SortFunc.
-func SortFunc(s, cmp any) {
+// sortBy sorts s with sort (slices.SortFunc or SortStableFunc, on the
+// indexes of the elements) and the comparison cmp of the elements. If cmp
+// panics, the slice is left as Go leaves it: the indexes hold the order
+// the standard sort had reached.
+func sortBy(s, cmp any, sort func(ix []int, cmp func(a, b int) int)) {
 	v := reflect.ValueOf(s)
 	c := call2(v, reflect.ValueOf(cmp))
 	ix := indexes(v.Len())
-	slices.SortFunc(ix, func(i, j int) int { return int(c(i, j).Int()) })
-	permute(v, ix)
+	defer permute(v, ix)
+	sort(ix, func(a, b int) int { return int(c(a, b).Int()) })
 }
 
+// SortFunc is slices.SortFunc.
+func SortFunc(s, cmp any) { sortBy(s, cmp, slices.SortFunc[[]int]) }
+
 // SortStableFunc is slices.SortStableFunc.
-func SortStableFunc(s, cmp any) {
-	v := reflect.ValueOf(s)
-	c := call2(v, reflect.ValueOf(cmp))
-	ix := indexes(v.Len())
-	slices.SortStableFunc(ix, func(i, j int) int { return int(c(i, j).Int()) })
-	permute(v, ix)
-}
+func SortStableFunc(s, cmp any) { sortBy(s, cmp, slices.SortStableFunc[[]int]) }
 
 // IsSortedFunc is slices.IsSortedFunc.
 func IsSortedFunc(s, cmp any) bool {

@@ -366,3 +366,34 @@ func TestBoundsPanicsAreGo(t *testing.T) {
 		}
 	}
 }
+
+// A comparison that panics leaves the slice as Go leaves it.
+func TestSortFuncPanicState(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, stable := range []bool{false, true} {
+		for _, after := range []int{0, 5, 40, 300} {
+			in := recs(r, 100, 7)
+			run := func(s []rec, sort func([]rec, func(a, b rec) int)) (p any) {
+				defer func() { p = recover() }()
+				n := 0
+				sort(s, func(a, b rec) int {
+					if n++; n > after {
+						panic("stop")
+					}
+					return cmp.Compare(a.K, b.K)
+				})
+				return nil
+			}
+			want, got := slices.Clone(in), slices.Clone(in)
+			var wp, gp any
+			if stable {
+				wp, gp = run(want, slices.SortStableFunc[[]rec]), run(got, func(s []rec, c func(a, b rec) int) { SortStableFunc(s, c) })
+			} else {
+				wp, gp = run(want, slices.SortFunc[[]rec]), run(got, func(s []rec, c func(a, b rec) int) { SortFunc(s, c) })
+			}
+			if wp != gp || !slices.Equal(got, want) {
+				t.Errorf("stable=%v, panic after %d comparisons: slice or panic differ (%v, %v)", stable, after, gp, wp)
+			}
+		}
+	}
+}
