@@ -13,12 +13,16 @@
 //     int, or time.Duration, has the memory of int or int64) and call the
 //     real standard function for that kind, so NaNs, negative zeros and
 //     panics are Go's.
-//   - Functions with a comparison or predicate of the cell (SortFunc,
-//     SortStableFunc, MinFunc, IndexFunc, ...) run the real standard
-//     function on the slice of indexes 0..n-1 with the cell's function
-//     applied to the elements those indexes name, then apply the result
-//     (a permutation, an index) to the slice: the cell's function is
-//     called with the same arguments in the same order as in Go.
+//   - SortFunc and SortStableFunc are sort.Slice and sort.SliceStable
+//     with the cell's comparison: the same generated algorithms as the
+//     slices versions, so the slice goes through the same states and the
+//     comparison gets the same calls (tested against the standard
+//     functions). The other functions with a comparison or predicate of
+//     the cell (MinFunc, IndexFunc, BinarySearchFunc, ...) run the real
+//     standard function on the slice of indexes 0..n-1 with the cell's
+//     function applied to the elements those indexes name: the cell's
+//     function is called with the same arguments in the same order as in
+//     Go.
 //   - Functions that move elements (Clone, Insert, Delete, Compact, ...)
 //     are written with reflect, step for step as the standard functions
 //     are specified, with reflect.Append where they append, so lengths,

@@ -3,12 +3,13 @@ package generic
 import (
 	"reflect"
 	"slices"
+	"sort"
 )
 
-// The functions with a comparison or predicate of the cell run the
-// standard function on the indexes of the slice's elements (see the
-// package documentation): the standard algorithm decides which elements
-// to compare and where they go.
+// The functions with a comparison or predicate of the cell that do not
+// move elements run the standard function on the indexes of the slice's
+// elements (see the package documentation): the standard algorithm
+// decides which elements to compare.
 
 // indexes returns 0, 1, ..., n-1.
 func indexes(n int) []int {
@@ -37,34 +38,24 @@ func call1(s, f reflect.Value) func(i int) reflect.Value {
 	}
 }
 
-// permute sets s[k] to the old s[ix[k]] for every k.
-func permute(s reflect.Value, ix []int) {
-	old := reflect.MakeSlice(s.Type(), s.Len(), s.Len())
-	reflect.Copy(old, s)
-	for k, i := range ix {
-		if k != i {
-			s.Index(k).Set(old.Index(i))
-		}
-	}
-}
-
-// sortBy sorts s with sort (slices.SortFunc or SortStableFunc, on the
-// indexes of the elements) and the comparison cmp of the elements. If cmp
-// panics, the slice is left as Go leaves it: the indexes hold the order
-// the standard sort had reached.
-func sortBy(s, cmp any, sort func(ix []int, cmp func(a, b int) int)) {
+// SortFunc is slices.SortFunc. It is sort.Slice with the cell's
+// comparison: both are the same generated pattern-defeating quicksort, so
+// the slice sorts in place through the same states, with the same calls of
+// the comparison (TestSortFuncIsStd checks results and call sequences,
+// TestSortFuncPanicState the state a panicking comparison leaves).
+func SortFunc(s, cmp any) {
 	v := reflect.ValueOf(s)
 	c := call2(v, reflect.ValueOf(cmp))
-	ix := indexes(v.Len())
-	defer permute(v, ix)
-	sort(ix, func(a, b int) int { return int(c(a, b).Int()) })
+	sort.Slice(s, func(i, j int) bool { return c(i, j).Int() < 0 })
 }
 
-// SortFunc is slices.SortFunc.
-func SortFunc(s, cmp any) { sortBy(s, cmp, slices.SortFunc[[]int]) }
-
-// SortStableFunc is slices.SortStableFunc.
-func SortStableFunc(s, cmp any) { sortBy(s, cmp, slices.SortStableFunc[[]int]) }
+// SortStableFunc is slices.SortStableFunc: sort.SliceStable with the
+// cell's comparison, the same generated insertion sort and merges.
+func SortStableFunc(s, cmp any) {
+	v := reflect.ValueOf(s)
+	c := call2(v, reflect.ValueOf(cmp))
+	sort.SliceStable(s, func(i, j int) bool { return c(i, j).Int() < 0 })
+}
 
 // IsSortedFunc is slices.IsSortedFunc.
 func IsSortedFunc(s, cmp any) bool {

@@ -367,6 +367,32 @@ func TestBoundsPanicsAreGo(t *testing.T) {
 	}
 }
 
+// A comparison that reads the slice being sorted sees it as in Go.
+func TestSortFuncSeesSliceMidSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, stable := range []bool{false, true} {
+		in := recs(r, 200, 5)
+		peek := func(s []rec, log *[]int) func(a, b rec) int {
+			return func(a, b rec) int {
+				*log = append(*log, s[17].I, s[100].I)
+				return cmp.Compare(a.K, b.K)
+			}
+		}
+		want, got := slices.Clone(in), slices.Clone(in)
+		var wl, gl []int
+		if stable {
+			slices.SortStableFunc(want, peek(want, &wl))
+			SortStableFunc(got, peek(got, &gl))
+		} else {
+			slices.SortFunc(want, peek(want, &wl))
+			SortFunc(got, peek(got, &gl))
+		}
+		if !slices.Equal(wl, gl) || !slices.Equal(got, want) {
+			t.Errorf("stable=%v: the comparison saw another slice", stable)
+		}
+	}
+}
+
 // A comparison that panics leaves the slice as Go leaves it.
 func TestSortFuncPanicState(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
