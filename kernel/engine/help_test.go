@@ -71,8 +71,14 @@ func TestHelpLimits(t *testing.T) {
 		t.Errorf("explicit type arguments: %q", got)
 	}
 	// generic library functions
-	if e := s.fail("rand.N(10)"); !strings.Contains(e.Message, "N") {
-		t.Errorf("rand.N: %+v", e)
+	if got := s.exec("n := rand.N(10)\nn >= 0 && n < 10"); got != "true" {
+		t.Errorf("rand.N: %q", got)
+	}
+	if e := s.fail("var p atomic.Pointer[int]\n_ = p"); !strings.Contains(e.Message, "atomic.Value") {
+		t.Errorf("atomic.Pointer: %+v", e)
+	}
+	if e := s.fail("errs := []error{nil}\nslices.Compact(errs)"); e.Name != "CompileError" {
+		t.Errorf("slices.Compact of interface elements: %+v", e)
 	}
 	if got := s.exec("r := rand.IntN(10)\nr >= 0 && r < 10"); got != "true" {
 		t.Errorf("rand.IntN: %q", got)

@@ -43,6 +43,10 @@ const (
 	// the code the engine generates.
 	fmtName     = "__goldpfmt"
 	displayName = "__goldpdisplay"
+	// genericName is the hidden import of kernel/generic, which runs the
+	// generic standard library for the front end's rule genlib.
+	genericName = "__goldpgeneric"
+	genericPath = "github.com/goldp/goldp/kernel/generic"
 )
 
 // wrapOpen and wrapClose wrap statements that declare nothing in an init
@@ -1640,6 +1644,9 @@ func (v *sessionView) typeCheck(src string, line0, col0 int) (checked *front.Che
 		v.front.LineFile = srcName
 		v.front.ErrorsHook = rtName
 		v.front.FmtHook = rtName
+		if _, ok := loadable()[genericPath]; ok {
+			v.front.GenericHook = genericName
+		}
 		v.front.Loadable = func(path string) bool { _, ok := loadable()[path]; return ok }
 		v.front.HasSymbol = func(path, name string) bool {
 			syms, ok := loadable()[path]

@@ -181,6 +181,9 @@ func (s *Session) start() error {
 		return fmt.Errorf("engine: boot: %w", err)
 	}
 	boot = "import (\n" + fmtName + ` "fmt"` + "\n" + displayName + ` "github.com/goldp/goldp/kernel/display"` + "\n)\n"
+	if _, ok := loadable()[genericPath]; ok {
+		boot += "import " + genericName + " " + strconv.Quote(genericPath) + "\n"
+	}
 	if _, err := in.Eval(boot); err != nil {
 		return fmt.Errorf("engine: boot: %w", err)
 	}
@@ -217,7 +220,7 @@ func (s *Session) start() error {
 	}
 	s.view = sessionView{
 		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]int{},
-		types: map[string]string{}, imported: map[string]string{rtName: rtPath, fmtName: "fmt", displayName: "github.com/goldp/goldp/kernel/display"},
+		types: map[string]string{}, imported: map[string]string{rtName: rtPath, fmtName: "fmt", displayName: "github.com/goldp/goldp/kernel/display", genericName: genericPath},
 		rich:    map[string]bool{},
 		methods: map[string]string{}, funcDefs: map[string]string{},
 		callers: map[string]map[string]bool{},

@@ -46,6 +46,8 @@
 //	assert       assertions to cell interfaces are refused
 //	defer        arguments evaluated at the defer; top-level loops' defers
 //	typeswitch   interface cases and cell types in type switches
+//	genlib       calls of the generic standard library (slices, maps,
+//	             cmp, rand.N, sync.OnceValue) run compiled (kernel/generic)
 //	imports      packages the interpreter cannot load are refused
 //	redefine     a redefined type gets a fresh name in the interpreter;
 //	             what used it is declared again or dropped (redefine.go)

@@ -124,8 +124,8 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 					continue
 				}
 			}
-			if (v == "T" || v == "v" && strings.Contains(flags, "#")) && c.hasCellTypes() {
-				c.refuse(a, "the interpreter prints values of cell types with %T and %#v by their structure, not their name: print the name yourself, or use %v")
+			if (v == "T" || v == "v" && strings.Contains(flags, "#")) && (c.hasCellTypes() || c.hasIterators()) {
+				c.refuse(a, "the interpreter prints values of cell types and iterators (iter.Seq) with %T and %#v by their structure, not their name: print the name yourself, or use %v")
 				return
 			}
 			if v == "w" {
@@ -144,7 +144,7 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 			}
 			continue
 		}
-		if !c.hasCellType(t) {
+		if !c.hasCellType(t) && !hasLibraryInstance(t) {
 			if strings.Contains("vsqxXd", v) && c.hasCellTypes() && looseIface(t) {
 				// an interface inside the value may hold a cell
 				// type fmt prints differently: describe it, which
@@ -170,6 +170,10 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 			return
 		case v == "T":
 			if lit == nil || !pure(a) {
+				if !c.hasCellType(t) {
+					c.refuse(a, "the interpreter prints %T of an iterator (iter.Seq, iter.Seq2) by its function type, not its name: write the name yourself, or assign the value to a variable first")
+					return
+				}
 				c.refuse(a, "the interpreter prints %T of a cell type by its structure, not its name: write the name (\"main.T\") yourself")
 				return
 			}
@@ -273,6 +277,70 @@ func (c *Checked) hasCellType(t types.Type) bool {
 		}
 	})
 	return found
+}
+
+// runtimeName is the name %T prints for t: types.TypeString with
+// packages by name, except that type arguments are separated by a comma
+// alone, as in reflect (main.Pair[string,int], iter.Seq2[int,string]).
+func runtimeName(t types.Type) string {
+	switch t := types.Unalias(t).(type) {
+	case *types.Named:
+		if args := t.TypeArgs(); args.Len() > 0 {
+			var b strings.Builder
+			if p := t.Obj().Pkg(); p != nil {
+				b.WriteString(p.Name() + ".")
+			}
+			b.WriteString(t.Obj().Name() + "[")
+			for i := 0; i < args.Len(); i++ {
+				if i > 0 {
+					b.WriteString(",")
+				}
+				b.WriteString(runtimeName(args.At(i)))
+			}
+			b.WriteString("]")
+			return b.String()
+		}
+	case *types.Pointer:
+		return "*" + runtimeName(t.Elem())
+	case *types.Slice:
+		return "[]" + runtimeName(t.Elem())
+	case *types.Array:
+		return "[" + strconv.FormatInt(t.Len(), 10) + "]" + runtimeName(t.Elem())
+	case *types.Map:
+		return "map[" + runtimeName(t.Key()) + "]" + runtimeName(t.Elem())
+	}
+	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+}
+
+// hasLibraryInstance reports whether t is or contains an instance of a
+// generic library type (iter.Seq[int]): the interpreter has its
+// underlying type (rule genlib), so %T needs the name written.
+func hasLibraryInstance(t types.Type) bool {
+	found := false
+	visit(t, func(n *types.Named) {
+		if n.TypeArgs().Len() > 0 && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() != mainPath {
+			found = true
+		}
+	})
+	return found
+}
+
+// hasIterators reports whether the session's variables or the cell's
+// expressions hold instances of generic library types (iter.Seq[int]),
+// which the interpreter has as their function types: an interface may
+// hold one.
+func (c *Checked) hasIterators() bool {
+	for _, n := range c.Pkg.Scope().Names() {
+		if v, ok := c.Pkg.Scope().Lookup(n).(*types.Var); ok && hasLibraryInstance(v.Type()) {
+			return true
+		}
+	}
+	for _, tv := range c.Info.Types {
+		if tv.IsValue() && hasLibraryInstance(tv.Type) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasCellTypes reports whether the session or the cell declares a type.

@@ -69,6 +69,7 @@ func goldenRun(t *testing.T, data string, file string) string {
 		s.ErrorsHook = "H"
 	}
 	s.FmtHook = "H"
+	s.GenericHook = "G"
 	for i, cell := range cells {
 		s.Cell = i + 1
 		c, err := s.Check(cell, 1, 1, nil)

@@ -39,9 +39,16 @@ func init() {
 					return true // a constraint (cmp.Ordered): no runtime symbol
 				}
 			}
+			if generic && c.genlibPlans()[sel] != nil {
+				return true // rule genlib runs it
+			}
 			if generic {
 				if _, known := alternatives[path+"."+name]; !known {
 					return true // the interpreter has some generic library code
+				}
+				if _, ok := genFuncs[path+"."+name]; ok && c.sess != nil && c.sess.GenericHook != "" {
+					c.refuse(sel, x.Name+"."+name+" runs compiled in goldp, but not with these type arguments (elements that are or may be interfaces, which the interpreter wraps, or types the cell cannot name): "+alternative(path, name))
+					return false
 				}
 				c.refuse(sel, x.Name+"."+name+" is generic, and the interpreter has no generic library code: "+alternative(path, name))
 				return false
@@ -56,9 +63,20 @@ func init() {
 }
 
 // alternatives name what works instead of generic or newer library names;
-// the generic functions listed are those the interpreter fails on (its
-// own generic library code runs others, such as slices.Contains).
+// the generic functions listed are those the interpreter's own generic
+// library code fails on, where rule genlib cannot run them either
+// (elements of interface type); its code runs slices.Index and
+// slices.Contains on interface elements, comparing them as the cell's ==
+// does.
 var alternatives = map[string]string{
+	"iter.Pull":             "iter.Pull needs coroutines, which the interpreter lacks: range over the sequence, or call it with a yield function (seq(func(v T) bool { ...; return true }))",
+	"iter.Pull2":            "iter.Pull2 needs coroutines, which the interpreter lacks: range over the sequence, or call it with a yield function (seq(func(k K, v V) bool { ...; return true }))",
+	"sync/atomic.Pointer":   "use atomic.Value, or a sync.Mutex and a pointer variable",
+	"reflect.TypeFor":       "use reflect.TypeOf((*T)(nil)).Elem()",
+	"unique.Make":           "compare the values themselves, or intern them in a map",
+	"slices.Compact":        "write the loop",
+	"maps.Equal":            "write the loop over the keys",
+	"cmp.Or":                "use if and else",
 	"slices.Sort":           "use sort.Ints, sort.Float64s, sort.Strings or sort.Slice",
 	"slices.SortFunc":       "use sort.Slice",
 	"slices.SortStableFunc": "use sort.SliceStable",

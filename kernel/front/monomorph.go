@@ -1009,12 +1009,12 @@ func (r *renderer) sig(s *types.Signature, env map[*types.TypeParam]bound) strin
 // type arguments with their package paths, no spaces).
 func (c *Checked) goTypeName(t types.Type) string {
 	if !needsHole(t) {
-		return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+		return runtimeName(t) // fmtcell.go
 	}
 	r := &renderer{c: c, key: true, display: true}
 	s := r.typ(t, nil)
 	if r.err != nil {
-		return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+		return runtimeName(t)
 	}
 	return s
 }

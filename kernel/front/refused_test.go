@@ -51,7 +51,15 @@ func TestRefused(t *testing.T) {
 		{"a generic taking a method value of a type parameter's value, instantiated with a cell type", "type C int\nfunc (C) Get() int { return 1 }\nfunc Bind[T interface{ Get() int }](x T) func() int { return x.Get }\nBind(C(1))", "write a non-generic version of Bind"},
 		{"a type local to a function as a type argument of a cell generic", "func Id[T any](x T) T { return x }\nfunc f() { type L int; _ = Id(L(1)) }", "declare L at the top level of a cell"},
 		{"a type made generic in a later cell", "type B struct{ v int }\n%%\ntype B[T any] struct{ v T }", "cannot be redefined"},
-		{"a generic library function", "xs := []int{2, 1}\nslices.Sort(xs)", "use sort.Ints"},
+		{"a generic library function on elements of interface type", "xs := []any{2, 1}\nslices.Compact(xs)", "not with these type arguments"},
+		{"a generic library function with a cell interface", "type I interface{ M() }\nvar xs []I\n_ = slices.Clone(xs)", "append(s[:0:0], s...)"},
+		{"cmp.Or of errors", "var a, b error\n_ = cmp.Or(a, b)", "use if and else"},
+		{"cmp.Or with a spread slice", "xs := []int{0, 1}\n_ = cmp.Or(xs...)", "use if and else"},
+		{"iter.Pull", "import \"iter\"\nseq := func(yield func(int) bool) {}\nnext, stop := iter.Pull(iter.Seq[int](seq))\n_, _ = next, stop", "coroutines"},
+		{"%T of an iterator call", "fmt.Printf(\"%T\", slices.Values([]int{1}))", "assign the value to a variable first"},
+		{"%T of an interface when the session has iterators", "seq := slices.Values([]int{1})\nvar a any = seq\nfmt.Printf(\"%T\", a)", "print the name yourself"},
+		{"another generic library function", "import \"reflect\"\n_ = reflect.TypeFor[int]()", "reflect.TypeOf"},
+		{"a generic library type", "import \"sync/atomic\"\nvar p atomic.Pointer[int]\n_ = p", "atomic.Value"},
 		{"a constraint of the library is not refused", "func Max[T cmp.Ordered](a, b T) T { if a > b { return a }; return b }\nMax(1, 2)\nstrings.Lines(\"a\")", "strings.Lines"},
 		{"a library name the interpreter's tables lack", "strings.Lines(\"a\")", "not in the interpreter's symbol tables"},
 		{"errors.As into a struct value type of the cells", "type E struct{ c int }\nfunc (E) Error() string { return \"e\" }\nvar err error\nvar e E\nerrors.As(err, &e)", "errors.As into *E"},
@@ -71,6 +79,7 @@ func TestRefused(t *testing.T) {
 		s.ErrorsHook = "H"
 		s.Loadable = func(path string) bool { return path != "os/exec" }
 		s.HasSymbol = func(path, name string) bool { return name != "Lines" }
+		s.GenericHook = "G"
 		s.FmtHook = "H" // as the engine sets it
 		// cells separated by a line "%%" run one after the other
 		cells := strings.Split(c.cell, "\n%%\n")

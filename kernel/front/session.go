@@ -68,6 +68,10 @@ type Session struct {
 	// (kernel/fmtval's Leaf, Methods, Seq, Map, Struct and Ptr as FmtLeaf,
 	// ..., and its Node as FmtNode; see fmttree.go).
 	FmtHook string
+	// GenericHook, if set, names the package kernel/generic as the
+	// interpreter imports it: calls of the generic standard library (see
+	// genlib.go) become calls of its functions.
+	GenericHook string
 	// Cell is the number the engine gives the cell being checked; it is
 	// part of the positions the panic helpers report, so that a panic in
 	// a function of an earlier cell names that cell.
@@ -151,6 +155,9 @@ type Checked struct {
 	insLen   int
 	redef    *cellRedef // what the cell redefines (redefine.go)
 	cell     int        // Session.Cell when the cell was checked
+	// genPlans are the rewritings of calls of the generic library
+	// (genlib.go), by the selector of the function.
+	genPlans map[*ast.SelectorExpr]*genPlan
 }
 
 // Pos converts a position in the checked file to the cell's line and

@@ -44,11 +44,13 @@
 //
 // Limits, inherited from yaegi's extractor:
 //
-//   - Generic functions and types are dropped: cells cannot call them, and
-//     the doc index leaves them out too. Packages whose API is all generic
-//     (iter, unique, weak, slices, maps, cmp) have empty tables: they
-//     import, and yaegi supplies its own interpreted slices, maps and cmp.
-//     Library packages export concrete types for this reason.
+//   - Generic functions and types are dropped, and the doc index leaves
+//     them out too. Packages whose API is all generic (iter, unique, weak,
+//     slices, maps, cmp) have empty tables: they import, and the front
+//     end rewrites calls of the generic standard library into calls of
+//     kernel/generic (a hidden table, gen.Hidden); yaegi's own
+//     interpreted slices, maps and cmp serve the rest. Library packages
+//     export concrete types for this reason.
 //   - Untyped constants are stored as values of the generating platform
 //     (linux): os.DevNull and os.PathSeparator are those of linux
 //     everywhere.

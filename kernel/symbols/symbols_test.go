@@ -43,7 +43,7 @@ func TestGeneratedUpToDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{gen.IndexFile, gen.ManifestFile}
-	for _, path := range append(append(append([]string{}, gen.ThirdParty...), gen.Own...), lib...) {
+	for _, path := range append(append(append(append([]string{}, gen.ThirdParty...), gen.Own...), gen.Hidden...), lib...) {
 		want = append(want, gen.FileName(path))
 	}
 	if full {
@@ -458,7 +458,7 @@ func TestInterpreterLib(t *testing.T) {
 		t.Fatal(err)
 	}
 	i := newInterp(t)
-	for _, path := range append(append([]string{}, gen.Own...), lib...) {
+	for _, path := range append(append(append([]string{}, gen.Own...), gen.Hidden...), lib...) {
 		if _, err := i.Eval(`import _ "` + path + `"`); err != nil {
 			t.Errorf("import %s: %v", path, err)
 		}

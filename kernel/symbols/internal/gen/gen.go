@@ -89,6 +89,13 @@ var Own = []string{
 	Module + "/kernel/display",
 }
 
+// Hidden are the module's packages whose symbols are extracted for the
+// code the front end writes, not for cells: they are left out of the doc
+// index, so they are neither preloaded nor completed.
+var Hidden = []string{
+	Module + "/kernel/generic",
+}
+
 // Prefix starts the name of every generated symbol file; Generate removes
 // files with this prefix that it did not write.
 const Prefix = "zsym_"
@@ -281,8 +288,9 @@ func Generate(opts Options) error {
 	if err != nil {
 		return err
 	}
-	extracted := append(append(append([]string{}, ThirdParty...), Own...), lib...)
-	all := append(append([]string{}, StdPackages...), extracted...)
+	documented := append(append(append([]string{}, ThirdParty...), Own...), lib...)
+	all := append(append([]string{}, StdPackages...), documented...)
+	extracted := append(append([]string{}, documented...), Hidden...)
 	pkgs, err := goList(root, all...)
 	if err != nil {
 		return err
