@@ -185,7 +185,7 @@ func (m *DiscreteLaplace) Release(rng *rand.Rand, x []float64) ([]float64, error
 			return nil, err
 		}
 	}
-	b := bitSrc{r: orSecure(rng)}
+	b := newBitSrc(rng)
 	for i, v := range out {
 		k, err := toGrid(v, m.g, "DiscreteLaplace input", i)
 		if err != nil {
@@ -427,7 +427,7 @@ func (m *DiscreteGaussian) Release(rng *rand.Rand, x []float64) ([]float64, erro
 			return nil, err
 		}
 	}
-	b := bitSrc{r: orSecure(rng)}
+	b := newBitSrc(rng)
 	dg := newDGauss(m.s2)
 	for i, v := range out {
 		k, err := toGrid(v, m.g, "DiscreteGaussian input", i)

@@ -17,28 +17,70 @@ import (
 
 // bitSrc hands out the bits of rng's 64-bit words a few at a time, so that
 // the many small uniform choices of the exact samplers (a sign, Bernoulli(1/k)
-// for small k, a uniform of 20 bits) do not each cost a whole word. Bits
-// left in a word too short for a request are dropped, which keeps every
-// bit handed out independent and uniform.
+// for small k, a uniform of 20 bits) do not each cost a whole word. w holds
+// the unused bits below a sentinel 1 bit (63 uniform bits of each word),
+// so w < 2^k means fewer than k bits are left. Bits left in a word too
+// short for a request are dropped, which keeps every bit handed out
+// independent and uniform.
 type bitSrc struct {
 	r *rand.Rand
+	c *rand.ChaCha8 // r's source when it is a secure one, called directly
 	w uint64
-	n uint
+}
+
+// newBitSrc returns a bit source on rng, or on a fresh secure ChaCha8
+// (SecureRand's source) when rng is nil: a nil rng means a real release.
+func newBitSrc(rng *rand.Rand) bitSrc {
+	if rng != nil {
+		return bitSrc{r: rng}
+	}
+	c := newSecureSource()
+	return bitSrc{r: rand.New(c), c: c}
 }
 
 // bits returns k uniform bits, 1 ≤ k ≤ 32.
 func (b *bitSrc) bits(k uint) uint64 {
-	if b.n < k {
+	if b.w>>k == 0 {
 		b.refill()
 	}
 	v := b.w & (1<<k - 1)
 	b.w >>= k
-	b.n -= k
 	return v
 }
 
-// refill replaces the remaining bits with a fresh word.
-func (b *bitSrc) refill() { b.w, b.n = b.r.Uint64(), 64 }
+// bits8 and bits16 are bits(8) and bits(16) with constant shifts, small
+// enough to inline in the samplers' inner loops.
+func (b *bitSrc) bits8() uint64 {
+	if b.w>>8 == 0 {
+		b.refill()
+	}
+	v := b.w & 0xff
+	b.w >>= 8
+	return v
+}
+
+func (b *bitSrc) bits16() uint64 {
+	if b.w>>16 == 0 {
+		b.refill()
+	}
+	v := b.w & 0xffff
+	b.w >>= 16
+	return v
+}
+
+// refill replaces the remaining bits with 63 fresh ones under the sentinel.
+// It is kept out of line so that the bit readers inline.
+//
+//go:noinline
+func (b *bitSrc) refill() {
+	var x uint64
+	if b.c != nil {
+		x = b.c.Uint64()
+	} else {
+		x = b.r.Uint64()
+	}
+	b.w = x>>1 | 1<<63
+}
 
 // below returns a uniform integer in [0, k), k ≥ 1, exactly: for k ≤ 16 by
 // rejection on ⌈log2 k⌉ bits; for a power of two k ≤ 2^32 as log2 k bits;
@@ -109,23 +151,54 @@ func bernExp(b *bitSrc, num, den uint64) bool {
 }
 
 // bernExp01 is Bernoulli(exp(−n/d)) for 0 ≤ n ≤ d. A_k ~ Bernoulli(γ/k)
-// with γ = n/d is drawn in one uniform, below(k·d) < n, while k·d fits in
-// 64 bits, and as Bernoulli(1/k) ∧ Bernoulli(n/d) beyond.
+// with γ = n/d is Bernoulli(n/(k·d)), drawn by bernRat while k·d < 2^63,
+// and as Bernoulli(1/k) ∧ Bernoulli(n/d) beyond.
 func bernExp01(b *bitSrc, n, d uint64) bool {
 	if n == 0 {
 		return true
 	}
 	for k := uint64(1); ; k++ {
-		if hi, kd := bits.Mul64(k, d); hi == 0 {
-			if b.below(kd) >= n {
+		if hi, kd := bits.Mul64(k, d); hi == 0 && kd < 1<<63 {
+			if !b.bernRat(n, kd) {
 				return k&1 == 1
 			}
 			continue
 		}
-		if b.below(k) != 0 || b.below(d) >= n {
+		if b.below(k) != 0 || !b.bernRat(n, d) {
 			return k&1 == 1
 		}
 	}
+}
+
+// bernRat returns true with probability n/m, exactly, for m > 0 (n > m
+// counts as n = m). For m < 2^63 it compares a uniform real U = 0.c₀c₁…
+// (8-bit chunks drawn as needed) with the binary expansion of n/m,
+// produced 8 bits at a time by long division (ratChunk): P(U < n/m) = n/m.
+// The first chunk decides with probability 255/256, so a draw costs about
+// 8 bits whatever the size of m. Larger m take one uniform below m.
+func (b *bitSrc) bernRat(n, m uint64) bool {
+	if n >= m {
+		return true
+	}
+	if m >= 1<<63 {
+		return b.r.Uint64N(m) < n
+	}
+	r := n
+	for r != 0 {
+		var q uint64
+		q, r = ratChunk(r, m)
+		if u := b.bits8(); u != q {
+			return u < q
+		}
+	}
+	return false // the expansion ended: U ≥ n/m
+}
+
+// ratChunk returns the next 8 binary digits of r/m (r < m < 2^63) as
+// q = ⌊256·r/m⌋ and the remainder 256·r mod m, in one 128-by-64-bit
+// division.
+func ratChunk(r, m uint64) (q, rem uint64) {
+	return bits.Div64(r>>56, r<<8, m)
 }
 
 // bernE1 is Bernoulli(exp(−1)), exactly: it compares a uniform real
@@ -134,12 +207,12 @@ func bernExp01(b *bitSrc, n, d uint64) bool {
 // with probability 1 − 2^-16; e^{-1} is irrational, so the comparison ends
 // with probability 1.
 func (b *bitSrc) bernE1() bool {
-	if u := b.bits(16); u != e1Chunks[0] {
+	if u := b.bits16(); u != e1Chunks[0] {
 		return u < e1Chunks[0]
 	}
 	for i := 1; ; i++ {
 		c := e1Chunk(i)
-		if u := b.bits(16); u != c {
+		if u := b.bits16(); u != c {
 			return u < c
 		}
 	}
@@ -307,15 +380,7 @@ func SampleDiscreteLaplace(rng *rand.Rand, s, t uint64) int64 {
 
 func dlap(b *bitSrc, s, t uint64) int64 {
 	for {
-		u := b.below(t)
-		if !bernExp01(b, u, t) {
-			continue
-		}
-		v := uint64(0)
-		for b.bernE1() {
-			v++
-		}
-		y := u + t*v
+		y := geomMag(b, t)
 		if s != 1 {
 			y /= s
 		}
@@ -326,6 +391,24 @@ func dlap(b *bitSrc, s, t uint64) int64 {
 			return -int64(y)
 		}
 		return int64(y)
+	}
+}
+
+// geomMag returns X ≥ 0 with P(X = x) ∝ exp(−x/t) (CKS Algorithm 2
+// before the sign): U uniform on [0, t) accepted with probability
+// exp(−U/t), V the number of successes of Bernoulli(e^{-1}) before the
+// first failure, X = U + t·V.
+func geomMag(b *bitSrc, t uint64) uint64 {
+	for {
+		u := b.below(t)
+		if !bernExp01(b, u, t) {
+			continue
+		}
+		v := uint64(0)
+		for b.bernE1() {
+			v++
+		}
+		return u + t*v
 	}
 }
 
@@ -373,38 +456,45 @@ func newDGauss(sigma2 uint64) dgauss {
 	return g
 }
 
+// sample draws the discrete Laplace proposal's magnitude |Y| (a zero kept
+// with probability 1/2, as the sign step of CKS Algorithm 2 does), accepts
+// it with the Gaussian ratio, and only then draws the sign: the sign is
+// independent of the rest, so the output distribution is that of CKS
+// Algorithm 3, with one sign bit per value instead of one per proposal.
 func (g dgauss) sample(b *bitSrc) int64 {
 	for {
-		y := dlap(b, 1, g.t)
-		ay := uint64(y)
-		if y < 0 {
-			ay = uint64(-y)
-		}
-		hi, yt := bits.Mul64(ay, g.t)
-		if hi != 0 {
-			if bernGaussBig(b.r, ay, g.t, g.s2) {
-				return y
-			}
+		ay := geomMag(b, g.t)
+		if ay == 0 && b.bits(1) == 1 {
 			continue
 		}
-		var a uint64
-		if yt >= g.s2 {
-			a = yt - g.s2
-		} else {
-			a = g.s2 - yt
-		}
-		if g.den64 != 0 && a < 1<<32 {
-			// The common case (σ² < 2^30 or so): the ratio a²/den in
-			// 64-bit words, the same Bernoulli without the 128-bit path.
-			if bernExp(b, a*a, g.den64) {
-				return y
-			}
+		if !g.accept(b, ay) {
 			continue
 		}
-		if bernExp128(b, mul128(a, a), g.den) {
-			return y
+		if ay != 0 && b.bits(1) == 1 {
+			return -int64(ay)
 		}
+		return int64(ay)
 	}
+}
+
+// accept returns true with probability exp(−(|y|t − σ²)²/(2σ²t²)).
+func (g dgauss) accept(b *bitSrc, ay uint64) bool {
+	hi, yt := bits.Mul64(ay, g.t)
+	if hi != 0 {
+		return bernGaussBig(b.r, ay, g.t, g.s2)
+	}
+	var a uint64
+	if yt >= g.s2 {
+		a = yt - g.s2
+	} else {
+		a = g.s2 - yt
+	}
+	if g.den64 != 0 && a < 1<<32 {
+		// The common case (σ² < 2^30 or so): the ratio a²/den in 64-bit
+		// words, the same Bernoulli without the 128-bit path.
+		return bernExp(b, a*a, g.den64)
+	}
+	return bernExp128(b, mul128(a, a), g.den)
 }
 
 // mulSmall returns x·m, assuming it fits in 128 bits.

@@ -495,3 +495,50 @@ func TestBelowPowerOfTwoAndShortLemire(t *testing.T) {
 		}
 	}
 }
+
+// ratChunk's digits are those of r/m: q = ⌊256r/m⌋ and rem = 256r mod m,
+// checked in big integers on random and extreme operands.
+func TestRatChunkExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 1))
+	check := func(r, m uint64) {
+		q, rem := ratChunk(r, m)
+		x := new(big.Int).Lsh(new(big.Int).SetUint64(r), 8)
+		wq, wr := new(big.Int).QuoRem(x, new(big.Int).SetUint64(m), new(big.Int))
+		if !wq.IsUint64() || wq.Uint64() != q || wr.Uint64() != rem {
+			t.Fatalf("ratChunk(%d, %d) = %d, %d; want %v, %v", r, m, q, rem, wq, wr)
+		}
+	}
+	check(1<<63-2, 1<<63-1)
+	check(1, 1<<63-1)
+	check(0, 3)
+	check(2, 3)
+	for i := 0; i < 100000; i++ {
+		m := rng.Uint64N(1<<63-2) + 2
+		if i%2 == 0 {
+			m >>= rng.UintN(62)
+			m += 2
+		}
+		check(rng.Uint64N(m), m)
+	}
+}
+
+// bernRat's rate is n/m on the chunked path (m < 2^63) and on the
+// one-word path (m ≥ 2^63), within 5 standard errors.
+func TestBernRatRates(t *testing.T) {
+	b := bitSrc{r: rand.New(rand.NewPCG(12, 2))}
+	for _, c := range []struct{ n, m uint64 }{{1, 3}, {2, 3}, {1, 256}, {255, 256}, {1, 257}, {5, 1 << 40},
+		{1 << 61, 3 << 61}, {1<<62 + 12345, 1<<63 - 1}, {1 << 62, 1 << 63}, {3, 3}, {0, 7}, {1<<63 + 1, 1<<64 - 1}} {
+		const n = 400000
+		hits := 0
+		for i := 0; i < n; i++ {
+			if b.bernRat(c.n, c.m) {
+				hits++
+			}
+		}
+		p, _ := new(big.Rat).SetFrac(new(big.Int).SetUint64(c.n), new(big.Int).SetUint64(c.m)).Float64()
+		se := math.Sqrt(p * (1 - p) / n)
+		if got := float64(hits) / n; math.Abs(got-p) > 5*se+1e-12 {
+			t.Errorf("bernRat(%d, %d): rate %v, want %v ± 5·%v", c.n, c.m, got, p, se)
+		}
+	}
+}
