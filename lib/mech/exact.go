@@ -237,21 +237,29 @@ func e1Chunk(i int) uint64 {
 }
 
 // expNeg1Chunk computes chunk i of e^{-1}'s binary expansion in exact
-// rational arithmetic: e^{-1} lies strictly between consecutive partial sums
-// S_{k−1}, S_k of Σ (−1)^j/j! (an alternating series of decreasing terms,
-// k ≥ 2), so once ⌊2^m S_{k−1}⌋ = ⌊2^m S_k⌋ for m = 16(i+1) that integer is
-// ⌊2^m e^{-1}⌋, whose low 16 bits are the chunk.
-func expNeg1Chunk(i int) uint64 {
+// rational arithmetic (expNegChunk with r = 1).
+func expNeg1Chunk(i int) uint64 { return expNegChunk(1, 1, i) }
+
+// expNegChunk computes chunk i (bits 16i+1 to 16i+16 after the point) of the
+// binary expansion of e^{-r}, r = p/q in (0, 1], in exact rational
+// arithmetic: e^{-r} lies strictly between consecutive partial sums
+// S_{k−1}, S_k of Σ (−r)^j/j! (an alternating series of decreasing terms
+// for r ≤ 1, k ≥ 2), so once ⌊2^m S_{k−1}⌋ = ⌊2^m S_k⌋ for m = 16(i+1)
+// that integer is ⌊2^m e^{-r}⌋ (e^{-r} is irrational), whose low 16 bits
+// are the chunk.
+func expNegChunk(p, q int64, i int) uint64 {
 	scale := new(big.Int).Lsh(big.NewInt(1), uint(16*(i+1)))
 	floorScaled := func(x *big.Rat) *big.Int {
 		n := new(big.Int).Mul(x.Num(), scale)
-		return n.Quo(n, x.Denom()) // x > 0: truncation is the floor
+		return n.Quo(n, x.Denom()) // x ≥ 0: truncation is the floor
 	}
-	sum := big.NewRat(0, 1) // S_1 = 1 − 1
-	term := big.NewRat(1, 1)
+	r := big.NewRat(p, q)
+	term := new(big.Rat).Set(r)                  // r^1/1!
+	sum := new(big.Rat).Sub(big.NewRat(1, 1), r) // S_1 = 1 − r
 	prev := floorScaled(sum)
 	for k := int64(2); ; k++ {
-		term.Quo(term, big.NewRat(k, 1)) // 1/k!
+		term.Mul(term, r)
+		term.Quo(term, big.NewRat(k, 1)) // r^k/k!
 		if k%2 == 0 {
 			sum.Add(sum, term)
 		} else {
@@ -262,6 +270,85 @@ func expNeg1Chunk(i int) uint64 {
 			return new(big.Int).And(cur, big.NewInt(1<<16-1)).Uint64()
 		}
 		prev = cur
+	}
+}
+
+// geoK is the number of steps per e^{-1} of geomBlocks' inversion table,
+// geoJ the number of thresholds (down to e^{-geoJ/geoK} = e^{-3}).
+const (
+	geoK = 16
+	geoJ = 3 * geoK
+)
+
+// geoT[j] is the first 16-bit chunk of e^{-(j+1)/geoK}, j = 0..geoJ−1,
+// and geoT[geoJ] = 0; the values decrease strictly, more than 16 apart
+// (the closest, at e^{-3}, are 200 apart), so each 16-value bucket of
+// chunks holds at most one. geoCoarse[c>>4] counts the thresholds above
+// every chunk of bucket c>>4.
+var geoT, geoCoarse = func() (t [geoJ + 1]uint64, coarse [1 << 12]uint8) {
+	for j := 0; j < geoJ; j++ {
+		t[j] = expNegChunk(int64(j+1), geoK, 0)
+	}
+	for bk := range coarse {
+		top := uint64(bk)<<4 | 15
+		n := 0
+		for n < geoJ && t[n] > top {
+			n++
+		}
+		coarse[bk] = uint8(n)
+	}
+	return t, coarse
+}()
+
+// geomBlocks returns W ≥ 0 with P(W ≥ w) = e^{-w/geoK}, exactly, by
+// inversion: W counts the thresholds e^{-j/geoK}, j = 1..geoJ, above a
+// uniform real U. U's first 16 bits c decide every threshold but the one
+// whose first chunk may equal c: the thresholds above c's bucket
+// (geoCoarse) plus the one inside it if it exceeds c; on equality further
+// chunks of U are compared with that threshold's expansion (expNegChunk).
+// When U < e^{-3} all geoJ thresholds are above it; then W ≥ geoJ and, the
+// law being memoryless, W − geoJ is drawn afresh.
+func geomBlocks(b *bitSrc) uint64 {
+	w := uint64(0)
+	for {
+		c := b.bits16()
+		base := uint64(geoCoarse[c>>4])
+		tj := geoT[base]
+		n := base + (c-tj)>>63 // +1 when c < tj
+		if tj == c && geoBelow(b, int(base)) {
+			n++
+		}
+		w += n
+		if n < geoJ {
+			return w
+		}
+	}
+}
+
+// geoBelow finishes the comparison U < e^{-(j+1)/geoK} when U's first chunk
+// equals the threshold's: it compares U's next chunks with the threshold's.
+func geoBelow(b *bitSrc, j int) bool {
+	for i := 1; ; i++ {
+		c := expNegChunk(int64(j+1), geoK, i)
+		if u := b.bits16(); u != c {
+			return u < c
+		}
+	}
+}
+
+// geomMagBlocks returns X ≥ 0 with P(X = x) ∝ exp(−x/t) for t = geoK·blk:
+// X = U + blk·W with W from geomBlocks and U on [0, blk) accepted with
+// probability exp(−U/t) (at least e^{-1/geoK}, so about one try), since
+// e^{−(U + blk·W)/t} = e^{−U/t}·e^{−W/geoK}. It replaces geomMag's
+// uniform on [0, t) (accepted with probability 0.63 on average) and its
+// Bernoulli(e^{-1}) loop by one 16-bit inversion per geoK blocks.
+func geomMagBlocks(b *bitSrc, blk, t uint64) uint64 {
+	w := geomBlocks(b)
+	for {
+		u := b.below(blk)
+		if bernExp01(b, u, t) {
+			return u + blk*w
+		}
 	}
 }
 
@@ -442,14 +529,23 @@ func SampleDiscreteGaussian(rng *rand.Rand, sigma2 uint64) int64 {
 // dgauss holds the constants of a discrete Gaussian sampler.
 type dgauss struct {
 	s2, t uint64
+	blk   uint64 // t/geoK when the proposal uses geomMagBlocks, else 0
 	den   u128   // 2σ²t²
 	den64 uint64 // den when it fits in 64 bits, else 0
 }
 
 func newDGauss(sigma2 uint64) dgauss {
 	t := isqrt(sigma2) + 1
-	// den = 2σ²t² fits in 128 bits: σ² ≤ 2^62 and t ≤ 2^31+1.
-	g := dgauss{s2: sigma2, t: t, den: mulSmall(mul128(t, t), 2*sigma2)}
+	var blk uint64
+	if t >= 64*geoK {
+		// Large σ: round t up to a multiple of geoK for geomMagBlocks
+		// (any t > 0 gives CKS Algorithm 3's law; t within 1.6 % of σ keeps
+		// its acceptance rate).
+		blk = (t + geoK - 1) / geoK
+		t = blk * geoK
+	}
+	// den = 2σ²t² fits in 128 bits: σ² ≤ 2^62 and t ≤ 2^31+geoK.
+	g := dgauss{s2: sigma2, t: t, blk: blk, den: mulSmall(mul128(t, t), 2*sigma2)}
 	if g.den.hi == 0 {
 		g.den64 = g.den.lo
 	}
@@ -463,7 +559,12 @@ func newDGauss(sigma2 uint64) dgauss {
 // Algorithm 3, with one sign bit per value instead of one per proposal.
 func (g dgauss) sample(b *bitSrc) int64 {
 	for {
-		ay := geomMag(b, g.t)
+		var ay uint64
+		if g.blk != 0 {
+			ay = geomMagBlocks(b, g.blk, g.t)
+		} else {
+			ay = geomMag(b, g.t)
+		}
 		if ay == 0 && b.bits(1) == 1 {
 			continue
 		}

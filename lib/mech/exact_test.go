@@ -581,3 +581,109 @@ func TestDiscreteGaussianCalibrationCost(t *testing.T) {
 		}
 	}
 }
+
+// expNegChunk's chunks of e^{-j/16} (the thresholds of geomBlocks) agree
+// with float64's e^{-j/16} on their top 48 bits, up to float64's own
+// rounding, and the first chunks decrease more than 16 apart, which the
+// bucket table geoCoarse relies on; r = 1 is covered against an
+// independent bracket by TestExpNeg1Chunks.
+func TestExpNegChunks(t *testing.T) {
+	for j := 1; j <= geoJ; j++ {
+		top := expNegChunk(int64(j), geoK, 0)<<32 | expNegChunk(int64(j), geoK, 1)<<16 | expNegChunk(int64(j), geoK, 2)
+		want := math.Ldexp(math.Exp(-float64(j)/geoK), 48)
+		if d := float64(top) - math.Floor(want); math.Abs(d) > 1 {
+			t.Errorf("e^-%d/16: top 48 bits %x, float64 %x", j, top, uint64(want))
+		}
+		if geoT[j-1] != top>>32 {
+			t.Errorf("geoT[%d] = %x, want %x", j-1, geoT[j-1], top>>32)
+		}
+		if j > 1 && geoT[j-2]-geoT[j-1] <= 16 {
+			t.Errorf("thresholds %d and %d are %d apart", j-1, j, geoT[j-2]-geoT[j-1])
+		}
+	}
+	for c := uint64(0); c < 1<<16; c++ { // the bucket table against a plain count
+		n := uint64(0)
+		for n < geoJ && geoT[n] > c {
+			n++
+		}
+		base := uint64(geoCoarse[c>>4])
+		if got := base + (c-geoT[base])>>63; got != n {
+			t.Fatalf("chunk %d: %d thresholds above by the table, %d counted", c, got, n)
+		}
+	}
+}
+
+// geomBlocks is geometric with P(W = w) ∝ e^{-w/16}, and geomMagBlocks
+// with P(X = x) ∝ e^{-x/t}: chi-square against the exact pmf, the last bin
+// the tail.
+func TestGeomBlocksChiSquare(t *testing.T) {
+	check := func(name string, draw func() uint64, q float64) {
+		const n = 400000
+		K := 0
+		for n*(1-q)*math.Pow(q, float64(K+1)) >= 5 {
+			K++
+		}
+		obs := make([]int, K+1)
+		exp := make([]float64, K+1)
+		for i := 0; i < n; i++ {
+			obs[min(int(draw()), K)]++
+		}
+		for k := 0; k < K; k++ {
+			exp[k] = n * (1 - q) * math.Pow(q, float64(k))
+		}
+		exp[K] = n * math.Pow(q, float64(K))
+		if p := chiSquareP(t, obs, exp); p < 1e-4 {
+			t.Errorf("%s: chi-square p = %v", name, p)
+		}
+	}
+	b := bitSrc{r: rand.New(rand.NewPCG(12, 3))}
+	check("geomBlocks", func() uint64 { return geomBlocks(&b) }, math.Exp(-1.0/geoK))
+	check("geomMagBlocks blk=3", func() uint64 { return geomMagBlocks(&b, 3, 3*geoK) }, math.Exp(-1.0/(3*geoK)))
+	check("geomMagBlocks blk=1", func() uint64 { return geomMagBlocks(&b, 1, geoK) }, math.Exp(-1.0/geoK))
+}
+
+// The discrete Gaussian at σ ≥ 1024 (t rounded to a multiple of 16, the
+// geomMagBlocks proposal): chi-square over bins of width σ/4 against the
+// exact pmf.
+func TestDiscreteGaussianBlocksChiSquare(t *testing.T) {
+	for _, s2 := range []uint64{1 << 20, 1<<24 + 12345} {
+		if newDGauss(s2).blk == 0 {
+			t.Fatalf("s² = %d does not take the blocks path", s2)
+		}
+		rng := rand.New(rand.NewPCG(s2, 11))
+		sd := math.Sqrt(float64(s2))
+		w := int(sd / 4)
+		const nb = 16 // bins [iw, (i+1)w) of |y| for i < nb, then the tail
+		const n = 300000
+		obs := make([]int, 2*nb+2)
+		bin := func(y int) int {
+			i := min(abs(y)/w, nb)
+			if y < 0 {
+				return nb + 1 + i
+			}
+			return i
+		}
+		for i := 0; i < n; i++ {
+			obs[bin(int(SampleDiscreteGaussian(rng, s2)))]++
+		}
+		exp := make([]float64, len(obs))
+		z := 0.0
+		lim := int(12 * sd)
+		for y := -lim; y <= lim; y++ {
+			z += math.Exp(-float64(y) * float64(y) / (2 * float64(s2)))
+		}
+		for y := -lim; y <= lim; y++ {
+			exp[bin(y)] += n * math.Exp(-float64(y)*float64(y)/(2*float64(s2))) / z
+		}
+		if p := chiSquareP(t, obs, exp); p < 1e-4 {
+			t.Errorf("s² = %d: chi-square p = %v", s2, p)
+		}
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
