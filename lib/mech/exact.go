@@ -336,22 +336,6 @@ func geoBelow(b *bitSrc, j int) bool {
 	}
 }
 
-// geomMagBlocks returns X ≥ 0 with P(X = x) ∝ exp(−x/t) for t = geoK·blk:
-// X = U + blk·W with W from geomBlocks and U on [0, blk) accepted with
-// probability exp(−U/t) (at least e^{-1/geoK}, so about one try), since
-// e^{−(U + blk·W)/t} = e^{−U/t}·e^{−W/geoK}. It replaces geomMag's
-// uniform on [0, t) (accepted with probability 0.63 on average) and its
-// Bernoulli(e^{-1}) loop by one 16-bit inversion per geoK blocks.
-func geomMagBlocks(b *bitSrc, blk, t uint64) uint64 {
-	w := geomBlocks(b)
-	for {
-		u := b.below(blk)
-		if bernExp01(b, u, t) {
-			return u + blk*w
-		}
-	}
-}
-
 // u128 is an unsigned 128-bit integer for the discrete Gaussian's
 // acceptance ratio.
 type u128 struct{ hi, lo uint64 }
@@ -359,6 +343,12 @@ type u128 struct{ hi, lo uint64 }
 func mul128(a, b uint64) u128 { h, l := bits.Mul64(a, b); return u128{h, l} }
 
 func (x u128) less(y u128) bool { return x.hi < y.hi || (x.hi == y.hi && x.lo < y.lo) }
+
+// add returns x + y, assuming no overflow.
+func (x u128) add(y u128) u128 {
+	lo, c := bits.Add64(x.lo, y.lo, 0)
+	return u128{x.hi + y.hi + c, lo}
+}
 
 func (x u128) sub(y u128) u128 {
 	lo, b := bits.Sub64(x.lo, y.lo, 0)
@@ -529,7 +519,7 @@ func SampleDiscreteGaussian(rng *rand.Rand, sigma2 uint64) int64 {
 // dgauss holds the constants of a discrete Gaussian sampler.
 type dgauss struct {
 	s2, t uint64
-	blk   uint64 // t/geoK when the proposal uses geomMagBlocks, else 0
+	blk   uint64 // t/geoK when the proposal uses geomBlocks, else 0
 	den   u128   // 2σ²t²
 	den64 uint64 // den when it fits in 64 bits, else 0
 }
@@ -538,7 +528,7 @@ func newDGauss(sigma2 uint64) dgauss {
 	t := isqrt(sigma2) + 1
 	var blk uint64
 	if t >= 64*geoK {
-		// Large σ: round t up to a multiple of geoK for geomMagBlocks
+		// Large σ: round t up to a multiple of geoK for geomBlocks
 		// (any t > 0 gives CKS Algorithm 3's law; t within 1.6 % of σ keeps
 		// its acceptance rate).
 		blk = (t + geoK - 1) / geoK
@@ -557,18 +547,38 @@ func newDGauss(sigma2 uint64) dgauss {
 // it with the Gaussian ratio, and only then draws the sign: the sign is
 // independent of the rest, so the output distribution is that of CKS
 // Algorithm 3, with one sign bit per value instead of one per proposal.
+//
+// With blk ≠ 0 the proposal's magnitude is U + blk·W: W from geomBlocks,
+// U uniform on [0, blk) accepted with probability e^{−U/t}, since
+// e^{−(U + blk·W)/t} = e^{−U/t}·e^{−W/geoK}. This replaces geomMag's
+// uniform on [0, t) (accepted with probability 0.63 on average) and its
+// Bernoulli(e^{-1}) loop by one 16-bit inversion. The acceptance of U and
+// the Gaussian acceptance are
+// one Bernoulli of the summed exponent (e^{−a}e^{−b} = e^{−(a+b)}); a
+// rejection of either restarts the whole proposal, which leaves the law
+// unchanged (the accepted pairs are still proportional to proposal times
+// acceptance) and costs little, U being rejected with probability below
+// 1/32.
 func (g dgauss) sample(b *bitSrc) int64 {
 	for {
 		var ay uint64
+		var ok bool
 		if g.blk != 0 {
-			ay = geomMagBlocks(b, g.blk, g.t)
+			w := geomBlocks(b)
+			u := b.below(g.blk)
+			ay = u + g.blk*w
+			if ay == 0 && b.bits(1) == 1 {
+				continue
+			}
+			ok = g.acceptBlocks(b, ay, u)
 		} else {
 			ay = geomMag(b, g.t)
+			if ay == 0 && b.bits(1) == 1 {
+				continue
+			}
+			ok = g.accept(b, ay)
 		}
-		if ay == 0 && b.bits(1) == 1 {
-			continue
-		}
-		if !g.accept(b, ay) {
+		if !ok {
 			continue
 		}
 		if ay != 0 && b.bits(1) == 1 {
@@ -576,6 +586,28 @@ func (g dgauss) sample(b *bitSrc) int64 {
 		}
 		return int64(ay)
 	}
+}
+
+// acceptBlocks returns true with probability
+// exp(−u/t)·exp(−(|y|t − σ²)²/(2σ²t²)) = exp(−(2σ²t·u + a²)/(2σ²t²)),
+// a = |y|t − σ², in one Bernoulli while the numerator fits 128 bits (as
+// two otherwise).
+func (g dgauss) acceptBlocks(b *bitSrc, ay, u uint64) bool {
+	hi, yt := bits.Mul64(ay, g.t)
+	var a uint64
+	if yt >= g.s2 {
+		a = yt - g.s2
+	} else {
+		a = g.s2 - yt
+	}
+	if hi != 0 || a >= 1<<62 {
+		return bernExp01(b, u, g.t) && g.accept(b, ay)
+	}
+	num := mulSmall(mul128(u, g.t), 2*g.s2).add(mul128(a, a)) // < 2^124 + 2^124
+	if num.hi == 0 && g.den64 != 0 {
+		return bernExp(b, num.lo, g.den64)
+	}
+	return bernExp128(b, num, g.den)
 }
 
 // accept returns true with probability exp(−(|y|t − σ²)²/(2σ²t²)).

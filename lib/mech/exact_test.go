@@ -613,9 +613,8 @@ func TestExpNegChunks(t *testing.T) {
 	}
 }
 
-// geomBlocks is geometric with P(W = w) ∝ e^{-w/16}, and geomMagBlocks
-// with P(X = x) ∝ e^{-x/t}: chi-square against the exact pmf, the last bin
-// the tail.
+// geomBlocks is geometric with P(W = w) ∝ e^{-w/16}: chi-square against
+// the exact pmf, the last bin the tail.
 func TestGeomBlocksChiSquare(t *testing.T) {
 	check := func(name string, draw func() uint64, q float64) {
 		const n = 400000
@@ -638,12 +637,10 @@ func TestGeomBlocksChiSquare(t *testing.T) {
 	}
 	b := bitSrc{r: rand.New(rand.NewPCG(12, 3))}
 	check("geomBlocks", func() uint64 { return geomBlocks(&b) }, math.Exp(-1.0/geoK))
-	check("geomMagBlocks blk=3", func() uint64 { return geomMagBlocks(&b, 3, 3*geoK) }, math.Exp(-1.0/(3*geoK)))
-	check("geomMagBlocks blk=1", func() uint64 { return geomMagBlocks(&b, 1, geoK) }, math.Exp(-1.0/geoK))
 }
 
 // The discrete Gaussian at σ ≥ 1024 (t rounded to a multiple of 16, the
-// geomMagBlocks proposal): chi-square over bins of width σ/4 against the
+// geomBlocks proposal with its joint acceptance): chi-square over bins of width σ/4 against the
 // exact pmf.
 func TestDiscreteGaussianBlocksChiSquare(t *testing.T) {
 	for _, s2 := range []uint64{1 << 20, 1<<24 + 12345} {
