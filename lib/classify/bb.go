@@ -125,9 +125,18 @@ func (b *BB) String() string {
 // NewBB fits the Berrett–Butucea rule at privacy level α on points xs in
 // [0,1]^d with 0/1 labels y. Individuals 0..First−1 form the first half
 // (their labels are not used), the rest the second half.
+//
+// A nil rng is a real release: every individual's report is drawn through
+// mech.CubeHistogram's exact path (discrete Laplace on a grid) from a
+// secure source (mech.SecureRand), whatever opt.Exact says, and the rule is
+// fitted from the reports, as BBFromReports does with reports collected
+// elsewhere; the returned Mechanism keeps its exact path. A seeded rng
+// simulates (opt.Exact chooses per-individual reports or the per-cell sums)
+// and is for studies and teaching.
 func NewBB(ctx context.Context, rng *rand.Rand, xs [][]float64, y []int, alpha float64, opt *BBOptions) (*BB, error) {
-	if rng == nil {
-		return nil, fmt.Errorf("classify: NewBB: nil rng")
+	realRelease := rng == nil
+	if realRelease {
+		rng = mech.SecureRand()
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -166,6 +175,7 @@ func NewBB(ctx context.Context, rng *rand.Rand, xs [][]float64, y []int, alpha f
 		return nil, err
 	}
 	ch.SetPolicy(o.Policy)
+	ch.SetExact(realRelease)
 	copied := false
 	for i, x := range xs {
 		if len(x) != d {
@@ -193,7 +203,7 @@ func NewBB(ctx context.Context, rng *rand.Rand, xs [][]float64, y []int, alpha f
 	cells := ch.NumCells()
 	a := make([]float64, cells) // first-half sums
 	b := make([]float64, cells) // second-half sums
-	if o.Exact {
+	if o.Exact || realRelease {
 		defer progress.Finish(o.Progress)
 		for i, x := range xs {
 			if i%256 == 0 {

@@ -333,3 +333,60 @@ func BenchmarkBBFit(b *testing.B) {
 		})
 	}
 }
+
+// onGrid reports whether every v·scale/g is an integer: a sum of exact
+// reports (multiples of the exact noise grid g) divided by a power of two.
+func onGrid(vs []float64, scale, g float64) bool {
+	for _, v := range vs {
+		if k := v * scale / g; k != math.Round(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// A nil rng is a real release: the reports are exact (on the discrete
+// Laplace grid), so with halves of 4 individuals every statistic times 8
+// is a multiple of the grid; the seeded simulation (the negative control)
+// is not. A larger real release classifies the easy ends correctly.
+func TestBBRealRelease(t *testing.T) {
+	xs := [][]float64{{0.1}, {0.3}, {0.6}, {0.9}, {0.2}, {0.4}, {0.7}, {0.95}}
+	y := []int{0, 0, 1, 1, 0, 0, 1, 1}
+	grid := [][]float64{{0}, {0.25}, {0.5}, {0.75}, {1}}
+	stats := func(rng *rand.Rand) ([]float64, float64) {
+		bb, err := NewBB(context.Background(), rng, xs, y, 1, &BBOptions{H: 0.25})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := bb.Guarantee(); !g.Within(mech.Pure(1)) || g.Epsilon < 0.999 || g.Model != mech.Local {
+			t.Fatalf("guarantee %v", g)
+		}
+		var s []float64
+		for _, x := range grid {
+			v, _ := bb.Statistic(x)
+			s = append(s, v)
+		}
+		g, _ := mech.ExactLaplaceGrid(bb.Mechanism().Scale())
+		return s, g
+	}
+	s, g := stats(nil)
+	if !onGrid(s, 8, g) {
+		t.Errorf("real release: statistics %v are not sums of exact reports on grid %v", s, g)
+	}
+	s, g = stats(rand.New(rand.NewPCG(1, 2)))
+	if onGrid(s, 8, g) {
+		t.Errorf("seeded simulation: statistics %v on the exact grid %v", s, g)
+	}
+	// n = 20000, α = 4: the statistics at the ends are about ±0.05 with a
+	// noise standard deviation near 0.005, so a wrong sign is a 10-sigma
+	// event.
+	p := Problem{D: 1, Kappa: 1}
+	big, yb, _ := p.Sample(rand.New(rand.NewPCG(3, 3)), 20000)
+	bb, err := NewBB(context.Background(), nil, big, yb, 4, &BBOptions{H: 0.25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pred, _ := bb.Predict([][]float64{{0.05}, {0.95}}); pred[0] != 0 || pred[1] != 1 {
+		t.Errorf("real release: predictions at 0.05 and 0.95: %v, want [0 1]", pred)
+	}
+}

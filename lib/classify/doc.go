@@ -28,4 +28,12 @@
 // per-individual release; tests compare the two with a two-sample test. Each
 // fitting function offers both (Options.Exact selects the per-individual
 // release through the mechanism itself).
+//
+// # Real releases
+//
+// A nil rng makes NewBB, NewPrivateProtoNN and PrivateProtoNNFromCells a
+// real release: every individual's report goes through the mechanism's
+// exact path (discrete Laplace on a grid, mech.ExactLaplaceNoise) from a
+// secure source (mech.SecureRand), and nothing can be recomputed from a
+// seed. A seeded rng simulates, for studies and teaching.
 package classify

@@ -185,13 +185,19 @@ func ProtoNNFromCells(cells []int, k int, y []int, opt *ProtoNNOptions) (*ProtoN
 }
 
 // PrivateProtoNNFromCells fits the private rule at privacy level α from the
-// cell of every individual and its ±1 label: each individual's report
-// W_i = y_i e_{cell_i} + σζ_i (mech.VoronoiCell) is simulated, either
-// exactly per individual (opt.Exact) or through the exact law of the
-// per-cell sums, and ν̃_n(A_j) = (1/n) Σ_i W_ij.
+// cell of every individual and its ±1 label: each individual's report is
+// W_i = y_i e_{cell_i} + σζ_i (mech.VoronoiCell), and ν̃_n(A_j) =
+// (1/n) Σ_i W_ij.
+//
+// A nil rng is a real release: every report is drawn through the
+// mechanism's exact path (discrete Laplace on a grid) from a secure source
+// (mech.SecureRand), whatever opt.Exact says; the returned Mechanism keeps
+// its exact path. A seeded rng simulates the reports, per individual
+// (opt.Exact) or through the exact law of the per-cell sums.
 func PrivateProtoNNFromCells(ctx context.Context, rng *rand.Rand, cells []int, k int, y []int, alpha float64, opt *ProtoNNOptions) (*ProtoNN, error) {
-	if rng == nil {
-		return nil, fmt.Errorf("classify: PrivateProtoNNFromCells: nil rng")
+	realRelease := rng == nil
+	if realRelease {
+		rng = mech.SecureRand()
 	}
 	if err := checkAlpha(alpha); err != nil {
 		return nil, err
@@ -204,9 +210,10 @@ func PrivateProtoNNFromCells(ctx context.Context, rng *rand.Rand, cells []int, k
 	if err != nil {
 		return nil, err
 	}
+	vc.SetExact(realRelease)
 	sums := make([]float64, k)
 	n := len(y)
-	if o.Exact {
+	if o.Exact || realRelease {
 		if ctx == nil {
 			ctx = context.Background()
 		}
@@ -332,13 +339,18 @@ func voronoiCells(ctx context.Context, rng *rand.Rand, prototypes [][]float64, k
 // With nil prototypes, opt.K rows of xs (by default PrivateProtoCount of
 // the sample size, α, opt.Dim and opt.Gamma) drawn with rng serve as
 // prototypes, and the other rows release their reports.
+//
+// A nil rng is a real release (see PrivateProtoNNFromCells): the reports
+// are exact and drawn from a secure source, and so is the choice of
+// prototypes. A seeded rng simulates.
 func NewPrivateProtoNN(ctx context.Context, rng *rand.Rand, prototypes [][]float64, m metric.Vector, xs [][]float64, y []int, alpha float64, opt *ProtoNNOptions) (*ProtoNN, error) {
 	o := opt.get()
 	if len(xs) != len(y) {
 		return nil, fmt.Errorf("classify: NewPrivateProtoNN: %d points, %d labels", len(xs), len(y))
 	}
-	if rng == nil {
-		return nil, fmt.Errorf("classify: NewPrivateProtoNN: nil rng")
+	realRelease := rng == nil
+	if realRelease {
+		rng = mech.SecureRand()
 	}
 	if err := checkAlpha(alpha); err != nil {
 		return nil, err
@@ -351,7 +363,11 @@ func NewPrivateProtoNN(ctx context.Context, rng *rand.Rand, prototypes [][]float
 	if err != nil {
 		return nil, err
 	}
-	p, err := PrivateProtoNNFromCells(ctx, rng, c.cells, len(c.protos), c.y, alpha, opt)
+	release := rng
+	if realRelease {
+		release = nil
+	}
+	p, err := PrivateProtoNNFromCells(ctx, release, c.cells, len(c.protos), c.y, alpha, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -211,3 +211,35 @@ func TestAutoPrototypes(t *testing.T) {
 		t.Errorf("public auto K = %v, %v", pub.K(), err)
 	}
 }
+
+// A nil rng is a real release: with 8 individuals every ν̃ times 8 is a sum
+// of exact reports, a multiple of the discrete Laplace grid; the seeded
+// simulation (negative control) is not. With nil prototypes the choice of
+// prototypes is secure too.
+func TestProtoNNRealRelease(t *testing.T) {
+	xs := [][]float64{{0.05}, {0.15}, {0.45}, {0.55}, {0.85}, {0.95}, {0.5}, {0.1}}
+	y := []int{-1, -1, 1, -1, 1, 1, 1, -1}
+	fit := func(rng *rand.Rand) ([]float64, float64) {
+		pn, err := NewPrivateProtoNN(context.Background(), rng, toyProtos, metric.Euclidean{}, xs, y, 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _ := mech.ExactLaplaceGrid(pn.Mechanism().Scale())
+		return pn.Nu(), g
+	}
+	nu, g := fit(nil)
+	if !onGrid(nu, 8, g) {
+		t.Errorf("real release: ν̃ = %v not on grid %v", nu, g)
+	}
+	nu, g = fit(rand.New(rand.NewPCG(4, 4)))
+	if onGrid(nu, 8, g) {
+		t.Errorf("seeded simulation: ν̃ = %v on the exact grid %v", nu, g)
+	}
+	pn, err := NewPrivateProtoNN(context.Background(), nil, nil, metric.Euclidean{}, xs, y, 1, &ProtoNNOptions{K: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pn.K() != 2 || len(pn.Prototypes()) != 2 || pn.N() != 6 {
+		t.Errorf("auto prototypes: K = %d, %d prototypes, n = %d; want 2, 2, 6", pn.K(), len(pn.Prototypes()), pn.N())
+	}
+}

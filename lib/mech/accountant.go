@@ -46,6 +46,9 @@ func (a *Accountant) Charge(label string, g Guarantee, ids ...int) error {
 	if err := g.Validate(); err != nil {
 		return err
 	}
+	if g.Model == Central && a.budget.Model != Central {
+		return fmt.Errorf("mech: Accountant refuses %q: its guarantee %v is central DP, which says nothing about one individual's report; a local budget (%v) cannot cover it (use a budget with Model: Central)", label, g, a.budget)
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if len(ids) == 0 {

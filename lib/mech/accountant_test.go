@@ -14,7 +14,7 @@ func TestAccountant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Charge("features", Guarantee{1, 1e-5}); err != nil {
+	if err := a.Charge("features", Guarantee{Epsilon: 1, Delta: 1e-5}); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Charge("labels", Pure(1), 3, 4); err != nil {
@@ -25,7 +25,7 @@ func TestAccountant(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "individual 3") {
 		t.Fatalf("err = %v, want refusal naming individual 3", err)
 	}
-	if s := a.Spent(5); s != (Guarantee{1, 1e-5}) {
+	if s := a.Spent(5); s != (Guarantee{Epsilon: 1, Delta: 1e-5}) {
 		t.Errorf("refused charge was recorded: Spent(5) = %v", s)
 	}
 	if err := a.Charge("more", Pure(0.5), 5); err != nil {
@@ -34,7 +34,7 @@ func TestAccountant(t *testing.T) {
 	if err := a.Charge("everyone", Pure(0.6)); err == nil {
 		t.Fatal("charge to everyone beyond individual 3's budget: want error")
 	}
-	if err := a.Charge("delta", Guarantee{0, 1e-6}, 7); err == nil {
+	if err := a.Charge("delta", Guarantee{Epsilon: 0, Delta: 1e-6}, 7); err == nil {
 		t.Fatal("δ beyond budget: want error")
 	}
 	// Ten charges of 0.1 fit exactly despite rounding.
@@ -141,16 +141,16 @@ func TestHistogramEncoding(t *testing.T) {
 
 func TestSatisfies(t *testing.T) {
 	g, _ := NewGaussian(1, 1, 1e-5, Analytic)
-	if !Satisfies(g, Guarantee{1, 1e-5}) || Satisfies(g, Guarantee{1, 5e-6}) || !Satisfies(g, Guarantee{1.2, 1e-6}) {
+	if !Satisfies(g, Guarantee{Epsilon: 1, Delta: 1e-5}) || Satisfies(g, Guarantee{Epsilon: 1, Delta: 5e-6}) || !Satisfies(g, Guarantee{Epsilon: 1.2, Delta: 1e-6}) {
 		t.Errorf("analytic Gaussian profile: δ(1) = %v, δ(1.2) = %v", g.DeltaFor(1), g.DeltaFor(1.2))
 	}
 	c, _ := NewGaussian(1, 0.5, 1e-5, Classical)
 	// The classical σ over-delivers: its exact δ at ε = 0.5 is 1.608e-8 (C3).
-	if !Satisfies(c, Guarantee{0.5, 2e-8}) || Satisfies(c, Guarantee{0.5, 1e-8}) {
+	if !Satisfies(c, Guarantee{Epsilon: 0.5, Delta: 2e-8}) || Satisfies(c, Guarantee{Epsilon: 0.5, Delta: 1e-8}) {
 		t.Errorf("classical Gaussian: δ(0.5) = %v", c.DeltaFor(0.5))
 	}
 	rr, _ := NewRandomizedResponse(1)
-	if !Satisfies(rr, Pure(1)) || !Satisfies(rr, Guarantee{2, 1e-9}) || Satisfies(rr, Pure(0.9)) {
+	if !Satisfies(rr, Pure(1)) || !Satisfies(rr, Guarantee{Epsilon: 2, Delta: 1e-9}) || Satisfies(rr, Pure(0.9)) {
 		t.Error("randomized response: Satisfies wrong")
 	}
 }

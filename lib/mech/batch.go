@@ -252,8 +252,8 @@ func (r *FeatureLabelRelease) ReleaseExact(ctx context.Context, x, y []float64, 
 	xt = make([]float64, len(x))
 	yt = make([]float64, n)
 	err = runBlocks(ctx, (n+BlockRows-1)/BlockRows, workers, r.progress, func(b int) error {
-		rng := SecureRand()
-		bs := bitSrc{r: rng}
+		bs := newBitSrc(nil)
+		rng := bs.r
 		for i := b * BlockRows; i < min((b+1)*BlockRows, n); i++ {
 			for k := 0; k < d; k++ {
 				v := x[i*d+k]

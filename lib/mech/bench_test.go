@@ -143,7 +143,7 @@ func bitsLen(x uint64) int {
 // SampleDiscreteLaplace / SampleDiscreteGaussian (above) pay both per call.
 func BenchmarkSecureDiscreteInRelease(b *testing.B) {
 	b.Run("laplace/t=2^20", func(b *testing.B) {
-		bs := bitSrc{r: SecureRand()}
+		bs := newBitSrc(nil)
 		var s int64
 		cpu0 := cpuNow()
 		for i := 0; i < b.N; i++ {
@@ -154,7 +154,7 @@ func BenchmarkSecureDiscreteInRelease(b *testing.B) {
 	})
 	for _, s2 := range []uint64{1 << 24, 1 << 28, 1 << 32} {
 		b.Run(fmt.Sprintf("gauss/s2=2^%d", bitsLen(s2)-1), func(b *testing.B) {
-			bs := bitSrc{r: SecureRand()}
+			bs := newBitSrc(nil)
 			g := newDGauss(s2)
 			var s int64
 			cpu0 := cpuNow()

@@ -4,12 +4,15 @@
 //
 // # Guarantees
 //
-// Guarantee is an (ε, δ) pair that validates and renders itself (String,
-// Markdown, LaTeX). Compose is basic sequential composition;
+// Guarantee is an (ε, δ) pair in a stated model (Local, the zero value,
+// or Central for PMW and its Laplace-per-query baseline) that validates and
+// renders itself (String, Markdown, LaTeX; "-LDP" or "-DP"). Compose is
+// basic sequential composition;
 // ComposeAdvanced is the Dwork–Rothblum–Vadhan bound and ComposeLN the
 // looser variant of the lecture notes; ComposeGaussians is the exact
 // composition of Gaussian mechanisms. An Accountant keeps a per-individual
-// budget and refuses a charge that would exceed it.
+// budget and refuses a charge that would exceed it, and a central charge to
+// a local budget.
 //
 // # Mechanisms
 //

@@ -17,28 +17,70 @@ import (
 
 // bitSrc hands out the bits of rng's 64-bit words a few at a time, so that
 // the many small uniform choices of the exact samplers (a sign, Bernoulli(1/k)
-// for small k, a uniform of 20 bits) do not each cost a whole word. Bits
-// left in a word too short for a request are dropped, which keeps every
-// bit handed out independent and uniform.
+// for small k, a uniform of 20 bits) do not each cost a whole word. w holds
+// the unused bits below a sentinel 1 bit (63 uniform bits of each word),
+// so w < 2^k means fewer than k bits are left. Bits left in a word too
+// short for a request are dropped, which keeps every bit handed out
+// independent and uniform.
 type bitSrc struct {
 	r *rand.Rand
+	c *rand.ChaCha8 // r's source when it is a secure one, called directly
 	w uint64
-	n uint
+}
+
+// newBitSrc returns a bit source on rng, or on a fresh secure ChaCha8
+// (SecureRand's source) when rng is nil: a nil rng means a real release.
+func newBitSrc(rng *rand.Rand) bitSrc {
+	if rng != nil {
+		return bitSrc{r: rng}
+	}
+	c := newSecureSource()
+	return bitSrc{r: rand.New(c), c: c}
 }
 
 // bits returns k uniform bits, 1 ≤ k ≤ 32.
 func (b *bitSrc) bits(k uint) uint64 {
-	if b.n < k {
+	if b.w>>k == 0 {
 		b.refill()
 	}
 	v := b.w & (1<<k - 1)
 	b.w >>= k
-	b.n -= k
 	return v
 }
 
-// refill replaces the remaining bits with a fresh word.
-func (b *bitSrc) refill() { b.w, b.n = b.r.Uint64(), 64 }
+// bits8 and bits16 are bits(8) and bits(16) with constant shifts, small
+// enough to inline in the samplers' inner loops.
+func (b *bitSrc) bits8() uint64 {
+	if b.w>>8 == 0 {
+		b.refill()
+	}
+	v := b.w & 0xff
+	b.w >>= 8
+	return v
+}
+
+func (b *bitSrc) bits16() uint64 {
+	if b.w>>16 == 0 {
+		b.refill()
+	}
+	v := b.w & 0xffff
+	b.w >>= 16
+	return v
+}
+
+// refill replaces the remaining bits with 63 fresh ones under the sentinel.
+// It is kept out of line so that the bit readers inline.
+//
+//go:noinline
+func (b *bitSrc) refill() {
+	var x uint64
+	if b.c != nil {
+		x = b.c.Uint64()
+	} else {
+		x = b.r.Uint64()
+	}
+	b.w = x>>1 | 1<<63
+}
 
 // below returns a uniform integer in [0, k), k ≥ 1, exactly: for k ≤ 16 by
 // rejection on ⌈log2 k⌉ bits; for a power of two k ≤ 2^32 as log2 k bits;
@@ -109,23 +151,54 @@ func bernExp(b *bitSrc, num, den uint64) bool {
 }
 
 // bernExp01 is Bernoulli(exp(−n/d)) for 0 ≤ n ≤ d. A_k ~ Bernoulli(γ/k)
-// with γ = n/d is drawn in one uniform, below(k·d) < n, while k·d fits in
-// 64 bits, and as Bernoulli(1/k) ∧ Bernoulli(n/d) beyond.
+// with γ = n/d is Bernoulli(n/(k·d)), drawn by bernRat while k·d < 2^63,
+// and as Bernoulli(1/k) ∧ Bernoulli(n/d) beyond.
 func bernExp01(b *bitSrc, n, d uint64) bool {
 	if n == 0 {
 		return true
 	}
 	for k := uint64(1); ; k++ {
-		if hi, kd := bits.Mul64(k, d); hi == 0 {
-			if b.below(kd) >= n {
+		if hi, kd := bits.Mul64(k, d); hi == 0 && kd < 1<<63 {
+			if !b.bernRat(n, kd) {
 				return k&1 == 1
 			}
 			continue
 		}
-		if b.below(k) != 0 || b.below(d) >= n {
+		if b.below(k) != 0 || !b.bernRat(n, d) {
 			return k&1 == 1
 		}
 	}
+}
+
+// bernRat returns true with probability n/m, exactly, for m > 0 (n > m
+// counts as n = m). For m < 2^63 it compares a uniform real U = 0.c₀c₁…
+// (8-bit chunks drawn as needed) with the binary expansion of n/m,
+// produced 8 bits at a time by long division (ratChunk): P(U < n/m) = n/m.
+// The first chunk decides with probability 255/256, so a draw costs about
+// 8 bits whatever the size of m. Larger m take one uniform below m.
+func (b *bitSrc) bernRat(n, m uint64) bool {
+	if n >= m {
+		return true
+	}
+	if m >= 1<<63 {
+		return b.r.Uint64N(m) < n
+	}
+	r := n
+	for r != 0 {
+		var q uint64
+		q, r = ratChunk(r, m)
+		if u := b.bits8(); u != q {
+			return u < q
+		}
+	}
+	return false // the expansion ended: U ≥ n/m
+}
+
+// ratChunk returns the next 8 binary digits of r/m (r < m < 2^63) as
+// q = ⌊256·r/m⌋ and the remainder 256·r mod m, in one 128-by-64-bit
+// division.
+func ratChunk(r, m uint64) (q, rem uint64) {
+	return bits.Div64(r>>56, r<<8, m)
 }
 
 // bernE1 is Bernoulli(exp(−1)), exactly: it compares a uniform real
@@ -134,12 +207,12 @@ func bernExp01(b *bitSrc, n, d uint64) bool {
 // with probability 1 − 2^-16; e^{-1} is irrational, so the comparison ends
 // with probability 1.
 func (b *bitSrc) bernE1() bool {
-	if u := b.bits(16); u != e1Chunks[0] {
+	if u := b.bits16(); u != e1Chunks[0] {
 		return u < e1Chunks[0]
 	}
 	for i := 1; ; i++ {
 		c := e1Chunk(i)
-		if u := b.bits(16); u != c {
+		if u := b.bits16(); u != c {
 			return u < c
 		}
 	}
@@ -164,21 +237,29 @@ func e1Chunk(i int) uint64 {
 }
 
 // expNeg1Chunk computes chunk i of e^{-1}'s binary expansion in exact
-// rational arithmetic: e^{-1} lies strictly between consecutive partial sums
-// S_{k−1}, S_k of Σ (−1)^j/j! (an alternating series of decreasing terms,
-// k ≥ 2), so once ⌊2^m S_{k−1}⌋ = ⌊2^m S_k⌋ for m = 16(i+1) that integer is
-// ⌊2^m e^{-1}⌋, whose low 16 bits are the chunk.
-func expNeg1Chunk(i int) uint64 {
+// rational arithmetic (expNegChunk with r = 1).
+func expNeg1Chunk(i int) uint64 { return expNegChunk(1, 1, i) }
+
+// expNegChunk computes chunk i (bits 16i+1 to 16i+16 after the point) of the
+// binary expansion of e^{-r}, r = p/q in (0, 1], in exact rational
+// arithmetic: e^{-r} lies strictly between consecutive partial sums
+// S_{k−1}, S_k of Σ (−r)^j/j! (an alternating series of decreasing terms
+// for r ≤ 1, k ≥ 2), so once ⌊2^m S_{k−1}⌋ = ⌊2^m S_k⌋ for m = 16(i+1)
+// that integer is ⌊2^m e^{-r}⌋ (e^{-r} is irrational), whose low 16 bits
+// are the chunk.
+func expNegChunk(p, q int64, i int) uint64 {
 	scale := new(big.Int).Lsh(big.NewInt(1), uint(16*(i+1)))
 	floorScaled := func(x *big.Rat) *big.Int {
 		n := new(big.Int).Mul(x.Num(), scale)
-		return n.Quo(n, x.Denom()) // x > 0: truncation is the floor
+		return n.Quo(n, x.Denom()) // x ≥ 0: truncation is the floor
 	}
-	sum := big.NewRat(0, 1) // S_1 = 1 − 1
-	term := big.NewRat(1, 1)
+	r := big.NewRat(p, q)
+	term := new(big.Rat).Set(r)                  // r^1/1!
+	sum := new(big.Rat).Sub(big.NewRat(1, 1), r) // S_1 = 1 − r
 	prev := floorScaled(sum)
 	for k := int64(2); ; k++ {
-		term.Quo(term, big.NewRat(k, 1)) // 1/k!
+		term.Mul(term, r)
+		term.Quo(term, big.NewRat(k, 1)) // r^k/k!
 		if k%2 == 0 {
 			sum.Add(sum, term)
 		} else {
@@ -192,6 +273,69 @@ func expNeg1Chunk(i int) uint64 {
 	}
 }
 
+// geoK is the number of steps per e^{-1} of geomBlocks' inversion table,
+// geoJ the number of thresholds (down to e^{-geoJ/geoK} = e^{-3}).
+const (
+	geoK = 16
+	geoJ = 3 * geoK
+)
+
+// geoT[j] is the first 16-bit chunk of e^{-(j+1)/geoK}, j = 0..geoJ−1,
+// and geoT[geoJ] = 0; the values decrease strictly, more than 16 apart
+// (the closest, at e^{-3}, are 200 apart), so each 16-value bucket of
+// chunks holds at most one. geoCoarse[c>>4] counts the thresholds above
+// every chunk of bucket c>>4.
+var geoT, geoCoarse = func() (t [geoJ + 1]uint64, coarse [1 << 12]uint8) {
+	for j := 0; j < geoJ; j++ {
+		t[j] = expNegChunk(int64(j+1), geoK, 0)
+	}
+	for bk := range coarse {
+		top := uint64(bk)<<4 | 15
+		n := 0
+		for n < geoJ && t[n] > top {
+			n++
+		}
+		coarse[bk] = uint8(n)
+	}
+	return t, coarse
+}()
+
+// geomBlocks returns W ≥ 0 with P(W ≥ w) = e^{-w/geoK}, exactly, by
+// inversion: W counts the thresholds e^{-j/geoK}, j = 1..geoJ, above a
+// uniform real U. U's first 16 bits c decide every threshold but the one
+// whose first chunk may equal c: the thresholds above c's bucket
+// (geoCoarse) plus the one inside it if it exceeds c; on equality further
+// chunks of U are compared with that threshold's expansion (expNegChunk).
+// When U < e^{-3} all geoJ thresholds are above it; then W ≥ geoJ and, the
+// law being memoryless, W − geoJ is drawn afresh.
+func geomBlocks(b *bitSrc) uint64 {
+	w := uint64(0)
+	for {
+		c := b.bits16()
+		base := uint64(geoCoarse[c>>4])
+		tj := geoT[base]
+		n := base + (c-tj)>>63 // +1 when c < tj
+		if tj == c && geoBelow(b, int(base)) {
+			n++
+		}
+		w += n
+		if n < geoJ {
+			return w
+		}
+	}
+}
+
+// geoBelow finishes the comparison U < e^{-(j+1)/geoK} when U's first chunk
+// equals the threshold's: it compares U's next chunks with the threshold's.
+func geoBelow(b *bitSrc, j int) bool {
+	for i := 1; ; i++ {
+		c := expNegChunk(int64(j+1), geoK, i)
+		if u := b.bits16(); u != c {
+			return u < c
+		}
+	}
+}
+
 // u128 is an unsigned 128-bit integer for the discrete Gaussian's
 // acceptance ratio.
 type u128 struct{ hi, lo uint64 }
@@ -199,6 +343,12 @@ type u128 struct{ hi, lo uint64 }
 func mul128(a, b uint64) u128 { h, l := bits.Mul64(a, b); return u128{h, l} }
 
 func (x u128) less(y u128) bool { return x.hi < y.hi || (x.hi == y.hi && x.lo < y.lo) }
+
+// add returns x + y, assuming no overflow.
+func (x u128) add(y u128) u128 {
+	lo, c := bits.Add64(x.lo, y.lo, 0)
+	return u128{x.hi + y.hi + c, lo}
+}
 
 func (x u128) sub(y u128) u128 {
 	lo, b := bits.Sub64(x.lo, y.lo, 0)
@@ -307,15 +457,7 @@ func SampleDiscreteLaplace(rng *rand.Rand, s, t uint64) int64 {
 
 func dlap(b *bitSrc, s, t uint64) int64 {
 	for {
-		u := b.below(t)
-		if !bernExp01(b, u, t) {
-			continue
-		}
-		v := uint64(0)
-		for b.bernE1() {
-			v++
-		}
-		y := u + t*v
+		y := geomMag(b, t)
 		if s != 1 {
 			y /= s
 		}
@@ -326,6 +468,24 @@ func dlap(b *bitSrc, s, t uint64) int64 {
 			return -int64(y)
 		}
 		return int64(y)
+	}
+}
+
+// geomMag returns X ≥ 0 with P(X = x) ∝ exp(−x/t) (CKS Algorithm 2
+// before the sign): U uniform on [0, t) accepted with probability
+// exp(−U/t), V the number of successes of Bernoulli(e^{-1}) before the
+// first failure, X = U + t·V.
+func geomMag(b *bitSrc, t uint64) uint64 {
+	for {
+		u := b.below(t)
+		if !bernExp01(b, u, t) {
+			continue
+		}
+		v := uint64(0)
+		for b.bernE1() {
+			v++
+		}
+		return u + t*v
 	}
 }
 
@@ -359,52 +519,115 @@ func SampleDiscreteGaussian(rng *rand.Rand, sigma2 uint64) int64 {
 // dgauss holds the constants of a discrete Gaussian sampler.
 type dgauss struct {
 	s2, t uint64
+	blk   uint64 // t/geoK when the proposal uses geomBlocks, else 0
 	den   u128   // 2σ²t²
 	den64 uint64 // den when it fits in 64 bits, else 0
 }
 
 func newDGauss(sigma2 uint64) dgauss {
 	t := isqrt(sigma2) + 1
-	// den = 2σ²t² fits in 128 bits: σ² ≤ 2^62 and t ≤ 2^31+1.
-	g := dgauss{s2: sigma2, t: t, den: mulSmall(mul128(t, t), 2*sigma2)}
+	var blk uint64
+	if t >= 64*geoK {
+		// Large σ: round t up to a multiple of geoK for geomBlocks
+		// (any t > 0 gives CKS Algorithm 3's law; t within 1.6 % of σ keeps
+		// its acceptance rate).
+		blk = (t + geoK - 1) / geoK
+		t = blk * geoK
+	}
+	// den = 2σ²t² fits in 128 bits: σ² ≤ 2^62 and t ≤ 2^31+geoK.
+	g := dgauss{s2: sigma2, t: t, blk: blk, den: mulSmall(mul128(t, t), 2*sigma2)}
 	if g.den.hi == 0 {
 		g.den64 = g.den.lo
 	}
 	return g
 }
 
+// sample draws the discrete Laplace proposal's magnitude |Y| (a zero kept
+// with probability 1/2, as the sign step of CKS Algorithm 2 does), accepts
+// it with the Gaussian ratio, and only then draws the sign: the sign is
+// independent of the rest, so the output distribution is that of CKS
+// Algorithm 3, with one sign bit per value instead of one per proposal.
+//
+// With blk ≠ 0 the proposal's magnitude is U + blk·W: W from geomBlocks,
+// U uniform on [0, blk) accepted with probability e^{−U/t}, since
+// e^{−(U + blk·W)/t} = e^{−U/t}·e^{−W/geoK}. This replaces geomMag's
+// uniform on [0, t) (accepted with probability 0.63 on average) and its
+// Bernoulli(e^{-1}) loop by one 16-bit inversion. The acceptance of U and
+// the Gaussian acceptance are
+// one Bernoulli of the summed exponent (e^{−a}e^{−b} = e^{−(a+b)}); a
+// rejection of either restarts the whole proposal, which leaves the law
+// unchanged (the accepted pairs are still proportional to proposal times
+// acceptance) and costs little, U being rejected with probability below
+// 1/32.
 func (g dgauss) sample(b *bitSrc) int64 {
 	for {
-		y := dlap(b, 1, g.t)
-		ay := uint64(y)
-		if y < 0 {
-			ay = uint64(-y)
-		}
-		hi, yt := bits.Mul64(ay, g.t)
-		if hi != 0 {
-			if bernGaussBig(b.r, ay, g.t, g.s2) {
-				return y
+		var ay uint64
+		var ok bool
+		if g.blk != 0 {
+			w := geomBlocks(b)
+			u := b.below(g.blk)
+			ay = u + g.blk*w
+			if ay == 0 && b.bits(1) == 1 {
+				continue
 			}
-			continue
-		}
-		var a uint64
-		if yt >= g.s2 {
-			a = yt - g.s2
+			ok = g.acceptBlocks(b, ay, u)
 		} else {
-			a = g.s2 - yt
-		}
-		if g.den64 != 0 && a < 1<<32 {
-			// The common case (σ² < 2^30 or so): the ratio a²/den in
-			// 64-bit words, the same Bernoulli without the 128-bit path.
-			if bernExp(b, a*a, g.den64) {
-				return y
+			ay = geomMag(b, g.t)
+			if ay == 0 && b.bits(1) == 1 {
+				continue
 			}
+			ok = g.accept(b, ay)
+		}
+		if !ok {
 			continue
 		}
-		if bernExp128(b, mul128(a, a), g.den) {
-			return y
+		if ay != 0 && b.bits(1) == 1 {
+			return -int64(ay)
 		}
+		return int64(ay)
 	}
+}
+
+// acceptBlocks returns true with probability
+// exp(−u/t)·exp(−(|y|t − σ²)²/(2σ²t²)) = exp(−(2σ²t·u + a²)/(2σ²t²)),
+// a = |y|t − σ², in one Bernoulli while the numerator fits 128 bits (as
+// two otherwise).
+func (g dgauss) acceptBlocks(b *bitSrc, ay, u uint64) bool {
+	hi, yt := bits.Mul64(ay, g.t)
+	var a uint64
+	if yt >= g.s2 {
+		a = yt - g.s2
+	} else {
+		a = g.s2 - yt
+	}
+	if hi != 0 || a >= 1<<62 {
+		return bernExp01(b, u, g.t) && g.accept(b, ay)
+	}
+	num := mulSmall(mul128(u, g.t), 2*g.s2).add(mul128(a, a)) // < 2^124 + 2^124
+	if num.hi == 0 && g.den64 != 0 {
+		return bernExp(b, num.lo, g.den64)
+	}
+	return bernExp128(b, num, g.den)
+}
+
+// accept returns true with probability exp(−(|y|t − σ²)²/(2σ²t²)).
+func (g dgauss) accept(b *bitSrc, ay uint64) bool {
+	hi, yt := bits.Mul64(ay, g.t)
+	if hi != 0 {
+		return bernGaussBig(b.r, ay, g.t, g.s2)
+	}
+	var a uint64
+	if yt >= g.s2 {
+		a = yt - g.s2
+	} else {
+		a = g.s2 - yt
+	}
+	if g.den64 != 0 && a < 1<<32 {
+		// The common case (σ² < 2^30 or so): the ratio a²/den in 64-bit
+		// words, the same Bernoulli without the 128-bit path.
+		return bernExp(b, a*a, g.den64)
+	}
+	return bernExp128(b, mul128(a, a), g.den)
 }
 
 // mulSmall returns x·m, assuming it fits in 128 bits.

@@ -7,25 +7,59 @@ import (
 	"strings"
 )
 
-// Guarantee is an (ε, δ) local differential privacy guarantee: for any two
-// inputs u, u' of one individual and any event A of outputs,
-// P(M(u) ∈ A) ≤ e^ε P(M(u') ∈ A) + δ. Delta = 0 is pure ε-LDP.
+// Guarantee is an (ε, δ) differential privacy guarantee in a stated trust
+// model. In the local model (Model = Local, the zero value: every
+// randomiser of this library that runs on one individual's data), for any
+// two inputs u, u' of one individual and any event A of outputs,
+// P(M(u) ∈ A) ≤ e^ε P(M(u') ∈ A) + δ. In the central model (Model =
+// Central: a curator holding the whole database, such as PMW), the same
+// inequality holds for any two databases differing in one individual's
+// record. Delta = 0 is pure ε-DP.
 type Guarantee struct {
 	Epsilon float64 // privacy loss bound ε ≥ 0 (may be +Inf: no privacy)
 	Delta   float64 // failure probability δ in [0, 1]
+	Model   Model   // who is trusted: Local (the zero value) or Central
 }
 
-// Pure returns the pure guarantee (ε, 0).
+// Model is the trust model of a guarantee.
+type Model uint8
+
+const (
+	// Local: the guarantee holds for each individual's report on its own
+	// (local differential privacy); nobody need be trusted.
+	Local Model = iota
+	// Central: the guarantee holds for the curator's output on neighbouring
+	// databases (central differential privacy); the curator is trusted
+	// with the raw data.
+	Central
+)
+
+// String returns "LDP" for Local and "DP" for Central, the suffix of a
+// guarantee's text.
+func (m Model) String() string {
+	switch m {
+	case Local:
+		return "LDP"
+	case Central:
+		return "DP"
+	}
+	return fmt.Sprintf("Model(%d)", uint8(m))
+}
+
+// Pure returns the pure local guarantee (ε, 0).
 func Pure(epsilon float64) Guarantee { return Guarantee{Epsilon: epsilon} }
 
 // Validate reports whether g is a meaningful guarantee: ε is a number ≥ 0
-// (+Inf allowed) and δ is in [0, 1].
+// (+Inf allowed), δ is in [0, 1] and the model is Local or Central.
 func (g Guarantee) Validate() error {
 	if math.IsNaN(g.Epsilon) || g.Epsilon < 0 {
 		return fmt.Errorf("mech: guarantee epsilon = %v, want ε ≥ 0", g.Epsilon)
 	}
 	if math.IsNaN(g.Delta) || g.Delta < 0 || g.Delta > 1 {
 		return fmt.Errorf("mech: guarantee delta = %v, want δ in [0, 1]", g.Delta)
+	}
+	if g.Model != Local && g.Model != Central {
+		return fmt.Errorf("mech: guarantee model = %v, want Local or Central", g.Model)
 	}
 	return nil
 }
@@ -34,17 +68,24 @@ func (g Guarantee) Validate() error {
 func (g Guarantee) IsPure() bool { return g.Delta == 0 }
 
 // Within reports whether g is at most budget in both ε and δ, allowing a
-// relative slack of 1e-12 for rounding in sums.
+// relative slack of 1e-12 for rounding in sums. A central guarantee is
+// never within a local budget: it says nothing about what one individual's
+// report reveals. A local guarantee is within a central budget of the same
+// (ε, δ), since the curator may run the local randomisers itself.
 func (g Guarantee) Within(budget Guarantee) bool {
+	if g.Model == Central && budget.Model != Central {
+		return false
+	}
 	return g.Epsilon <= budget.Epsilon*(1+1e-12)+1e-15 && g.Delta <= budget.Delta*(1+1e-12)+1e-300
 }
 
-// String formats g as "(ε=1, δ=1e-05)-LDP", or "ε=1-LDP" when δ = 0.
+// String formats g as "(ε=1, δ=1e-05)-LDP", or "ε=1-LDP" when δ = 0; a
+// central guarantee ends in "-DP" instead.
 func (g Guarantee) String() string {
 	if g.Delta == 0 {
-		return "ε=" + fmtG(g.Epsilon) + "-LDP"
+		return "ε=" + fmtG(g.Epsilon) + "-" + g.Model.String()
 	}
-	return "(ε=" + fmtG(g.Epsilon) + ", δ=" + fmtG(g.Delta) + ")-LDP"
+	return "(ε=" + fmtG(g.Epsilon) + ", δ=" + fmtG(g.Delta) + ")-" + g.Model.String()
 }
 
 // LaTeX formats g as a LaTeX math expression without delimiters, such as
@@ -57,16 +98,21 @@ func (g Guarantee) LaTeX() string {
 }
 
 // Markdown formats g for a notebook: the LaTeX form between $ signs
-// followed by "-LDP".
-func (g Guarantee) Markdown() string { return "$" + g.LaTeX() + "$-LDP" }
+// followed by "-LDP" ("-DP" for a central guarantee).
+func (g Guarantee) Markdown() string { return "$" + g.LaTeX() + "$-" + g.Model.String() }
 
 // Compose returns the basic sequential composition of guarantees on the same
 // individual's data: (Σ ε_i, Σ δ_i), with δ capped at 1. Compose() is (0, 0).
+// The result is local only when every part is: composing with a central
+// guarantee leaves a central one.
 func Compose(gs ...Guarantee) Guarantee {
 	var s Guarantee
 	for _, g := range gs {
 		s.Epsilon += g.Epsilon
 		s.Delta += g.Delta
+		if g.Model == Central {
+			s.Model = Central
+		}
 	}
 	if s.Delta > 1 {
 		s.Delta = 1
@@ -90,7 +136,7 @@ func ComposeAdvanced(g Guarantee, k int, deltaPrime float64) (Guarantee, error) 
 	}
 	kf := float64(k)
 	eps := math.Sqrt(2*kf*math.Log(1/deltaPrime))*g.Epsilon + kf*g.Epsilon*math.Expm1(g.Epsilon)
-	return Guarantee{Epsilon: eps, Delta: math.Min(1, kf*g.Delta+deltaPrime)}, nil
+	return Guarantee{Epsilon: eps, Delta: math.Min(1, kf*g.Delta+deltaPrime), Model: g.Model}, nil
 }
 
 // ComposeLN returns the lecture-notes variant of advanced composition

@@ -21,10 +21,10 @@ func TestGuaranteeFormatAndValidate(t *testing.T) {
 	if got := Pure(0.5).Markdown(); got != `$\varepsilon = 0.5$-LDP` {
 		t.Errorf("Markdown = %q", got)
 	}
-	if got := (Guarantee{2, 2.5e-7}).LaTeX(); !strings.Contains(got, `2.5 \times 10^{-7}`) {
+	if got := (Guarantee{Epsilon: 2, Delta: 2.5e-7}).LaTeX(); !strings.Contains(got, `2.5 \times 10^{-7}`) {
 		t.Errorf("LaTeX = %q", got)
 	}
-	for _, bad := range []Guarantee{{-1, 0}, {math.NaN(), 0}, {1, -0.1}, {1, 1.5}} {
+	for _, bad := range []Guarantee{{Epsilon: -1}, {Epsilon: math.NaN()}, {Epsilon: 1, Delta: -0.1}, {Epsilon: 1, Delta: 1.5}, {Epsilon: 1, Model: 7}} {
 		if bad.Validate() == nil {
 			t.Errorf("Validate(%v) = nil, want error", bad)
 		}
@@ -52,8 +52,8 @@ func TestComposition(t *testing.T) {
 		t.Fatal(err)
 	}
 	within(t, "LN", ln.Epsilon, 6.798526, 5e-7)
-	c := Compose(Guarantee{1, 1e-5}, Pure(2))
-	if c != (Guarantee{3, 1e-5}) {
+	c := Compose(Guarantee{Epsilon: 1, Delta: 1e-5}, Pure(2))
+	if c != (Guarantee{Epsilon: 3, Delta: 1e-5}) {
 		t.Errorf("Compose = %v", c)
 	}
 	if _, err := ComposeAdvanced(Pure(1), 3, 0); err == nil {

@@ -66,8 +66,8 @@ var (
 // (see Alpha), the bound the proof gives on the event that every
 // |A_t| ≤ T/4.
 //
-// The guarantee is central (ε, δ)-DP for the database: Guarantee's String
-// says "-LDP" because the library's type renders every guarantee that way.
+// The guarantee is central (ε, δ)-DP for the database (Model Central, so
+// it prints "-DP" and no local budget accepts it).
 type PMW struct {
 	x, syn     []float64 // true and synthetic normalised histograms
 	n          int64
@@ -134,7 +134,7 @@ func NewPMW(counts []int, epsilon, delta, beta float64, k int) (*PMW, error) {
 	T := 4 * sigma * (math.Log(float64(k)) + math.Log(1/beta))
 	p := newPMW(x, n, k, sigma, eta, T, float64(n)*math.Sqrt(lnN))
 	p.beta = beta
-	p.g = Guarantee{Epsilon: epsilon, Delta: delta}
+	p.g = Guarantee{Epsilon: epsilon, Delta: delta, Model: Central}
 	return p, nil
 }
 
@@ -169,8 +169,8 @@ func PMWFromNoise(counts []int, sigma, eta, threshold float64, k int, delta floa
 	}
 	p := newPMW(x, n, k, sigma, eta, threshold, float64(n)*math.Sqrt(math.Log(float64(len(counts)))))
 	eps0 := upEps(1 / (float64(n) * sigma))
-	p.g = Guarantee{Epsilon: upEps(eps0 * float64(k))}
-	if adv, err := ComposeAdvanced(Pure(eps0), k, delta); err == nil && adv.Epsilon < p.g.Epsilon {
+	p.g = Guarantee{Epsilon: upEps(eps0 * float64(k)), Model: Central}
+	if adv, err := ComposeAdvanced(Guarantee{Epsilon: eps0, Model: Central}, k, delta); err == nil && adv.Epsilon < p.g.Epsilon {
 		p.g = adv
 	}
 	p.beta = math.Min(1, float64(k)*math.Exp(-threshold/(4*sigma)))

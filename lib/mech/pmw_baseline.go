@@ -59,7 +59,7 @@ func NewLaplaceQueries(counts []int, epsilon, delta float64, k int) (*LaplaceQue
 func perQueryBudget(epsilon, delta float64, k int) (float64, Guarantee, bool, error) {
 	basic := epsilon / float64(k)
 	composed := func(e0 float64) Guarantee {
-		g, _ := ComposeAdvanced(Pure(e0), k, delta)
+		g, _ := ComposeAdvanced(Guarantee{Epsilon: e0, Model: Central}, k, delta)
 		return g
 	}
 	// Bisection on the increasing map ε₀ ↦ ε'(ε₀); keep the lower end, so
@@ -79,7 +79,7 @@ func perQueryBudget(epsilon, delta float64, k int) (float64, Guarantee, bool, er
 	if !(basic > 0) {
 		return 0, Guarantee{}, false, fmt.Errorf("mech: LaplaceQueries: no per-query budget for ε = %v over k = %d", epsilon, k)
 	}
-	return basic, Guarantee{Epsilon: basic * float64(k)}, false, nil
+	return basic, Guarantee{Epsilon: basic * float64(k), Model: Central}, false, nil
 }
 
 // Answer releases ⟨q, x⟩ + Lap(1/(n·ε₀)), clamped to [0, 1]. It refuses a
@@ -107,8 +107,8 @@ func (l *LaplaceQueries) Answer(rng *rand.Rand, q CountingQuery) (float64, error
 // budget asked for).
 func (l *LaplaceQueries) Guarantee() Guarantee { return l.g }
 
-// PerQuery returns the pure guarantee ε₀ of one answer.
-func (l *LaplaceQueries) PerQuery() Guarantee { return Pure(l.eps0) }
+// PerQuery returns the pure central guarantee ε₀ of one answer.
+func (l *LaplaceQueries) PerQuery() Guarantee { return Guarantee{Epsilon: l.eps0, Model: Central} }
 
 // Scale returns the Laplace scale 1/(n·ε₀) of each answer's noise.
 func (l *LaplaceQueries) Scale() float64 { return l.scale }

@@ -35,7 +35,7 @@ func TestPMWConstantsFromNotes(t *testing.T) {
 			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
 		}
 	}
-	if g := p.Guarantee(); g != (Guarantee{Epsilon: eps, Delta: delta}) {
+	if g := p.Guarantee(); g != (Guarantee{Epsilon: eps, Delta: delta, Model: Central}) {
 		t.Errorf("guarantee %v, want (ε, δ) = (%v, %v)", g, eps, delta)
 	}
 	syn := p.Synthetic()
@@ -246,7 +246,10 @@ func TestLaplaceQueriesAccounting(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		budget := Guarantee{Epsilon: c.eps, Delta: c.delta}
+		budget := Guarantee{Epsilon: c.eps, Delta: c.delta, Model: Central}
+		if l.Guarantee().Model != Central || l.PerQuery().Model != Central {
+			t.Errorf("%+v: guarantee %v, per query %v: want central", c, l.Guarantee(), l.PerQuery())
+		}
 		if !l.Guarantee().Within(budget) {
 			t.Errorf("%+v: guarantee %v exceeds %v", c, l.Guarantee(), budget)
 		}
@@ -257,11 +260,11 @@ func TestLaplaceQueriesAccounting(t *testing.T) {
 		// The composition rule that set ε₀ reproduces the guarantee, and a
 		// slightly larger ε₀ would exceed the budget under both rules.
 		if c.advanced {
-			g, _ := ComposeAdvanced(Pure(e0), c.k, c.delta)
+			g, _ := ComposeAdvanced(l.PerQuery(), c.k, c.delta)
 			if g != l.Guarantee() {
 				t.Errorf("%+v: guarantee %v, advanced composition of ε₀ gives %v", c, l.Guarantee(), g)
 			}
-		} else if got := Compose(slices.Repeat([]Guarantee{Pure(e0)}, c.k)...); math.Abs(got.Epsilon-l.Guarantee().Epsilon) > 1e-12 {
+		} else if got := Compose(slices.Repeat([]Guarantee{l.PerQuery()}, c.k)...); math.Abs(got.Epsilon-l.Guarantee().Epsilon) > 1e-12 {
 			t.Errorf("%+v: basic composition %v, guarantee %v", c, got, l.Guarantee())
 		}
 		up := e0 * (1 + 1e-9)
@@ -277,7 +280,14 @@ func TestLaplaceQueriesAccounting(t *testing.T) {
 	// (ε, δ) and refuses the second.
 	p, _ := NewPMW(counts, 1, 1e-6, 0.05, 100)
 	l, _ := NewLaplaceQueries(counts, 1, 1e-6, 100)
-	acct, _ := NewAccountant(Guarantee{Epsilon: 1, Delta: 1e-6})
+	local, _ := NewAccountant(Guarantee{Epsilon: 1, Delta: 1e-6})
+	if err := local.Charge("PMW, 100 queries", p.Guarantee()); err == nil || !strings.Contains(err.Error(), "central") {
+		t.Errorf("a local budget took PMW's central guarantee: err = %v", err)
+	}
+	if s := p.Guarantee().String(); s != "(ε=1, δ=1e-06)-DP" {
+		t.Errorf("PMW guarantee prints %q", s)
+	}
+	acct, _ := NewAccountant(Guarantee{Epsilon: 1, Delta: 1e-6, Model: Central})
 	if err := acct.Charge("PMW, 100 queries", p.Guarantee()); err != nil {
 		t.Fatal(err)
 	}

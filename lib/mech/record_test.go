@@ -24,7 +24,7 @@ func TestRecordShapeAudit(t *testing.T) {
 	vor := func(s float64) Record { return must[*VoronoiCell](t)(VoronoiCellFromSigma(3, s, LabelOnly)) }
 	cases := []tc{
 		{"Laplace", lap(2), lap(1), []float64{0, 0}, []float64{1, 1}, Pure(1), false},
-		{"Gaussian", gau(sig), gau(sig / 2), []float64{0}, []float64{1}, Guarantee{1, 1e-5}, true},
+		{"Gaussian", gau(sig), gau(sig / 2), []float64{0}, []float64{1}, Guarantee{Epsilon: 1, Delta: 1e-5}, true},
 		{"DiscreteLaplace", must[*DiscreteLaplace](t)(NewDiscreteLaplace(2, 1, 2)), must[*DiscreteLaplace](t)(NewDiscreteLaplace(2, 2, 2)),
 			[]float64{0, 0}, []float64{1, 1}, Pure(1), false},
 		{"RandomizedResponse", must[*RandomizedResponse](t)(NewRandomizedResponse(1)), must[*RandomizedResponse](t)(NewRandomizedResponse(2)),
@@ -34,7 +34,7 @@ func TestRecordShapeAudit(t *testing.T) {
 		{"CubeHistogram", cube(4), cube(2), []float64{0.1, -1}, []float64{0.9, -1}, Pure(1), false},
 		{"VoronoiCell", vor(2 * math.Sqrt2), vor(math.Sqrt2), []float64{0, 1}, []float64{1, -1}, Pure(1), false},
 	}
-	acc := must[*Accountant](t)(NewAccountant(Guarantee{100, 1e-3}))
+	acc := must[*Accountant](t)(NewAccountant(Guarantee{Epsilon: 100, Delta: 1e-3}))
 	for _, c := range cases {
 		for _, exact := range []bool{false, true} {
 			for _, broken := range []bool{false, true} {

@@ -33,7 +33,7 @@ func TestConstructorErrorsNameTheValue(t *testing.T) {
 		{"NewVoronoiCell variant", second(NewVoronoiCell(3, 1, VoronoiVariant(5))), []string{"variant", "VoronoiVariant(5)"}},
 		{"NewFeatureLabelRelease box", second(NewFeatureLabelRelease([]float64{0, 1}, []float64{1, 0}, 1, 1, 1e-5, Analytic)), []string{"coordinate 1", "[1, 0]"}},
 		{"NewFeatureLabelRelease lengths", second(NewFeatureLabelRelease([]float64{0}, []float64{1, 1}, 1, 1, 1e-5, Analytic)), []string{"1", "2"}},
-		{"NewAccountant", second(NewAccountant(Guarantee{1, 2})), []string{"delta", "2"}},
+		{"NewAccountant", second(NewAccountant(Guarantee{Epsilon: 1, Delta: 2})), []string{"delta", "2"}},
 		{"ComposeAdvanced k", second(ComposeAdvanced(Pure(1), -1, 1e-5)), []string{"k", "-1"}},
 		{"ComposeLN δ", second(ComposeLN(0.1, 10, 0)), []string{"delta", "0"}},
 		{"AnalyticSigma δ", second(AnalyticSigma(1, 1, 0)), []string{"delta", "0"}},
@@ -68,7 +68,7 @@ func TestConstructorErrorsNameTheValue(t *testing.T) {
 	if Clip.String() != "Clip" || Reject.String() != "Reject" || Analytic.String() != "Analytic" {
 		t.Error("enum names")
 	}
-	if !Pure(1).IsPure() || (Guarantee{1, 1e-9}).IsPure() {
+	if !Pure(1).IsPure() || (Guarantee{Epsilon: 1, Delta: 1e-9}).IsPure() {
 		t.Error("IsPure")
 	}
 }
