@@ -48,6 +48,13 @@ func (s *Session) rtIndex(i, n int, pos string) int {
 	return 0
 }
 
+// rtFault panics with the runtime error msg (a nil dereference, a
+// division by zero) at pos: front/faults.go checks the operands before a
+// statement of a function, whose failing line the interpreter loses.
+func (s *Session) rtFault(pos, msg string) {
+	s.bounds(pos, "%s", msg)
+}
+
 // rtSlice returns lo when x[lo:hi] is in range for an operand of capacity
 // n (withCap) or length n, and panics with Go's runtime error otherwise:
 // hi is checked first, as Go does.

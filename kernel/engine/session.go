@@ -261,6 +261,7 @@ func (s *Session) runtimeExports() interp.Exports {
 			"Spawn":    reflect.ValueOf(s.rtSpawn),
 			"GoEnd":    reflect.ValueOf(s.rtGoEnd),
 			"Index":    reflect.ValueOf(s.rtIndex),
+			"Fault":    reflect.ValueOf(s.rtFault),
 			"At":       reflect.ValueOf(s.rtAt),
 			"Slice":    reflect.ValueOf(s.rtSlice),
 			"Slice3":   reflect.ValueOf(s.rtSlice3),

@@ -26,6 +26,8 @@
 //	monomorph    each instantiation of a generic function or type of the
 //	             cells becomes a non-generic instance (the interpreter
 //	             never sees a generic); templates kept for later cells
+//	faults       nil dereferences and integer divisions inside functions
+//	             checked before their statement, so panics name its line
 //	explicit     x := y[i] gets its type written out
 //	constfold    constant divisions and shifts become their values
 //	builtins     min, max, clear; print and println to standard error

@@ -57,13 +57,13 @@ func TestGolden(t *testing.T) {
 }
 
 // goldenRun checks the cells in one session; the golden files of the
-// panics and errorsas rules enable the engine's helpers of those rules
+// panics, faults and errorsas rules enable the engine's helpers of those rules
 // (their calls would clutter every other golden file).
 func goldenRun(t *testing.T, data string, file string) string {
 	cells := strings.Split(strings.TrimSuffix(data, "\n"), "\n%%\n")
 	s := newTestSession()
 	switch file {
-	case "panics.txtar":
+	case "panics.txtar", "faults.txtar":
 		s.PanicHook = "H"
 	case "errorsas.txtar":
 		s.ErrorsHook = "H"
