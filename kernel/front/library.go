@@ -50,7 +50,7 @@ func init() {
 					c.refuse(sel, x.Name+"."+name+" runs compiled in goldp, but not with these type arguments (elements that are or may be interfaces, which the interpreter wraps, or types the cell cannot name): "+alternative(path, name))
 					return false
 				}
-				c.refuse(sel, x.Name+"."+name+" is generic, and the interpreter has no generic library code: "+alternative(path, name))
+				c.refuse(sel, x.Name+"."+name+" is generic and not among what goldp runs compiled for cells (kernel/generic): "+alternative(path, name))
 				return false
 			}
 			if !generic && c.sess != nil && c.sess.HasSymbol != nil && !c.sess.HasSymbol(path, name) {
