@@ -222,7 +222,12 @@ func (c *Checked) hasCellType(t types.Type) bool {
 }
 
 // hasCellTypes reports whether the session or the cell declares a type.
+// (c.Pkg.Scope() holds only the session's declarations the cell reaches,
+// see reach.go.)
 func (c *Checked) hasCellTypes() bool {
+	if c.sess != nil && c.sess.declaresTypes(c.declared) {
+		return true
+	}
 	for _, n := range c.Pkg.Scope().Names() {
 		if _, ok := c.Pkg.Scope().Lookup(n).(*types.TypeName); ok {
 			return true

@@ -59,21 +59,25 @@ type Session struct {
 	// a function of an earlier cell names that cell.
 	Cell int
 
-	fset     *token.FileSet
-	decls    map[string]string       // "x", "T", "T.M" → declaration source
-	order    []string                // keys of decls, oldest first
-	opaque   map[string]types.Object // variables whose type cannot be written
-	aliases  map[string]string       // import path → name in the session file
-	imported map[string]string       // package name → path, imported by earlier cells
-	session  *ast.File               // decls parsed, nil when stale
-	pending  *Checked                // the last checked cell, not yet committed
+	fset      *token.FileSet
+	decls     map[string]string       // "x", "T", "T.M" → declaration source
+	order     []string                // keys of decls, oldest first
+	opaque    map[string]types.Object // variables whose type cannot be written
+	aliases   map[string]string       // import path → name in the session file
+	imported  map[string]string       // package name → path, imported by earlier cells
+	parsed    map[string]*declFile    // decls parsed on first use (reach.go)
+	importAll *ast.File               // blank imports of every alias, nil when stale
+	index     *reachIndex             // relations of decls, nil when stale (reach.go)
+	whole     bool                    // check with every declaration (reach_test.go)
+	lastCell  *ast.File               // the last cell checked, its positions dropped at the next
+	pending   *Checked                // the last checked cell, not yet committed
 }
 
 // NewSession returns an empty session.
 func NewSession(imports func(string) (string, bool)) *Session {
 	return &Session{
 		Imports: imports, fset: token.NewFileSet(),
-		decls: map[string]string{}, opaque: map[string]types.Object{}, aliases: map[string]string{}, imported: map[string]string{},
+		decls: map[string]string{}, parsed: map[string]*declFile{}, opaque: map[string]types.Object{}, aliases: map[string]string{}, imported: map[string]string{},
 	}
 }
 
@@ -131,18 +135,24 @@ func (s *Session) Check(src string, line0, col0 int, defined func(name string) b
 		s.commit(s.pending, defined)
 		s.pending = nil
 	}
+	// The previous cell's positions are needed no more (what it declared
+	// lives on as session source): drop them, so that the file set does
+	// not grow with every cell.
+	s.dropFile(s.lastCell)
+	s.lastCell = nil
 	ps := newPositioner(src, line0, col0)
 	text, err := s.build(src, ps)
 	if err != nil {
 		return nil, err
 	}
 	f, err := parser.ParseFile(s.fset, cellFile, text, parser.SkipObjectResolution)
+	s.lastCell = f
 	if err != nil {
 		return nil, syntaxError(err, ps)
 	}
 	c := &Checked{Src: src, File: f, Fset: s.fset, ps: ps}
 	s.lower(c)
-	files := []*ast.File{s.sessionAST(c.declared), f}
+	files := append(s.sessionFiles(f, c.declared, c.declared), f)
 	s.autoImport(c)
 	pkg := types.NewPackage(mainPath, mainPath)
 	for n, o := range s.opaque {
