@@ -3,9 +3,11 @@ package engine
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -37,6 +39,29 @@ func benchCell(b *testing.B, setup, cell string) {
 func BenchmarkExecuteTrivial(b *testing.B) { benchCell(b, "x := 1", "x + 1") }
 
 func BenchmarkExecuteAssign(b *testing.B) { benchCell(b, "x := 1", "x := 2") }
+
+// largeSession is a notebook's worth of declarations: 40 cells that each
+// declare a type with a method, a function and two variables.
+func largeSession() string {
+	var b strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&b, "type P%d struct{ X, Y float64; Name string }\n"+
+			"func (p P%d) Norm() float64 { return p.X*p.X + p.Y*p.Y }\n"+
+			"func f%d(xs []float64, k int) (float64, error) { return xs[k], nil }\n"+
+			"v%d := P%d{1, 2, \"a\"}\nm%d := mat.NewDense(2, 2, nil)\n", i, i, i, i, i, i)
+	}
+	return b.String()
+}
+
+// BenchmarkExecuteLargeSession runs a trivial cell after largeSession: a
+// cell's cost should not grow with the session.
+func BenchmarkExecuteLargeSession(b *testing.B) { benchCell(b, largeSession(), "1+1") }
+
+// BenchmarkExecuteLargeSessionUse runs a cell that uses two of
+// largeSession's declarations.
+func BenchmarkExecuteLargeSessionUse(b *testing.B) {
+	benchCell(b, largeSession(), "v7.Norm() + m3.At(0, 0)")
+}
 
 func BenchmarkComplete(b *testing.B) {
 	s, err := New(Options{Stdout: io.Discard, Stderr: io.Discard})

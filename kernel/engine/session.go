@@ -77,13 +77,11 @@ type Preload struct {
 	Path, Name string
 }
 
-// extraSymbols and extraPreload are the compiled packages beyond the
-// standard library that every session preloads (registered by
-// Register).
+// extraSymbols and extraPreload (symbols.go) are the compiled packages
+// beyond the standard library that every session preloads.
 var (
 	extraMu      sync.Mutex
 	extraSymbols []interp.Exports
-	extraPreload []Preload
 	// extraDoc looks up the documentation of a member of a preloaded
 	// package ("Type.Method" for methods); extraMembers lists them.
 	extraDoc     func(path, name string) (member, bool)
@@ -106,7 +104,7 @@ func preloads() []Preload {
 	extraMu.Lock()
 	defer extraMu.Unlock()
 	out := append([]Preload(nil), stdPreload...)
-	return append(out, extraPreload...)
+	return append(out, extraPreload()...)
 }
 
 // New starts a session: a fresh interpreter with the standard library and

@@ -1,23 +1,34 @@
 package engine
 
 import (
+	"sync"
+
 	"github.com/goldp/goldp/kernel/symbols"
 )
 
-// The compiled packages beyond the standard library (gonum, gonum/plot,
-// display, lib/...) and their documentation come from kernel/symbols.
-func init() {
-	extraSymbols = append(extraSymbols, symbols.Symbols)
+// extraPreload lists the preloaded packages of kernel/symbols beyond the
+// standard ones. It is read from the doc index on first use: decoding
+// the index takes about 1 ms, which every goldp process would otherwise
+// pay at start-up, the kernel process (which runs no cell) included.
+var extraPreload = sync.OnceValue(func() []Preload {
+	var out []Preload
 	have := map[string]bool{}
 	for _, p := range stdPreload {
 		have[p.Path] = true
 	}
 	for _, p := range symbols.Preloaded() {
 		if !have[p.Path] {
-			extraPreload = append(extraPreload, Preload{Path: p.Path, Name: p.Name})
+			out = append(out, Preload{Path: p.Path, Name: p.Name})
 			have[p.Path] = true
 		}
 	}
+	return out
+})
+
+// The compiled packages beyond the standard library (gonum, gonum/plot,
+// display, lib/...) and their documentation come from kernel/symbols.
+func init() {
+	extraSymbols = append(extraSymbols, symbols.Symbols)
 	extraDoc = func(path, name string) (member, bool) {
 		if name == "" {
 			for _, p := range symbols.Preloaded() {

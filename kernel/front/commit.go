@@ -3,7 +3,6 @@ package front
 import (
 	"go/ast"
 	"go/constant"
-	"go/parser"
 	"go/types"
 	"sort"
 	"strconv"
@@ -62,7 +61,7 @@ func (s *Session) commit(c *Checked, defined func(string) bool) {
 		} else {
 			s.opaque[n] = opaque
 		}
-		s.session = nil
+		s.forget(n)
 	}
 }
 
@@ -166,7 +165,8 @@ func (s *Session) typeString(t types.Type) string {
 		if !ok {
 			a = "__goldp_p" + strconv.Itoa(len(s.aliases))
 			s.aliases[p.Path()] = a
-			s.session = nil
+			s.dropFile(s.importAll)
+			s.importAll = nil
 		}
 		return a
 	})
@@ -248,46 +248,4 @@ func (s *Session) writable(t types.Type) bool {
 		return false
 	}
 	return ok(t)
-}
-
-// sessionAST is the session's declarations as a file, leaving out those the
-// cell declares afresh.
-func (s *Session) sessionAST(redeclared map[string]bool) *ast.File {
-	skip := false
-	for n := range redeclared {
-		if _, ok := s.decls[n]; ok {
-			skip = true
-			break
-		}
-	}
-	if !skip && s.session != nil {
-		return s.session
-	}
-	var b strings.Builder
-	b.WriteString("package main\n")
-	paths := make([]string, 0, len(s.aliases))
-	for p := range s.aliases {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		b.WriteString("import " + s.aliases[p] + " " + strconv.Quote(p) + "\n")
-	}
-	for _, n := range s.order {
-		if redeclared[n] {
-			continue
-		}
-		b.WriteString(s.decls[n])
-		b.WriteString("\n")
-	}
-	f, err := parser.ParseFile(s.fset, sessionFile, b.String(), parser.SkipObjectResolution)
-	if err != nil {
-		// A declaration the session wrote does not parse: a bug; check
-		// without the session rather than fail every cell.
-		f, _ = parser.ParseFile(s.fset, sessionFile, "package main\n", 0)
-	}
-	if !skip {
-		s.session = f
-	}
-	return f
 }

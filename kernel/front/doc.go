@@ -14,10 +14,12 @@
 // A cell is checked as a file of package main (build.go): imports first,
 // declarations as written, each statement in a func _() of its own, and a
 // top-level `a, b := e` as the package-level `var a, b = e` it means in
-// notebook Go. The earlier cells are a second file of declarations without
-// bodies (commit.go): a variable as `var x T`, a function as its
-// signature, a type as its definition. Line directives keep every
-// position a cell position.
+// notebook Go. The earlier cells are declarations without bodies
+// (commit.go): a variable as `var x T`, a function as its signature, a
+// type as its definition, each parsed once as a file of its own; a cell is
+// checked with those it can reach (reach.go), so that its cost does not
+// grow with the session. Line directives keep every position a cell
+// position.
 //
 // The rewriting is organised by construct, one rule per file, each with
 // golden tests in testdata/<rule>.txtar ("cell in, program out"):

@@ -487,7 +487,7 @@ func hasErrorMethods(n *types.Named) bool {
 // an Is, As or Unwrap method): the errors helpers know a value of a cell
 // type by that structure.
 func (c *Checked) sameShapeError(n *types.Named, methods bool) string {
-	scope := c.Pkg.Scope()
+	scope := c.sessionScope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
 		if !ok || tn == n.Obj() || tn.IsAlias() || types.IsInterface(tn.Type()) {

@@ -68,7 +68,7 @@ func init() {
 // structValueErrors reports whether the cells declare an error type that
 // is a struct with fields whose value (not only its pointer) is an error.
 func (c *Checked) structValueErrors() bool {
-	scope := c.Pkg.Scope()
+	scope := c.sessionScope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
 		if !ok || tn.IsAlias() {

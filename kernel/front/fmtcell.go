@@ -330,8 +330,9 @@ func hasLibraryInstance(t types.Type) bool {
 // which the interpreter has as their function types: an interface may
 // hold one.
 func (c *Checked) hasIterators() bool {
-	for _, n := range c.Pkg.Scope().Names() {
-		if v, ok := c.Pkg.Scope().Lookup(n).(*types.Var); ok && hasLibraryInstance(v.Type()) {
+	scope := c.sessionVars()
+	for _, n := range scope.Names() {
+		if v, ok := scope.Lookup(n).(*types.Var); ok && hasLibraryInstance(v.Type()) {
 			return true
 		}
 	}
@@ -344,7 +345,12 @@ func (c *Checked) hasIterators() bool {
 }
 
 // hasCellTypes reports whether the session or the cell declares a type.
+// (c.Pkg.Scope() holds only the session's declarations the cell reaches,
+// see reach.go.)
 func (c *Checked) hasCellTypes() bool {
+	if c.sess != nil && c.sess.declaresTypes(c.declared) {
+		return true
+	}
 	for _, n := range c.Pkg.Scope().Names() {
 		if _, ok := c.Pkg.Scope().Lookup(n).(*types.TypeName); ok {
 			return true

@@ -443,7 +443,7 @@ func (g *fmtGen) ifaceHolds(t types.Type) string {
 		return "" // the interpreter wraps the value with the interface's methods
 	}
 	iface := t.Underlying().(*types.Interface)
-	scope := g.c.Pkg.Scope()
+	scope := g.c.sessionScope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
 		if !ok || types.IsInterface(tn.Type()) {
@@ -531,7 +531,7 @@ func (c *Checked) dynTypeName(a ast.Expr, t types.Type, fmtSel *ast.SelectorExpr
 	if iface.NumMethods() == 0 {
 		return "", false // []T, map[K]T, ... of cell types could be there
 	}
-	scope := c.Pkg.Scope()
+	scope := c.sessionScope()
 	var cands []types.Type
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
@@ -586,7 +586,7 @@ func (c *Checked) dynTree(a ast.Expr, t types.Type, flags, v string, at token.Po
 		return "", ""
 	}
 	iface := t.Underlying().(*types.Interface)
-	scope := c.Pkg.Scope()
+	scope := c.sessionScope()
 	var cands []types.Type
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)

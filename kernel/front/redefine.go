@@ -508,7 +508,7 @@ func (s *Session) record(c *Checked, defined func(string) bool) {
 			delete(s.decls, n)
 			delete(s.opaque, n)
 			s.order = remove(s.order, n)
-			s.session = nil
+			s.forget(n)
 			if _, ok := st.decls[n]; ok {
 				delete(st.decls, n)
 				st.order = remove(st.order, n)

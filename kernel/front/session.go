@@ -81,14 +81,19 @@ type Session struct {
 	// interpreter's file name for cell source).
 	LineFile string
 
-	fset     *token.FileSet
-	decls    map[string]string       // "x", "T", "T.M" → declaration source
-	order    []string                // keys of decls, oldest first
-	opaque   map[string]types.Object // variables whose type cannot be written
-	aliases  map[string]string       // import path → name in the session file
-	imported map[string]string       // package name → path, imported by earlier cells
-	session  *ast.File               // decls parsed, nil when stale
-	pending  *Checked                // the last checked cell, not yet committed
+	fset      *token.FileSet
+	decls     map[string]string       // "x", "T", "T.M" → declaration source
+	order     []string                // keys of decls, oldest first
+	opaque    map[string]types.Object // variables whose type cannot be written
+	aliases   map[string]string       // import path → name in the session file
+	imported  map[string]string       // package name → path, imported by earlier cells
+	parsed    map[string]*declFile    // decls parsed on first use (reach.go)
+	importAll *ast.File               // blank imports of every alias, nil when stale
+	index     *reachIndex             // relations of decls, nil when stale (reach.go)
+	whole     bool                    // check with every declaration (reach_test.go)
+	lastCell  *ast.File               // the last cell checked, its positions dropped at the next
+	level     int                     // the least set of declarations to check a cell with (reach.go)
+	pending   *Checked                // the last checked cell, not yet committed
 	// generics holds the templates of the cells' generic functions and
 	// types, instances the names of the instances made (see monomorph.go).
 	generics   map[string]*generic
@@ -102,7 +107,7 @@ type Session struct {
 func NewSession(imports func(string) (string, bool)) *Session {
 	return &Session{
 		Imports: imports, fset: token.NewFileSet(),
-		decls: map[string]string{}, generics: map[string]*generic{}, instances: map[string]string{}, opaque: map[string]types.Object{}, aliases: map[string]string{}, imported: map[string]string{},
+		decls: map[string]string{}, parsed: map[string]*declFile{}, generics: map[string]*generic{}, instances: map[string]string{}, opaque: map[string]types.Object{}, aliases: map[string]string{}, imported: map[string]string{},
 	}
 }
 
@@ -158,6 +163,10 @@ type Checked struct {
 	// genPlans are the rewritings of calls of the generic library
 	// (genlib.go), by the selector of the function.
 	genPlans map[*ast.SelectorExpr]*genPlan
+	// level is the set of session declarations the cell was checked
+	// with, need the set its rules looked at (reachNames ... reachWhole,
+	// see reach.go).
+	level, need int
 }
 
 // Pos converts a position in the checked file to the cell's line and
@@ -189,12 +198,19 @@ func (s *Session) Check(src string, line0, col0 int, defined func(name string) b
 // check checks the cell src; rd is what it redefines, if it was found
 // already (see redefine.go).
 func (s *Session) check(src string, line0, col0 int, rd *cellRedef) (*Checked, error) {
+	// The previous cell's positions are needed no more (what it declared
+	// lives on as session source, and redefine.go keeps its own copy):
+	// drop them, so that the file set does not grow with every cell. The
+	// same for a first check of this cell that found a redefinition.
+	s.dropFile(s.lastCell)
+	s.lastCell = nil
 	ps := newPositioner(src, line0, col0)
 	text, err := s.build(src, ps)
 	if err != nil {
 		return nil, err
 	}
 	f, err := parser.ParseFile(s.fset, cellFile, text, parser.SkipObjectResolution)
+	s.lastCell = f
 	if err != nil {
 		return nil, syntaxError(err, ps)
 	}
@@ -208,7 +224,9 @@ func (s *Session) check(src string, line0, col0 int, rd *cellRedef) (*Checked, e
 		}
 	}
 	skip := c.sessionSkips()
-	files := []*ast.File{s.sessionAST(skip), f}
+	files, level := s.sessionFiles(f, c.declared, skip, s.level)
+	files = append(files, f)
+	c.level = level
 	s.autoImport(c)
 	pkg := types.NewPackage(mainPath, mainPath)
 	for n, o := range s.opaque {
@@ -241,7 +259,17 @@ func (s *Session) check(src string, line0, col0 int, rd *cellRedef) (*Checked, e
 	}
 	c.Pkg, c.Info = pkg, info
 	c.sess = s
-	if e := c.lowerRules(); e != nil {
+	e := c.lowerRules()
+	if c.need > c.level {
+		// A rule looked at every type (or variable) of the session,
+		// and the check had only those the cell reaches: check again
+		// with them.
+		was := s.level
+		s.level = c.need
+		defer func() { s.level = was }()
+		return s.check(src, line0, col0, rd)
+	}
+	if e != nil {
 		if rd != nil && rd.start > 0 && c.ps.offset(e.Line, e.Col) >= rd.start {
 			return nil, rd.refusedAt(c.ps.offset(e.Line, e.Col), e.Msg)
 		}

@@ -147,7 +147,7 @@ func (c *Checked) typeSwitch(ts *ast.TypeSwitchStmt) {
 // underlying type as n, "" if there is none: the interpreter represents
 // both by that structure and cannot tell their values apart.
 func (c *Checked) sameShape(n *types.Named) string {
-	scope := c.Pkg.Scope()
+	scope := c.sessionScope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
 		if !ok || tn == n.Obj() || tn.IsAlias() {
@@ -170,7 +170,7 @@ func (c *Checked) sameShape(n *types.Named) string {
 // another type of the cells, or a generic type.
 func (c *Checked) ifaceCands(t types.Type, at token.Pos) ([]types.Type, string) {
 	iface := t.Underlying().(*types.Interface)
-	scope := c.Pkg.Scope()
+	scope := c.sessionScope()
 	var out []types.Type
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
@@ -260,7 +260,7 @@ func (c *Checked) ptrOnly(t types.Type) []string {
 		return nil
 	}
 	var out []string
-	scope := c.Pkg.Scope()
+	scope := c.sessionScope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
 		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {

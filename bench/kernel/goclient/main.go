@@ -9,6 +9,7 @@
 //	kernel_info rtt  kernel_info_request -> reply, median of 200
 //	trivial cell     execute_request "1+1" -> execute_reply, median, p95 of 200,
 //	                 and the CPU time the kernel and its worker spent per cell
+//	                 (-session n: after n cells of declarations)
 //	10k lines        a cell printing 10,000 lines: request -> idle (median of 3)
 //	                 and the number of stream messages (the text is checked)
 //	interrupt        interrupt_request of a busy loop -> execute_reply (median of 5)
@@ -38,6 +39,7 @@ import (
 // the kernel's environment.
 var (
 	trivialN  int
+	sessionN  int
 	kernelEnv []string
 )
 
@@ -45,6 +47,7 @@ func main() {
 	bin := flag.String("goldp", "bin/goldp", "the goldp `binary` to start as \"goldp kernel\"")
 	jsonOut := flag.String("json", "", "also write the figures to this `file`")
 	flag.IntVar(&trivialN, "trivial", 200, "run `n` trivial cells (more, to profile the kernel under load)")
+	flag.IntVar(&sessionN, "session", 0, "before the trivial cells, run `n` cells that each declare a type with a method, a function and two variables (a notebook's worth: 40)")
 	flag.Func("env", "add `NAME=value` to the kernel's environment (repeatable; e.g. GODEBUG, GOMAXPROCS)", func(s string) error {
 		kernelEnv = append(kernelEnv, s)
 		return nil
@@ -213,6 +216,26 @@ func run(bin string) (map[string]float64, error) {
 	time.Sleep(50 * time.Millisecond)
 	c.drain()
 
+	for i := range sessionN {
+		cell := fmt.Sprintf("type P%d struct{ X, Y float64; Name string }\n"+
+			"func (p P%d) Norm() float64 { return p.X*p.X + p.Y*p.Y }\n"+
+			"func f%d(xs []float64, k int) (float64, error) { return xs[k], nil }\n"+
+			"v%d := P%d{1, 2, \"a\"}\nm%d := mat.NewDense(2, 2, nil)", i, i, i, i, i, i)
+		mid, err := c.send(c.shell, "execute_request", execContent(cell))
+		if err != nil {
+			return nil, err
+		}
+		rep, err := c.reply(c.shell, mid, 30*time.Second)
+		if err != nil {
+			return nil, err
+		}
+		if !strings.Contains(string(rep.Content), `"status":"ok"`) {
+			return nil, fmt.Errorf("session cell %d: %s", i, rep.Content)
+		}
+		if _, err := c.untilIdle(mid, 30*time.Second); err != nil {
+			return nil, err
+		}
+	}
 	for range 20 {
 		if _, _, err := c.execute("1+1", false); err != nil {
 			return nil, err
