@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -85,10 +86,14 @@ func TestGoStatementGuarded(t *testing.T) {
 	defer pw.Close()
 	out, errOut := &syncBuf{}, &syncBuf{}
 	var once sync.Once
+	var stderrHook atomic.Pointer[func()]
 	stderr := writerFunc(func(p []byte) (int, error) {
 		n, err := errOut.Write(p)
 		if strings.Contains(errOut.String(), "in goroutine") {
 			once.Do(func() { pw.Close() })
+		}
+		if h := stderrHook.Load(); h != nil {
+			(*h)()
 		}
 		return n, err
 	})
@@ -104,12 +109,28 @@ func TestGoStatementGuarded(t *testing.T) {
 	if !strings.Contains(s.errOut.String(), "panic in goroutine started at cell:2:1: in goroutine") {
 		t.Fatalf("stderr: %q", s.errOut.String())
 	}
-	// go f(args) and a goroutine inside a function are guarded too.
+	// go f(args) and a goroutine inside a function are guarded too; the
+	// cell blocks on a second pipe that closes once ": 7" is reported, so
+	// the panic again happens while the cell runs (before, the test waited
+	// for it after the cell with a deadline, and failed when the goroutine
+	// was quicker than the cell's end).
+	pr2, pw2, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr2.Close()
+	defer pw2.Close()
+	var once2 sync.Once
+	watch := func() {
+		if strings.Contains(errOut.String(), ": 7") {
+			once2.Do(func() { pw2.Close() })
+		}
+	}
+	stderrHook.Store(&watch)
 	s.exec("func bad(n int) { panic(n) }\nfunc start() { go bad(7) }")
-	s.exec("start()")
-	deadline := time.Now().Add(2 * time.Second)
-	for !strings.Contains(s.errOut.String(), ": 7") && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
+	e = s.fail(fmt.Sprintf("import \"io\"\nstart()\nio.ReadAll(os.NewFile(%d, \"hook2\"))\n", pr2.Fd()))
+	if e.Name != "Panic" || !strings.Contains(e.Message, "7") {
+		t.Fatalf("goroutine panic of go f(args): %+v", e)
 	}
 	if !strings.Contains(s.errOut.String(), "started at cell:2:16: 7") {
 		t.Fatalf("stderr: %q", s.errOut.String())
