@@ -20,11 +20,12 @@
 // every privacy-noise draw come from seeded PCG streams, through the fast
 // simulation of the per-cell noise sums (two Gamma draws per cell), so that
 // every run prints the same numbers.
-// A real release of a data set: every individual releases through the
-// mechanism with a nil rng (exact discrete Laplace noise from
-// mech.SecureRand): ch.ReleaseUnlabelled(nil, x) in the first half and
-// ch.ReleaseLabelled(nil, x, y) in the second, with ch from
-// mech.NewCubeHistogram(d, h, α); the analyst fits
+// A real release of a data set is classify.NewBB(ctx, nil, xs, y, α, opt):
+// with a nil rng every individual releases through the mechanism's exact
+// path (discrete Laplace noise from mech.SecureRand). When the reports are
+// collected elsewhere, each individual calls ch.ReleaseUnlabelled(nil, x)
+// (first half) or ch.ReleaseLabelled(nil, x, y) (second half), with ch
+// from mech.NewCubeHistogram(d, h, α), and the analyst fits
 // classify.BBFromReports(ch, first, second).
 package main
 

@@ -19,12 +19,13 @@
 //
 // This is a simulation study (it says so on its first line): RateStudy
 // draws data and privacy noise from seeded PCG streams (RateConfig.Seed)
-// through the fast simulation. A real release of a data set goes through
-// the mechanisms with a nil rng and the analyst's side of each rule: for BB,
-// ch.ReleaseUnlabelled(nil, x) / ch.ReleaseLabelled(nil, x, y) then
-// classify.BBFromReports; for Proto-NN, vc.Release(nil, cell, y) then
-// classify.ProtoNNFromReports (exact discrete Laplace noise from
-// mech.SecureRand).
+// through the fast simulation. A real release of a data set passes a nil
+// rng: classify.NewBB(ctx, nil, ...) and classify.NewPrivateProtoNN(ctx,
+// nil, ...) draw every report through the mechanism's exact path
+// (discrete Laplace noise from mech.SecureRand). With reports collected
+// elsewhere: ch.ReleaseUnlabelled(nil, x) / ch.ReleaseLabelled(nil, x, y)
+// then classify.BBFromReports for BB; vc.Release(nil, cell, y) then
+// classify.ProtoNNFromReports for Proto-NN.
 package main
 
 import (
