@@ -117,19 +117,19 @@ func (x *index) addCell(p *plan, live map[string]reflect.Type) {
 	}
 	for i := range p.items {
 		it := &p.items[i]
-		if internalNames(it) || (replay >= 0 && it.start >= replay) {
+		if internalNames(it) || (replay >= 0 && it.Start >= replay) {
 			// a redefined type, or a declaration of an earlier cell
 			// declared again for it: its own cell's entry stays
 			continue
 		}
-		doc := docAbove(p.src, it.start)
+		doc := docAbove(p.src, it.Start)
 		switch d := it.decl.(type) {
 		case *ast.FuncDecl:
-			end := it.end
+			end := it.End
 			if d.Body != nil {
 				end = it.off(d.Body.Lbrace)
 			}
-			sig := strings.TrimSpace(p.src[it.start:end])
+			sig := strings.TrimSpace(p.src[it.Start:end])
 			m := member{Name: d.Name.Name, Kind: "func", Signature: sig, Doc: doc}
 			if d.Recv == nil && d.Type.Results != nil && len(d.Type.Results.List) > 0 {
 				rt := d.Type.Results.List[0].Type
@@ -179,7 +179,7 @@ func (x *index) addCell(p *plan, live map[string]reflect.Type) {
 			}
 		}
 		if as, ok := it.stmt.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
-			sig := strings.TrimSpace(p.src[it.start:it.end])
+			sig := strings.TrimSpace(p.src[it.Start:it.End])
 			for i, e := range as.Lhs {
 				id, ok := e.(*ast.Ident)
 				if !ok || id.Name == "_" {
@@ -773,10 +773,10 @@ func (s *Session) IsComplete(code string) (status, indent string) {
 	}
 	for i := range items {
 		it := &items[i]
-		if it.tok == token.PACKAGE {
+		if it.Tok == token.PACKAGE {
 			continue
 		}
-		if err := parseItem(code, it, isDeclItem(code, *it), ps); err != nil {
+		if err := parseItem(code, it, it.IsDecl(code), ps); err != nil {
 			return "invalid", ""
 		}
 	}

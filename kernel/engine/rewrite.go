@@ -161,10 +161,9 @@ type plan struct {
 	chunks  []chunk
 }
 
-// item is one top-level statement or declaration of a cell.
+// item is one top-level statement or declaration of a cell, with its parse.
 type item struct {
-	start, end int // byte offsets in the cell
-	tok        token.Token
+	front.Item // where the item is in the cell, its first token
 	decl       ast.Decl
 	stmt       ast.Stmt
 	file       *token.File
@@ -185,7 +184,7 @@ func (it *item) node() ast.Node {
 
 // off converts a position in the item's parse to an offset in the cell.
 func (it *item) off(p token.Pos) int {
-	return it.file.Offset(p) - it.base + it.start
+	return it.file.Offset(p) - it.base + it.Start
 }
 
 // positioner maps cell offsets to line:column, with an offset for cells
@@ -240,122 +239,24 @@ type cellError struct {
 
 func (e *cellError) Error() string { return fmt.Sprintf("%d:%d: %s", e.line, e.col, e.msg) }
 
-// splitItems cuts src into top-level items.
+// splitItems cuts src into top-level items (front.Cut: the front end cuts
+// the cell the same way); a cell that does not cut is a SyntaxError at the
+// offending bracket or scanner fault, worded as gc words it.
 func splitItems(src string, ps *positioner) ([]item, error) {
-	fset := token.NewFileSet()
-	f := fset.AddFile("", -1, len(src))
-	var errs scanner.ErrorList
-	var s scanner.Scanner
-	s.Init(f, []byte(src), func(pos token.Position, msg string) { errs.Add(pos, msg) }, 0)
-	var items []item
-	depth := 0
-	start := -1
-	var first token.Token
-	header := false // in the header of an if, for or switch: `;` does not end the item
-	lastEnd := 0    // end of the last token
-	for {
-		pos, tok, lit := s.Scan()
-		if tok == token.EOF {
-			break
+	cut, err := front.Cut(src)
+	if err != nil {
+		var ce *front.CutError
+		if !errors.As(err, &ce) {
+			return nil, err
 		}
-		off := f.Offset(pos)
-		switch tok {
-		case token.IF, token.FOR, token.SWITCH:
-			if depth == 0 {
-				header = true
-			}
-		case token.LBRACE:
-			if depth == 0 {
-				header = false
-			}
-		}
-		switch tok {
-		case token.LPAREN, token.LBRACK, token.LBRACE:
-			depth++
-		case token.RPAREN, token.RBRACK, token.RBRACE:
-			depth--
-			if depth < 0 {
-				l, c := ps.pos(off)
-				return nil, &cellError{"SyntaxError", "unexpected " + tok.String(), l, c}
-			}
-		}
-		if tok == token.SEMICOLON && depth == 0 && !(header && lit == ";") {
-			if start >= 0 {
-				// The item ends with its last token: a comment after
-				// it stays out of the item.
-				items = append(items, item{start: start, end: lastEnd, tok: first})
-				start = -1
-			}
-			continue
-		}
-		if start < 0 {
-			start, first = off, tok
-		}
-		switch {
-		case tok == token.SEMICOLON && lit != ";":
-			// implied by a newline or the end: no text
-		case tok == token.SEMICOLON:
-			lastEnd = off + 1
-		case lit != "":
-			lastEnd = off + len(lit)
-		default:
-			lastEnd = off + len(tok.String())
-		}
-		lastEnd = min(lastEnd, len(src))
+		l, c := ps.pos(ce.Off)
+		return nil, &cellError{"SyntaxError", gcSyntax(ce.Msg, src, ce.Off), l, c}
 	}
-	if len(errs) > 0 {
-		e := errs[0]
-		l, c := ps.pos(e.Pos.Offset)
-		return nil, &cellError{"SyntaxError", gcSyntax(e.Msg, src, e.Pos.Offset), l, c}
-	}
-	if start >= 0 {
-		items = append(items, item{start: start, end: lastEnd, tok: first})
+	items := make([]item, len(cut))
+	for i, it := range cut {
+		items[i].Item = it
 	}
 	return items, nil
-}
-
-// isDeclItem reports whether the item starting with tok at src[start:] is a
-// declaration (func declarations are told from func literals by the name or
-// the receiver that follows).
-func isDeclItem(src string, it item) bool {
-	switch it.tok {
-	case token.IMPORT, token.TYPE, token.VAR, token.CONST:
-		return true
-	case token.FUNC:
-	default:
-		return false
-	}
-	fset := token.NewFileSet()
-	text := src[it.start:it.end]
-	f := fset.AddFile("", -1, len(text))
-	var s scanner.Scanner
-	s.Init(f, []byte(text), nil, 0)
-	s.Scan() // func
-	_, tok, _ := s.Scan()
-	if tok == token.IDENT {
-		return true
-	}
-	if tok != token.LPAREN {
-		return false
-	}
-	depth := 1
-	for depth > 0 {
-		_, tok, _ = s.Scan()
-		switch tok {
-		case token.LPAREN:
-			depth++
-		case token.RPAREN:
-			depth--
-		case token.EOF:
-			return false
-		}
-	}
-	_, tok, _ = s.Scan()
-	if tok != token.IDENT {
-		return false
-	}
-	_, tok, _ = s.Scan()
-	return tok == token.LPAREN || tok == token.LBRACK
 }
 
 const (
@@ -366,7 +267,7 @@ const (
 // parseItem parses one item, filling decl or stmt.
 func parseItem(src string, it *item, decl bool, ps *positioner) error {
 	fset := token.NewFileSet()
-	text := src[it.start:it.end]
+	text := src[it.Start:it.End]
 	var full string
 	if decl {
 		full = declPrefix + text + "\n"
@@ -378,9 +279,9 @@ func parseItem(src string, it *item, decl bool, ps *positioner) error {
 	f, err := parser.ParseFile(fset, "", full, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
 		if el, ok := err.(scanner.ErrorList); ok && len(el) > 0 {
-			off := el[0].Pos.Offset - it.base + it.start
-			if off < it.start {
-				off = it.start
+			off := el[0].Pos.Offset - it.base + it.Start
+			if off < it.Start {
+				off = it.Start
 			}
 			if off > len(src) {
 				off = len(src)
@@ -388,13 +289,13 @@ func parseItem(src string, it *item, decl bool, ps *positioner) error {
 			l, c := ps.pos(off)
 			return &cellError{"SyntaxError", gcSyntax(el[0].Msg, src, off), l, c}
 		}
-		l, c := ps.pos(it.start)
+		l, c := ps.pos(it.Start)
 		return &cellError{"SyntaxError", err.Error(), l, c}
 	}
 	fset.Iterate(func(tf *token.File) bool { it.file = tf; return false })
 	if decl {
 		if len(f.Decls) != 1 {
-			l, c := ps.pos(it.start)
+			l, c := ps.pos(it.Start)
 			return &cellError{"SyntaxError", "expected one declaration", l, c}
 		}
 		it.decl = f.Decls[0]
@@ -402,7 +303,7 @@ func parseItem(src string, it *item, decl bool, ps *positioner) error {
 	}
 	body := f.Decls[0].(*ast.FuncDecl).Body
 	if len(body.List) != 1 {
-		l, c := ps.pos(it.start)
+		l, c := ps.pos(it.Start)
 		return &cellError{"SyntaxError", "expected one statement", l, c}
 	}
 	it.stmt = body.List[0]
@@ -447,14 +348,14 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 	}
 	for i := range items {
 		it := &items[i]
-		if it.tok == token.PACKAGE {
+		if it.Tok == token.PACKAGE {
 			if i == 0 {
 				continue // a script's package clause
 			}
-			l, c := r.ps.pos(it.start)
+			l, c := r.ps.pos(it.Start)
 			return nil, &cellError{"SyntaxError", "package clause allowed only at the start", l, c}
 		}
-		if err := parseItem(src, it, isDeclItem(src, *it), r.ps); err != nil {
+		if err := parseItem(src, it, it.IsDecl(src), r.ps); err != nil {
 			return nil, err
 		}
 	}
@@ -497,7 +398,7 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 	}
 	r.autoImports()
 	for i := range items {
-		if items[i].tok == token.PACKAGE && items[i].decl == nil && items[i].stmt == nil {
+		if items[i].Tok == token.PACKAGE && items[i].decl == nil && items[i].stmt == nil {
 			continue
 		}
 		if err := r.item(&items[i], i == len(items)-1); err != nil {
@@ -505,7 +406,7 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 		}
 	}
 	if r.mainAt != nil {
-		l, c := r.ps.pos(r.mainAt.start)
+		l, c := r.ps.pos(r.mainAt.Start)
 		r.emit(chunk{src: wrapOpen + mainName + "()" + wrapClose, line: l, col: c, wrapped: true})
 	}
 	return &r.out, nil
@@ -531,7 +432,7 @@ func (r *rewriter) errAt(off int, name, format string, a ...any) error {
 func replayFirst(items []item, at int) []item {
 	var cell, replay []item
 	for _, it := range items {
-		if it.start >= at {
+		if it.Start >= at {
 			replay = append(replay, it)
 		} else {
 			cell = append(cell, it)
@@ -583,7 +484,7 @@ func (r *rewriter) check(redef bool) error {
 			// the same method (see decl).
 			if redef && r.view.front == nil && d.Recv != nil && len(d.Recv.List) > 0 {
 				key := recvName(d.Recv.List[0].Type) + "." + d.Name.Name
-				if prev, ok := r.view.methods[key]; ok && prev != tokenText(r.src[it.start:it.end]) {
+				if prev, ok := r.view.methods[key]; ok && prev != tokenText(r.src[it.Start:it.End]) {
 					return r.errAt(it.off(d.Name.Pos()), "CompileError",
 						"method %s is already defined, and the interpreter cannot replace a method: give it another name, or %%reset and run the cells again", key)
 				}
@@ -1085,7 +986,7 @@ func (r *rewriter) item(it *item, last bool) error {
 func (r *rewriter) decl(it *item) error {
 	switch d := it.decl.(type) {
 	case *ast.FuncDecl:
-		def := tokenText(r.src[it.start:it.end])
+		def := tokenText(r.src[it.Start:it.End])
 		if d.Recv != nil && len(d.Recv.List) > 0 {
 			key := recvName(d.Recv.List[0].Type) + "." + d.Name.Name
 			if prev, ok := r.view.methods[key]; ok && (prev == def || r.view.front != nil) {
@@ -1096,7 +997,7 @@ func (r *rewriter) decl(it *item) error {
 				return nil
 			}
 		}
-		c := chunk{src: r.text(it, it.start, it.end) + "\n", line: r.line(it), col: r.col(it)}
+		c := chunk{src: r.text(it, it.Start, it.End) + "\n", line: r.line(it), col: r.col(it)}
 		if d.Recv != nil && len(d.Recv.List) > 0 {
 			c.methodDefs = map[string]string{recvName(d.Recv.List[0].Type) + "." + d.Name.Name: def}
 		}
@@ -1137,7 +1038,7 @@ func (r *rewriter) decl(it *item) error {
 				// called after everything else.
 				name = mainName
 				ns, ne := it.off(d.Name.Pos()), it.off(d.Name.End())
-				c.src = r.text(it, it.start, ns) + mainName + r.text(it, ne, it.end) + "\n"
+				c.src = r.text(it, it.Start, ns) + mainName + r.text(it, ne, it.End) + "\n"
 				r.mainAt = it
 			}
 			c.funcs = map[string]int{name: nres}
@@ -1172,7 +1073,7 @@ func (r *rewriter) decl(it *item) error {
 				return nil
 			}
 			if len(keep) == len(d.Specs) {
-				c.src = r.text(it, it.start, it.end) + "\n"
+				c.src = r.text(it, it.Start, it.End) + "\n"
 			} else {
 				var b strings.Builder
 				for _, ts := range keep {
@@ -1184,7 +1085,7 @@ func (r *rewriter) decl(it *item) error {
 			}
 			r.emitDecl(c)
 		case token.CONST:
-			c := chunk{src: r.text(it, it.start, it.end) + "\n", line: r.line(it), col: r.col(it)}
+			c := chunk{src: r.text(it, it.Start, it.End) + "\n", line: r.line(it), col: r.col(it)}
 			c.funcDefs = map[string]string{}
 			for _, sp := range d.Specs {
 				vs := sp.(*ast.ValueSpec)
@@ -1207,12 +1108,12 @@ func (r *rewriter) decl(it *item) error {
 }
 
 func (r *rewriter) col(it *item) int {
-	_, c := r.ps.pos(it.start)
+	_, c := r.ps.pos(it.Start)
 	return c
 }
 
 func (r *rewriter) line(it *item) int {
-	l, _ := r.ps.pos(it.start)
+	l, _ := r.ps.pos(it.Start)
 	return l
 }
 
@@ -1261,7 +1162,7 @@ func (r *rewriter) imports(it *item, d *ast.GenDecl) error {
 // functions defined earlier see the new value), with the fresh declaration
 // as fallback when the type changes.
 func (r *rewriter) varDecl(it *item, d *ast.GenDecl) error {
-	orig := r.text(it, it.start, it.end) + "\n"
+	orig := r.text(it, it.Start, it.End) + "\n"
 	all := true
 	var names []string
 	for _, sp := range d.Specs {
@@ -1338,18 +1239,18 @@ func (r *rewriter) stmt(it *item, last bool) error {
 		// A top-level defer runs when the cell ends, not when its
 		// statement does. Its arguments are evaluated then, too.
 		cs := it.off(ds.Call.Pos())
-		r.emitStatement(it, rtName+".Defer(func() { "+r.text(it, cs, it.end)+"\n})")
+		r.emitStatement(it, rtName+".Defer(func() { "+r.text(it, cs, it.End)+"\n})")
 		return nil
 	}
 	if as, ok := it.stmt.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && len(as.Lhs) == 2 && len(as.Rhs) == 1 {
 		if id, ok := as.Lhs[0].(*ast.Ident); ok {
 			if z := r.zeroFirst(it, as, []string{id.Name}); z != "" {
-				r.emitStatement(it, z+r.text(it, it.start, it.end))
+				r.emitStatement(it, z+r.text(it, it.Start, it.End))
 				return nil
 			}
 		}
 	}
-	r.emitStatement(it, r.text(it, it.start, it.end))
+	r.emitStatement(it, r.text(it, it.Start, it.End))
 	return nil
 }
 
@@ -1357,7 +1258,7 @@ func (r *rewriter) stmt(it *item, last bool) error {
 // function (see wrapOpen). Each statement is its own chunk, so that a panic
 // is reported at the statement that caused it.
 func (r *rewriter) emitStatement(it *item, text string) {
-	l, c := r.ps.pos(it.start)
+	l, c := r.ps.pos(it.Start)
 	r.emit(chunk{src: wrapOpen + text + wrapClose, line: l, col: c, wrapped: true})
 }
 
@@ -1446,11 +1347,11 @@ func (r *rewriter) define(it *item, as *ast.AssignStmt) error {
 			fresh++
 		}
 	}
-	orig := r.text(it, it.start, it.end)
+	orig := r.text(it, it.Start, it.End)
 	lhs := r.src[it.off(as.Lhs[0].Pos()):it.off(as.Lhs[len(as.Lhs)-1].End())]
 	rhsStart := it.off(as.Rhs[0].Pos())
-	rhs := r.text(it, rhsStart, it.end)
-	assign := ";" + r.ps.directive(it.start) + lhs + " = " + rhs + "\n"
+	rhs := r.text(it, rhsStart, it.End)
+	assign := ";" + r.ps.directive(it.Start) + lhs + " = " + rhs + "\n"
 	c := chunk{vars: names, line: r.line(it), col: r.col(it)}
 	// Comma-ok forms at top level are mishandled by the interpreter when
 	// they declare: declare the names first, then assign in a function.
@@ -1465,7 +1366,7 @@ func (r *rewriter) define(it *item, as *ast.AssignStmt) error {
 			// caught when compiled but panics in reflect when run; through
 			// temporaries the mismatch is a compile error, so the fresh
 			// declaration (the fallback) takes over as it should.
-			c.src, c.fallback = wrapOpen+multiAssign(r.ps.directive(it.start), names, rhs)+wrapClose, orig+"\n"
+			c.src, c.fallback = wrapOpen+multiAssign(r.ps.directive(it.Start), names, rhs)+wrapClose, orig+"\n"
 		default:
 			c.src, c.fallback = assign, orig+"\n"
 		}
@@ -1476,9 +1377,9 @@ func (r *rewriter) define(it *item, as *ast.AssignStmt) error {
 			typ := r.src[it.off(x.Type.Pos()):it.off(x.Type.End())]
 			decl = fmt.Sprintf("%s := *new(%s)\n", names[0], typ)
 		case *ast.IndexExpr:
-			decl = fmt.Sprintf("%s := %s\n", names[0], r.text(it, rhsStart, it.end))
+			decl = fmt.Sprintf("%s := %s\n", names[0], r.text(it, rhsStart, it.End))
 		default:
-			return r.errAt(it.start, "CompileError", "a top-level comma-ok receive cannot declare variables; declare them first (var v T; var ok bool) and assign")
+			return r.errAt(it.Start, "CompileError", "a top-level comma-ok receive cannot declare variables; declare them first (var v T; var ok bool) and assign")
 		}
 		if names[0] == "_" {
 			decl = ""
@@ -1541,13 +1442,13 @@ func isCommaOK(e ast.Expr) bool {
 // is; a call of unknown shape is tried as a value first and run as is when
 // that does not compile.
 func (r *rewriter) value(it *item, es *ast.ExprStmt) error {
-	plain := r.text(it, it.start, it.end)
+	plain := r.text(it, it.Start, it.End)
 	void, known := r.isVoid(es.X)
 	if void {
 		r.emitStatement(it, plain)
 		return nil
 	}
-	l, col := r.ps.pos(it.start)
+	l, col := r.ps.pos(it.Start)
 	val := rtName + ".Value(\n" + plain + ",\n)\n"
 	c := chunk{src: wrapOpen + val + wrapClose, value: true, line: l, col: col, wrapped: true}
 	if !known {

@@ -1,6 +1,7 @@
 package front
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/scanner"
@@ -16,32 +17,40 @@ import (
 // report is a cell position. lower then turns the statements that declare
 // session variables into package-level declarations.
 func (s *Session) build(src string, ps *positioner) (string, error) {
-	items := cut(src)
+	items, err := Cut(src)
+	if err != nil {
+		var ce *CutError
+		if errors.As(err, &ce) {
+			l, c := ps.pos(ce.Off)
+			return "", &Error{Line: l, Col: c, Msg: ce.Msg}
+		}
+		return "", err
+	}
 	var b strings.Builder
 	b.WriteString("package main\n")
 	for _, it := range items {
-		if it.tok == token.IMPORT {
-			b.WriteString(ps.directive(it.start))
-			b.WriteString(src[it.start:it.end])
+		if it.Tok == token.IMPORT {
+			b.WriteString(ps.directive(it.Start))
+			b.WriteString(src[it.Start:it.End])
 			b.WriteString("\n")
 		}
 	}
 	for i, it := range items {
 		switch {
-		case it.tok == token.PACKAGE:
+		case it.Tok == token.PACKAGE:
 			if i > 0 {
-				l, c := ps.pos(it.start)
+				l, c := ps.pos(it.Start)
 				return "", &Error{Line: l, Col: c, Msg: "package clause allowed only at the start"}
 			}
-		case it.tok == token.IMPORT:
-		case isDecl(src, it):
-			b.WriteString(ps.directive(it.start))
-			b.WriteString(src[it.start:it.end])
+		case it.Tok == token.IMPORT:
+		case it.IsDecl(src):
+			b.WriteString(ps.directive(it.Start))
+			b.WriteString(src[it.Start:it.End])
 			b.WriteString("\n")
 		default:
 			b.WriteString("func _() {")
-			b.WriteString(ps.directive(it.start))
-			b.WriteString(src[it.start:it.end])
+			b.WriteString(ps.directive(it.Start))
+			b.WriteString(src[it.Start:it.End])
 			b.WriteString("\n}\n")
 		}
 	}

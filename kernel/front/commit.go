@@ -99,7 +99,7 @@ func (s *Session) declSource(c *Checked, name string, method *ast.FuncDecl) (str
 		}
 		return "type " + name + s.typeParams(named.TypeParams()) + " " + s.typeString(named.Underlying()), nil
 	case *types.Var:
-		if !s.writable(o.Type()) {
+		if !writableIn(o.Type()) {
 			return "", o
 		}
 		return "var " + name + " " + s.typeString(o.Type()), nil
@@ -172,9 +172,13 @@ func (s *Session) typeString(t types.Type) string {
 	})
 }
 
-// writable reports whether t can be written in Go at the top level of
-// package main.
-func (s *Session) writable(t types.Type) bool {
+// writable reports whether t can be written in Go in package main: every
+// type it names is predeclared, an exported type of another package, or a
+// package-level type of main; local decides for the other names of main
+// (type parameters and function-local types), nil refusing them all. It is
+// the one walk behind writableIn (the top level) and typeTextAt (a position
+// inside a function).
+func writable(t types.Type, local func(*types.TypeName) bool) bool {
 	seen := map[types.Type]bool{}
 	var ok func(t types.Type) bool
 	ok = func(t types.Type) bool {
@@ -204,6 +208,8 @@ func (s *Session) writable(t types.Type) bool {
 			return true
 		case *types.Signature:
 			return t.TypeParams().Len() == 0 && ok(t.Params()) && ok(t.Results())
+		case *types.TypeParam:
+			return local != nil && local(t.Obj())
 		case *types.Struct:
 			for i := 0; i < t.NumFields(); i++ {
 				if !ok(t.Field(i).Type()) {
@@ -231,7 +237,7 @@ func (s *Session) writable(t types.Type) bool {
 				return true // error
 			}
 			if o.Pkg().Path() == mainPath {
-				if o.Parent() == nil || o.Parent() != o.Pkg().Scope() {
+				if (o.Parent() == nil || o.Parent() != o.Pkg().Scope()) && (local == nil || !local(o)) {
 					return false // local to a function
 				}
 			} else if !o.Exported() {

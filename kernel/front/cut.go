@@ -1,29 +1,52 @@
 package front
 
 import (
+	"fmt"
 	"go/scanner"
 	"go/token"
 )
 
-// An item is one top-level statement or declaration of a cell: the cell is
-// cut at the semicolons (written or implied by a newline) outside any
-// bracket and outside the header of an if, for or switch.
-type item struct {
-	start, end int         // byte offsets in the cell
-	tok        token.Token // the first token
+// An Item is one top-level statement or declaration of a cell, as Cut
+// finds it. The front end and the engine both work item by item, and both
+// take their items from Cut, so that they never disagree on where a cell is
+// cut.
+type Item struct {
+	// Start and End are byte offsets in the cell: the item's first byte
+	// and the byte after its last token (a comment after the item is not
+	// part of it; a written `;` inside it, as in a for header, is).
+	Start, End int
+	Tok        token.Token // the item's first token
 }
 
-// cut splits src into items. A scanner error is left to the parser, which
-// reports it with more context.
-func cut(src string) []item {
+// A CutError is what keeps Cut from cutting a cell: a closing bracket that
+// closes nothing (Msg "unexpected )", "unexpected ]" or "unexpected }", at
+// the bracket), or else the first fault the scanner found (its message, at
+// its position).
+type CutError struct {
+	Off int    // byte offset in the cell
+	Msg string // the message, worded as go/scanner words it
+}
+
+func (e *CutError) Error() string { return fmt.Sprintf("offset %d: %s", e.Off, e.Msg) }
+
+// Cut splits a cell into its top-level items. A cell is cut at each
+// semicolon, written or implied by a newline (Go's rule), that stands
+// outside every bracket and outside the header of an if, for or switch
+// (from the keyword to its opening brace, where `;` separates the init
+// statement from the condition). A closing bracket that closes nothing
+// stops the cut at once with its CutError; a scanner fault (an unterminated
+// string, an invalid character) is reported after the whole cell was
+// scanned, so that an unbalanced bracket after it still wins.
+func Cut(src string) ([]Item, error) {
 	fset := token.NewFileSet()
 	f := fset.AddFile("", -1, len(src))
+	var errs scanner.ErrorList
 	var s scanner.Scanner
-	s.Init(f, []byte(src), nil, 0)
-	var items []item
-	depth, start, lastEnd := 0, -1, 0
+	s.Init(f, []byte(src), func(pos token.Position, msg string) { errs.Add(pos, msg) }, 0)
+	var items []Item
+	depth, start, lastEnd := 0, -1, 0 // lastEnd: the end of the last token
 	var first token.Token
-	header := false
+	header := false // in the header of an if, for or switch
 	for {
 		pos, tok, lit := s.Scan()
 		if tok == token.EOF {
@@ -31,7 +54,7 @@ func cut(src string) []item {
 		}
 		off := f.Offset(pos)
 		switch tok {
-		case token.IF, token.FOR, token.SWITCH, token.SELECT:
+		case token.IF, token.FOR, token.SWITCH:
 			if depth == 0 {
 				header = true
 			}
@@ -45,10 +68,13 @@ func cut(src string) []item {
 			depth++
 		case token.RPAREN, token.RBRACK, token.RBRACE:
 			depth--
+			if depth < 0 {
+				return nil, &CutError{Off: off, Msg: "unexpected " + tok.String()}
+			}
 		}
-		if tok == token.SEMICOLON && depth <= 0 && !(header && lit == ";") {
+		if tok == token.SEMICOLON && depth == 0 && !(header && lit == ";") {
 			if start >= 0 {
-				items = append(items, item{start, lastEnd, first})
+				items = append(items, Item{Start: start, End: lastEnd, Tok: first})
 				start = -1
 			}
 			continue
@@ -58,6 +84,7 @@ func cut(src string) []item {
 		}
 		switch {
 		case tok == token.SEMICOLON && lit != ";":
+			// implied by a newline or the end: no text
 		case lit != "":
 			lastEnd = off + len(lit)
 		default:
@@ -65,17 +92,21 @@ func cut(src string) []item {
 		}
 		lastEnd = min(lastEnd, len(src))
 	}
-	if start >= 0 {
-		items = append(items, item{start, lastEnd, first})
+	if len(errs) > 0 {
+		return nil, &CutError{Off: errs[0].Pos.Offset, Msg: errs[0].Msg}
 	}
-	return items
+	if start >= 0 {
+		items = append(items, Item{Start: start, End: lastEnd, Tok: first})
+	}
+	return items, nil
 }
 
-// isDecl reports whether it is a declaration: import, type, var, const, or
-// a func or method declaration (told from a func literal by the name or
-// receiver that follows the keyword).
-func isDecl(src string, it item) bool {
-	switch it.tok {
+// IsDecl reports whether the item of src is a declaration: it starts with
+// import, type, var or const, or it is a func or method declaration, told
+// from a func literal (a statement such as `func() { ... }()`) by the name,
+// or the receiver and the name with its `(` or `[`, that follow the keyword.
+func (it Item) IsDecl(src string) bool {
+	switch it.Tok {
 	case token.IMPORT, token.TYPE, token.VAR, token.CONST:
 		return true
 	case token.FUNC:
@@ -83,11 +114,11 @@ func isDecl(src string, it item) bool {
 		return false
 	}
 	fset := token.NewFileSet()
-	text := src[it.start:it.end]
+	text := src[it.Start:it.End]
 	f := fset.AddFile("", -1, len(text))
 	var s scanner.Scanner
 	s.Init(f, []byte(text), nil, 0)
-	s.Scan()
+	s.Scan() // func
 	_, tok, _ := s.Scan()
 	if tok == token.IDENT {
 		return true

@@ -281,8 +281,7 @@ func (c *Checked) pkgName(path string) (string, bool) {
 // writableIn reports whether t has a name the cell can write: no
 // unexported type of another package.
 func writableIn(t types.Type) bool {
-	var s Session
-	return s.writable(t)
+	return writable(t, nil)
 }
 
 // walk calls f for every node of the cell's own code (not the imports

@@ -496,55 +496,7 @@ func (c *Checked) typeTextAt(t types.Type, pos token.Pos) (string, bool) {
 		_, found := scope.LookupParent(o.Name(), pos)
 		return found == types.Object(o)
 	}
-	seen := map[types.Type]bool{}
-	var ok func(t types.Type) bool
-	ok = func(t types.Type) bool {
-		if seen[t] {
-			return true
-		}
-		seen[t] = true
-		switch t := t.(type) {
-		case *types.Basic:
-			return t.Kind() != types.Invalid
-		case *types.Pointer:
-			return ok(t.Elem())
-		case *types.Slice:
-			return ok(t.Elem())
-		case *types.Array:
-			return ok(t.Elem())
-		case *types.Map:
-			return ok(t.Key()) && ok(t.Elem())
-		case *types.Chan:
-			return ok(t.Elem())
-		case *types.Tuple:
-			for i := 0; i < t.Len(); i++ {
-				if !ok(t.At(i).Type()) {
-					return false
-				}
-			}
-			return true
-		case *types.Signature:
-			return t.TypeParams().Len() == 0 && ok(t.Params()) && ok(t.Results())
-		case *types.TypeParam:
-			return inScope(t.Obj())
-		case *types.Named:
-			o := t.Obj()
-			if o.Pkg() == nil || o.Pkg().Path() != mainPath {
-				return writableIn(t)
-			}
-			if o.Parent() != o.Pkg().Scope() && !inScope(o) {
-				return false
-			}
-			for i := 0; i < t.TypeArgs().Len(); i++ {
-				if !ok(t.TypeArgs().At(i)) {
-					return false
-				}
-			}
-			return true
-		}
-		return writableIn(t)
-	}
-	if !ok(t) {
+	if !writable(t, inScope) {
 		return "", false
 	}
 	found := true

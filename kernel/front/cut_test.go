@@ -1,0 +1,100 @@
+package front
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestCut pins where a cell is cut: the engine and the front end both take
+// their items from Cut, and a different cut would make them disagree.
+func TestCut(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      []string // the items' texts
+	}{
+		{"newlines", "x := 1\ny := 2\n", []string{"x := 1", "y := 2"}},
+		{"written semicolons", "x := 1; y := 2;", []string{"x := 1", "y := 2"}},
+		{"no final newline", "fmt.Println(1)", []string{"fmt.Println(1)"}},
+		{"brackets hold newlines", "f(1,\n2)\nz := []int{\n1,\n}", []string{"f(1,\n2)", "z := []int{\n1,\n}"}},
+		{"for header", "for i := 0; i < 3; i++ {\n}\nx := 1", []string{"for i := 0; i < 3; i++ {\n}", "x := 1"}},
+		{"if header", "if x := f(); x > 0 { g() }; h()", []string{"if x := f(); x > 0 { g() }", "h()"}},
+		{"switch header", "switch x := 2; x {\ncase 2:\n}", []string{"switch x := 2; x {\ncase 2:\n}"}},
+		// a header ends at its brace: a `;` after the block cuts again
+		{"after the header", "if true {}; x := 1; y := 2", []string{"if true {}", "x := 1", "y := 2"}},
+		// select has no header: its `{` follows at once
+		{"select", "select {}; x := 1", []string{"select {}", "x := 1"}},
+		{"comment after an item", "x := 1 // one\n/* two */ y := 2", []string{"x := 1", "y := 2"}},
+		{"comment only", "// nothing\n", nil},
+		{"func literal", "func() {\n}()\n", []string{"func() {\n}()"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			items, err := Cut(tc.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, it := range items {
+				got = append(got, tc.src[it.Start:it.End])
+			}
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") || len(got) != len(tc.want) {
+				t.Errorf("Cut(%q) = %q, want %q", tc.src, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestCutError: a closing bracket that closes nothing is reported at its
+// offset, even after a scanner fault; a scanner fault alone is reported at
+// its offset with the scanner's message.
+func TestCutError(t *testing.T) {
+	for _, tc := range []struct {
+		src, msg string
+		off      int
+	}{
+		{"x := 1\n)\n", "unexpected )", 7},
+		{"f(1))", "unexpected )", 4},
+		{"a := []int{1}]", "unexpected ]", 13},
+		{"}", "unexpected }", 0},
+		{"s := \"abc\n", "string literal not terminated", 5},
+		{"x := 1 @ 2", "illegal character U+0040 '@'", 7},
+		{"s := \"abc\n)", "unexpected )", 10},
+	} {
+		_, err := Cut(tc.src)
+		var ce *CutError
+		if !errors.As(err, &ce) {
+			t.Errorf("Cut(%q): error %v, want a *CutError", tc.src, err)
+			continue
+		}
+		if ce.Off != tc.off || ce.Msg != tc.msg {
+			t.Errorf("Cut(%q) = %d %q, want %d %q", tc.src, ce.Off, ce.Msg, tc.off, tc.msg)
+		}
+	}
+}
+
+func TestItemIsDecl(t *testing.T) {
+	for src, want := range map[string]bool{
+		"import \"fmt\"":                  true,
+		"type T int":                      true,
+		"var x = 1":                       true,
+		"const c = 1":                     true,
+		"func f() {}":                     true,
+		"func G[T any](x T) {}":           true,
+		"func (t T) M() {}":               true,
+		"func (t *T[E]) M() {}":           true,
+		"func() { println() }()":          false,
+		"func(x int) int { return x }(1)": false,
+		"x := 1":                          false,
+		"fmt.Println(1)":                  false,
+		"func (":                          false,
+	} {
+		items, err := Cut(src)
+		if err != nil || len(items) != 1 {
+			t.Errorf("Cut(%q) = %v, %v", src, items, err)
+			continue
+		}
+		if got := items[0].IsDecl(src); got != want {
+			t.Errorf("IsDecl(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
