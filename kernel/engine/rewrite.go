@@ -484,7 +484,7 @@ func (r *rewriter) check(redef bool) error {
 			// the same method (see decl).
 			if redef && r.view.front == nil && d.Recv != nil && len(d.Recv.List) > 0 {
 				key := recvName(d.Recv.List[0].Type) + "." + d.Name.Name
-				if prev, ok := r.view.methods[key]; ok && prev != tokenText(r.src[it.Start:it.End]) {
+				if prev, ok := r.view.methods[key]; ok && prev != front.TokenText(r.src[it.Start:it.End]) {
 					return r.errAt(it.off(d.Name.Pos()), "CompileError",
 						"method %s is already defined, and the interpreter cannot replace a method: give it another name, or %%reset and run the cells again", key)
 				}
@@ -515,31 +515,7 @@ func (r *rewriter) check(redef bool) error {
 // typeDef is the normalized text of a type definition: its tokens
 // separated by single spaces, without comments and semicolons.
 func typeDef(it *item, ts *ast.TypeSpec, src string) string {
-	return tokenText(src[it.off(ts.Pos()):it.off(ts.End())])
-}
-
-// tokenText is text as its tokens separated by single spaces, without
-// comments and semicolons.
-func tokenText(text string) string {
-	fset := token.NewFileSet()
-	f := fset.AddFile("", -1, len(text))
-	var sc scanner.Scanner
-	sc.Init(f, []byte(text), nil, 0)
-	var parts []string
-	for {
-		_, tok, lit := sc.Scan()
-		if tok == token.EOF {
-			break
-		}
-		if tok == token.SEMICOLON {
-			continue
-		}
-		if lit == "" {
-			lit = tok.String()
-		}
-		parts = append(parts, lit)
-	}
-	return strings.Join(parts, " ")
+	return front.TokenText(src[it.off(ts.Pos()):it.off(ts.End())])
 }
 
 // autoImports adds imports for preloaded packages the cell uses by name
@@ -986,7 +962,7 @@ func (r *rewriter) item(it *item, last bool) error {
 func (r *rewriter) decl(it *item) error {
 	switch d := it.decl.(type) {
 	case *ast.FuncDecl:
-		def := tokenText(r.src[it.Start:it.End])
+		def := front.TokenText(r.src[it.Start:it.End])
 		if d.Recv != nil && len(d.Recv.List) > 0 {
 			key := recvName(d.Recv.List[0].Type) + "." + d.Name.Name
 			if prev, ok := r.view.methods[key]; ok && (prev == def || r.view.front != nil) {
@@ -1089,7 +1065,7 @@ func (r *rewriter) decl(it *item) error {
 			c.funcDefs = map[string]string{}
 			for _, sp := range d.Specs {
 				vs := sp.(*ast.ValueSpec)
-				def := tokenText(r.src[it.off(vs.Pos()):it.off(vs.End())])
+				def := front.TokenText(r.src[it.off(vs.Pos()):it.off(vs.End())])
 				for _, n := range vs.Names {
 					c.consts = append(c.consts, n.Name)
 					r.consts[n.Name] = true

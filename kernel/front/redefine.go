@@ -123,9 +123,10 @@ func (c *Checked) internalName(name string) string {
 	return ""
 }
 
-// normTokens is text as its tokens separated by single spaces, without
-// comments and semicolons.
-func normTokens(text string) string {
+// TokenText is text as its tokens separated by single spaces, without
+// comments and semicolons: two declarations are the same when their
+// TokenTexts are equal, whatever their layout.
+func TokenText(text string) string {
 	fset := token.NewFileSet()
 	f := fset.AddFile("", -1, len(text))
 	var sc scanner.Scanner
@@ -223,7 +224,7 @@ func (s *Session) redefinitions(c *Checked) (*cellRedef, error) {
 		if !ok || (old.kind != 't' && old.kind != 'm') {
 			continue
 		}
-		if normTokens(c.declText(n)) == old.norm {
+		if TokenText(c.declText(n)) == old.norm {
 			continue
 		}
 		if old.kind == 't' {
@@ -540,7 +541,7 @@ func (s *Session) record(c *Checked, defined func(string) bool) {
 		if old := st.decls[k]; old != nil && c.redef != nil && c.off(n.Pos()) >= c.redef.start {
 			d.cell, d.line, d.col = old.cell, old.line, old.col // declared again: still of its cell
 		}
-		d.norm = normTokens(d.text)
+		d.norm = TokenText(d.text)
 		switch n := n.(type) {
 		case *ast.TypeSpec:
 			d.kind = 't'
