@@ -766,7 +766,7 @@ func (s *Session) IsComplete(code string) (status, indent string) {
 		last != token.INC && last != token.DEC && last != token.SEMICOLON && last != token.ELLIPSIS {
 		return "incomplete", "\t"
 	}
-	ps := newPositioner(code, 1, 1)
+	ps := front.NewPositioner(code, 1, 1)
 	items, err := splitItems(code, ps)
 	if err != nil {
 		return "invalid", ""

@@ -204,7 +204,7 @@ func (r *rewriter) callbackEdits(it *item, call *ast.CallExpr) []allocEdit {
 		if !ok {
 			continue
 		}
-		l, c := r.ps.pos(it.off(fl.Pos()))
+		l, c := r.ps.Pos(it.off(fl.Pos()))
 		at := it.off(fl.Body.Lbrace) + 1
 		out = append(out, allocEdit{at: at, ins: fmt.Sprintf("defer %s(%q); ", callbackGuard, fmt.Sprintf("%d:%d", l, c)), after: at})
 	}

@@ -95,7 +95,7 @@ type sessionView struct {
 	front *front.Session
 	// lowered is set while the rewriter plans a cell the front end has
 	// already checked and rewritten; insAt and insLen the span the front
-	// end inserted (see positioner); replayAt the offset of the
+	// end inserted (see front.Positioner); replayAt the offset of the
 	// declarations a redefinition declares again (-1: none).
 	lowered       bool
 	insAt, insLen int
@@ -157,7 +157,7 @@ type plan struct {
 	unknown []string       // names used as pkg.X that nothing defines
 	src     string
 	items   []item
-	ps      *positioner
+	ps      *front.Positioner
 	chunks  []chunk
 }
 
@@ -187,49 +187,6 @@ func (it *item) off(p token.Pos) int {
 	return it.file.Offset(p) - it.base + it.Start
 }
 
-// positioner maps cell offsets to line:column, with an offset for cells
-// that do not start at line 1 (a %time line, a magic header).
-type positioner struct {
-	src         string
-	lineStarts  []int
-	line0, col0 int // position of offset 0
-	// ins, insLen: a span of src the front end inserted on a line
-	// (instances of generics, see front.Checked.Inserted); the columns
-	// after it on its line are the cell's columns plus insLen.
-	ins, insLen int
-}
-
-func newPositioner(src string, line0, col0 int) *positioner {
-	p := &positioner{src: src, lineStarts: []int{0}, line0: line0, col0: col0}
-	for i := 0; i < len(src); i++ {
-		if src[i] == '\n' {
-			p.lineStarts = append(p.lineStarts, i+1)
-		}
-	}
-	return p
-}
-
-func (p *positioner) pos(off int) (line, col int) {
-	i := sort.Search(len(p.lineStarts), func(i int) bool { return p.lineStarts[i] > off }) - 1
-	if i < 0 {
-		i = 0
-	}
-	line = p.line0 + i
-	col = off - p.lineStarts[i] + 1
-	if p.insLen > 0 && off >= p.ins && p.ins >= p.lineStarts[i] && (i+1 >= len(p.lineStarts) || p.ins < p.lineStarts[i+1]) {
-		col -= min(off-p.ins, p.insLen)
-	}
-	if i == 0 {
-		col += p.col0 - 1
-	}
-	return line, col
-}
-
-func (p *positioner) directive(off int) string {
-	l, c := p.pos(off)
-	return "/*line " + srcName + ":" + strconv.Itoa(l) + ":" + strconv.Itoa(c) + "*/"
-}
-
 // cellError is a problem found while rewriting, before anything runs.
 type cellError struct {
 	name      string
@@ -242,14 +199,14 @@ func (e *cellError) Error() string { return fmt.Sprintf("%d:%d: %s", e.line, e.c
 // splitItems cuts src into top-level items (front.Cut: the front end cuts
 // the cell the same way); a cell that does not cut is a SyntaxError at the
 // offending bracket or scanner fault, worded as gc words it.
-func splitItems(src string, ps *positioner) ([]item, error) {
+func splitItems(src string, ps *front.Positioner) ([]item, error) {
 	cut, err := front.Cut(src)
 	if err != nil {
 		var ce *front.CutError
 		if !errors.As(err, &ce) {
 			return nil, err
 		}
-		l, c := ps.pos(ce.Off)
+		l, c := ps.Pos(ce.Off)
 		return nil, &cellError{"SyntaxError", gcSyntax(ce.Msg, src, ce.Off), l, c}
 	}
 	items := make([]item, len(cut))
@@ -265,7 +222,7 @@ const (
 )
 
 // parseItem parses one item, filling decl or stmt.
-func parseItem(src string, it *item, decl bool, ps *positioner) error {
+func parseItem(src string, it *item, decl bool, ps *front.Positioner) error {
 	fset := token.NewFileSet()
 	text := src[it.Start:it.End]
 	var full string
@@ -286,16 +243,16 @@ func parseItem(src string, it *item, decl bool, ps *positioner) error {
 			if off > len(src) {
 				off = len(src)
 			}
-			l, c := ps.pos(off)
+			l, c := ps.Pos(off)
 			return &cellError{"SyntaxError", gcSyntax(el[0].Msg, src, off), l, c}
 		}
-		l, c := ps.pos(it.Start)
+		l, c := ps.Pos(it.Start)
 		return &cellError{"SyntaxError", err.Error(), l, c}
 	}
 	fset.Iterate(func(tf *token.File) bool { it.file = tf; return false })
 	if decl {
 		if len(f.Decls) != 1 {
-			l, c := ps.pos(it.Start)
+			l, c := ps.Pos(it.Start)
 			return &cellError{"SyntaxError", "expected one declaration", l, c}
 		}
 		it.decl = f.Decls[0]
@@ -303,7 +260,7 @@ func parseItem(src string, it *item, decl bool, ps *positioner) error {
 	}
 	body := f.Decls[0].(*ast.FuncDecl).Body
 	if len(body.List) != 1 {
-		l, c := ps.pos(it.Start)
+		l, c := ps.Pos(it.Start)
 		return &cellError{"SyntaxError", "expected one statement", l, c}
 	}
 	it.stmt = body.List[0]
@@ -313,7 +270,7 @@ func parseItem(src string, it *item, decl bool, ps *positioner) error {
 // rewriter builds the chunks of one cell.
 type rewriter struct {
 	src   string
-	ps    *positioner
+	ps    *front.Positioner
 	view  *sessionView
 	items []item
 	out   plan
@@ -332,9 +289,9 @@ type rewriter struct {
 // rewrite plans the evaluation of a cell. src is the cell, line0/col0 the
 // position of its first byte (1, 1 for a whole cell).
 func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
-	ps := newPositioner(src, line0, col0)
+	ps := front.NewPositioner(src, line0, col0)
 	if view.lowered && view.insLen > 0 {
-		ps.ins, ps.insLen = view.insAt, view.insLen
+		ps.Inserted(view.insAt, view.insLen)
 	}
 	r := &rewriter{
 		src: src, ps: ps, view: view,
@@ -352,7 +309,7 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 			if i == 0 {
 				continue // a script's package clause
 			}
-			l, c := r.ps.pos(it.Start)
+			l, c := r.ps.Pos(it.Start)
 			return nil, &cellError{"SyntaxError", "package clause allowed only at the start", l, c}
 		}
 		if err := parseItem(src, it, it.IsDecl(src), r.ps); err != nil {
@@ -406,7 +363,7 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 		}
 	}
 	if r.mainAt != nil {
-		l, c := r.ps.pos(r.mainAt.Start)
+		l, c := r.ps.Pos(r.mainAt.Start)
 		r.emit(chunk{src: wrapOpen + mainName + "()" + wrapClose, line: l, col: c, wrapped: true})
 	}
 	return &r.out, nil
@@ -420,7 +377,7 @@ func (r *rewriter) exists(name string) bool {
 func (r *rewriter) varExists(name string) bool { return r.vars[name] || r.view.vars[name] }
 
 func (r *rewriter) errAt(off int, name, format string, a ...any) error {
-	l, c := r.ps.pos(off)
+	l, c := r.ps.Pos(off)
 	return &cellError{name, fmt.Sprintf(format, a...), l, c}
 }
 
@@ -582,7 +539,8 @@ func (r *rewriter) autoImports() {
 			}
 		}
 		b.WriteString(")\n")
-		r.out.chunks = append(r.out.chunks, chunk{src: b.String(), imports: imps, line: r.ps.line0})
+		line0, _ := r.ps.Pos(0)
+		r.out.chunks = append(r.out.chunks, chunk{src: b.String(), imports: imps, line: line0})
 		for n, p := range imps {
 			r.imported[n] = p
 		}
@@ -747,7 +705,7 @@ func (r *rewriter) copyGuarded(b *strings.Builder, it *item, from, to int) {
 		if !ok {
 			return true
 		}
-		l, c := r.ps.pos(it.off(gs.Pos()))
+		l, c := r.ps.Pos(it.off(gs.Pos()))
 		guard := fmt.Sprintf("defer %s(%q); ", guardName, fmt.Sprintf("%d:%d", l, c))
 		if fl, ok := gs.Call.Fun.(*ast.FuncLit); ok {
 			at := it.off(fl.Body.Lbrace) + 1
@@ -786,14 +744,14 @@ func (r *rewriter) copyGuarded(b *strings.Builder, it *item, from, to int) {
 	})
 	sort.SliceStable(edits, func(i, j int) bool { return edits[i].at < edits[j].at })
 	pos := from
-	b.WriteString(r.ps.directive(from))
+	b.WriteString(r.ps.Directive(srcName, from))
 	for _, e := range edits {
 		if e.at < from || e.at > to || e.at < pos {
 			continue // outside the range, or inside replaced text
 		}
 		b.WriteString(r.src[pos:e.at])
 		b.WriteString(e.ins)
-		b.WriteString(r.ps.directive(e.after))
+		b.WriteString(r.ps.Directive(srcName, e.after))
 		pos = e.at + e.skip
 	}
 	b.WriteString(r.src[pos:to])
@@ -1084,12 +1042,12 @@ func (r *rewriter) decl(it *item) error {
 }
 
 func (r *rewriter) col(it *item) int {
-	_, c := r.ps.pos(it.Start)
+	_, c := r.ps.Pos(it.Start)
 	return c
 }
 
 func (r *rewriter) line(it *item) int {
-	l, _ := r.ps.pos(it.Start)
+	l, _ := r.ps.Pos(it.Start)
 	return l
 }
 
@@ -1234,7 +1192,7 @@ func (r *rewriter) stmt(it *item, last bool) error {
 // function (see wrapOpen). Each statement is its own chunk, so that a panic
 // is reported at the statement that caused it.
 func (r *rewriter) emitStatement(it *item, text string) {
-	l, c := r.ps.pos(it.Start)
+	l, c := r.ps.Pos(it.Start)
 	r.emit(chunk{src: wrapOpen + text + wrapClose, line: l, col: c, wrapped: true})
 }
 
@@ -1327,7 +1285,7 @@ func (r *rewriter) define(it *item, as *ast.AssignStmt) error {
 	lhs := r.src[it.off(as.Lhs[0].Pos()):it.off(as.Lhs[len(as.Lhs)-1].End())]
 	rhsStart := it.off(as.Rhs[0].Pos())
 	rhs := r.text(it, rhsStart, it.End)
-	assign := ";" + r.ps.directive(it.Start) + lhs + " = " + rhs + "\n"
+	assign := ";" + r.ps.Directive(srcName, it.Start) + lhs + " = " + rhs + "\n"
 	c := chunk{vars: names, line: r.line(it), col: r.col(it)}
 	// Comma-ok forms at top level are mishandled by the interpreter when
 	// they declare: declare the names first, then assign in a function.
@@ -1342,7 +1300,7 @@ func (r *rewriter) define(it *item, as *ast.AssignStmt) error {
 			// caught when compiled but panics in reflect when run; through
 			// temporaries the mismatch is a compile error, so the fresh
 			// declaration (the fallback) takes over as it should.
-			c.src, c.fallback = wrapOpen+multiAssign(r.ps.directive(it.Start), names, rhs)+wrapClose, orig+"\n"
+			c.src, c.fallback = wrapOpen+multiAssign(r.ps.Directive(srcName, it.Start), names, rhs)+wrapClose, orig+"\n"
 		default:
 			c.src, c.fallback = assign, orig+"\n"
 		}
@@ -1424,7 +1382,7 @@ func (r *rewriter) value(it *item, es *ast.ExprStmt) error {
 		r.emitStatement(it, plain)
 		return nil
 	}
-	l, col := r.ps.pos(it.Start)
+	l, col := r.ps.Pos(it.Start)
 	val := rtName + ".Value(\n" + plain + ",\n)\n"
 	c := chunk{src: wrapOpen + val + wrapClose, value: true, line: l, col: col, wrapped: true}
 	if !known {

@@ -2,7 +2,6 @@ package front
 
 import (
 	"errors"
-	"fmt"
 	"go/ast"
 	"go/scanner"
 	"go/token"
@@ -16,12 +15,12 @@ import (
 // position in the cell, so that every position the parser and the checker
 // report is a cell position. lower then turns the statements that declare
 // session variables into package-level declarations.
-func (s *Session) build(src string, ps *positioner) (string, error) {
+func (s *Session) build(src string, ps *Positioner) (string, error) {
 	items, err := Cut(src)
 	if err != nil {
 		var ce *CutError
 		if errors.As(err, &ce) {
-			l, c := ps.pos(ce.Off)
+			l, c := ps.Pos(ce.Off)
 			return "", &Error{Line: l, Col: c, Msg: ce.Msg}
 		}
 		return "", err
@@ -30,7 +29,7 @@ func (s *Session) build(src string, ps *positioner) (string, error) {
 	b.WriteString("package main\n")
 	for _, it := range items {
 		if it.Tok == token.IMPORT {
-			b.WriteString(ps.directive(it.Start))
+			b.WriteString(ps.Directive(cellFile, it.Start))
 			b.WriteString(src[it.Start:it.End])
 			b.WriteString("\n")
 		}
@@ -39,17 +38,17 @@ func (s *Session) build(src string, ps *positioner) (string, error) {
 		switch {
 		case it.Tok == token.PACKAGE:
 			if i > 0 {
-				l, c := ps.pos(it.Start)
+				l, c := ps.Pos(it.Start)
 				return "", &Error{Line: l, Col: c, Msg: "package clause allowed only at the start"}
 			}
 		case it.Tok == token.IMPORT:
 		case it.IsDecl(src):
-			b.WriteString(ps.directive(it.Start))
+			b.WriteString(ps.Directive(cellFile, it.Start))
 			b.WriteString(src[it.Start:it.End])
 			b.WriteString("\n")
 		default:
 			b.WriteString("func _() {")
-			b.WriteString(ps.directive(it.Start))
+			b.WriteString(ps.Directive(cellFile, it.Start))
 			b.WriteString(src[it.Start:it.End])
 			b.WriteString("\n}\n")
 		}
@@ -58,7 +57,7 @@ func (s *Session) build(src string, ps *positioner) (string, error) {
 }
 
 // syntaxError converts a parser error.
-func syntaxError(err error, ps *positioner) *Error {
+func syntaxError(err error, ps *Positioner) *Error {
 	if el, ok := err.(scanner.ErrorList); ok && len(el) > 0 {
 		return &Error{Line: el[0].Pos.Line, Col: el[0].Pos.Column, Msg: el[0].Msg}
 	}
@@ -228,54 +227,4 @@ func (s *Session) has(name string) bool {
 	}
 	_, ok := s.opaque[name]
 	return ok
-}
-
-// positioner maps cell offsets to line:column, for cells that may start
-// elsewhere than 1:1 (a %time line).
-type positioner struct {
-	src         string
-	line0, col0 int
-	lineStarts  []int
-}
-
-func newPositioner(src string, line0, col0 int) *positioner {
-	p := &positioner{src: src, line0: line0, col0: col0, lineStarts: []int{0}}
-	for i := 0; i < len(src); i++ {
-		if src[i] == '\n' {
-			p.lineStarts = append(p.lineStarts, i+1)
-		}
-	}
-	return p
-}
-
-func (p *positioner) pos(off int) (line, col int) {
-	i := len(p.lineStarts) - 1
-	for i > 0 && p.lineStarts[i] > off {
-		i--
-	}
-	col = off - p.lineStarts[i] + 1
-	if i == 0 {
-		col += p.col0 - 1
-	}
-	return p.line0 + i, col
-}
-
-// offset is the cell offset of line:col (the inverse of pos).
-func (p *positioner) offset(line, col int) int {
-	i := line - p.line0
-	if i < 0 {
-		return 0
-	}
-	if i >= len(p.lineStarts) {
-		return len(p.src)
-	}
-	if i == 0 {
-		col -= p.col0 - 1
-	}
-	return min(p.lineStarts[i]+col-1, len(p.src))
-}
-
-func (p *positioner) directive(off int) string {
-	l, c := p.pos(off)
-	return fmt.Sprintf("/*line %s:%d:%d*/", cellFile, l, c)
 }

@@ -120,7 +120,7 @@ func (c *Checked) lowerRules() *Error {
 // off is the cell offset of p.
 func (c *Checked) off(p token.Pos) int {
 	pos := c.Fset.Position(p)
-	return c.ps.offset(pos.Line, pos.Column)
+	return c.ps.Offset(pos.Line, pos.Column)
 }
 
 // src is the cell's original text of node n.

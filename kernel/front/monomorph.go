@@ -427,7 +427,7 @@ func (c *Checked) monomorphize() *Error {
 		if gd.prefix != "" {
 			from = c.off(gd.selfFrom)
 		}
-		line, col := c.ps.pos(from)
+		line, col := c.ps.Pos(from)
 		gd.g.src += c.Src[gd.start:gd.end] + "\n"
 		if gd.method != nil {
 			gd.method.tmpl, gd.method.line, gd.method.col = text, line, col
@@ -498,7 +498,7 @@ func (c *Checked) monomorphize() *Error {
 	}
 	ins := strings.Join(c.instText, "; ") + "; "
 	if s.LineFile != "" {
-		l, col := c.ps.pos(at)
+		l, col := c.ps.Pos(at)
 		ins += fmt.Sprintf("/*line %s:%d:%d*/", s.LineFile, l, col)
 	}
 	c.out = head + ins + tail

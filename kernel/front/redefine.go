@@ -399,7 +399,7 @@ func (rd *cellRedef) replayFailed(c *Checked, errs []types.Error) error {
 		if pos.Filename != cellFile {
 			return
 		}
-		off := c.ps.offset(pos.Line, pos.Column)
+		off := c.ps.Offset(pos.Line, pos.Column)
 		for i, e := range rd.replay {
 			if e.start <= off && off <= e.end {
 				if _, ok := failed[i]; !ok {
@@ -723,7 +723,7 @@ func (c *Checked) replayPos(off, l, col int) (cell, line, column int, ok bool) {
 	}
 	for _, e := range c.redef.replay {
 		if e.start <= off && off <= e.end && e.line > 0 {
-			l0, c0 := c.ps.pos(e.start)
+			l0, c0 := c.ps.Pos(e.start)
 			if l == l0 {
 				col = col - c0 + e.col
 			}

@@ -129,7 +129,7 @@ type Checked struct {
 	Info *types.Info
 	File *ast.File // the cell as checked (see build)
 	Fset *token.FileSet
-	ps   *positioner
+	ps   *Positioner
 	// declared holds the names the cell declares at top level.
 	declared map[string]bool
 	methods  []*ast.FuncDecl
@@ -204,7 +204,7 @@ func (s *Session) check(src string, line0, col0 int, rd *cellRedef) (*Checked, e
 	// same for a first check of this cell that found a redefinition.
 	s.dropFile(s.lastCell)
 	s.lastCell = nil
-	ps := newPositioner(src, line0, col0)
+	ps := NewPositioner(src, line0, col0)
 	text, err := s.build(src, ps)
 	if err != nil {
 		return nil, err
@@ -270,8 +270,8 @@ func (s *Session) check(src string, line0, col0 int, rd *cellRedef) (*Checked, e
 		return s.check(src, line0, col0, rd)
 	}
 	if e != nil {
-		if rd != nil && rd.start > 0 && c.ps.offset(e.Line, e.Col) >= rd.start {
-			return nil, rd.refusedAt(c.ps.offset(e.Line, e.Col), e.Msg)
+		if rd != nil && rd.start > 0 && c.ps.Offset(e.Line, e.Col) >= rd.start {
+			return nil, rd.refusedAt(c.ps.Offset(e.Line, e.Col), e.Msg)
 		}
 		return nil, e
 	}
