@@ -40,7 +40,7 @@ func init() {
 			default:
 				return true
 			}
-			if !inFunction(append(stack, n)) {
+			if inCellBody(append(stack, n)) {
 				return true
 			}
 			for _, s := range list {
@@ -49,20 +49,6 @@ func init() {
 			return true
 		})
 	}})
-}
-
-// inFunction reports whether the innermost function around stack is a
-// declared function or a function literal (not the cell's body).
-func inFunction(stack []ast.Node) bool {
-	for i := len(stack) - 1; i >= 0; i-- {
-		switch n := stack[i].(type) {
-		case *ast.FuncLit:
-			return true
-		case *ast.FuncDecl:
-			return !(n.Name.Name == "_" && n.Recv == nil)
-		}
-	}
-	return false
 }
 
 const (

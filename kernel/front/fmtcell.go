@@ -149,12 +149,9 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 				// an interface inside the value may hold a cell
 				// type fmt prints differently: describe it, which
 				// refuses it when some cell type could be there
-				tree, why := c.fmtTree(a, t, flags, v)
-				if why != "" {
-					c.refuse(a, treeRefusal(flags, v, why))
+				if !c.replaceTree(a, t, flags, v) {
 					return
 				}
-				c.replace(a, tree)
 			}
 			continue
 		}
@@ -181,20 +178,14 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 			c.replace(a, strconv.Quote(c.goTypeName(t)))
 			changed = true
 		case v == "v" && strings.Contains(flags, "#"):
-			tree, why := c.fmtTree(a, t, flags, v)
-			if why != "" {
-				c.refuse(a, treeRefusal(flags, v, why))
+			if !c.replaceTree(a, t, flags, v) {
 				return
 			}
-			c.replace(a, tree)
 		default:
 			if c.nestedTree(t, v) || v == "v" && strings.Contains(flags, "+") && c.unexportedFields(t) {
-				tree, why := c.fmtTree(a, t, flags, v)
-				if why != "" {
-					c.refuse(a, treeRefusal(flags, v, why))
+				if !c.replaceTree(a, t, flags, v) {
 					return
 				}
-				c.replace(a, tree)
 				continue
 			}
 			named, ptr := cellNamed(t)
@@ -528,4 +519,17 @@ func cellNamed(t types.Type) (n *types.Named, ptr bool) {
 		return nil, false
 	}
 	return n, ptr
+}
+
+// replaceTree hands the operand a of static type t to fmt as the
+// kernel/fmtval tree that formats it with verb flags+v (fmttree.go), or
+// refuses it and reports false when the tree cannot describe it exactly.
+func (c *Checked) replaceTree(a ast.Expr, t types.Type, flags, v string) bool {
+	tree, why := c.fmtTree(a, t, flags, v)
+	if why != "" {
+		c.refuse(a, treeRefusal(flags, v, why))
+		return false
+	}
+	c.replace(a, tree)
+	return true
 }
