@@ -186,19 +186,26 @@ func calledSelector(call *ast.CallExpr) *ast.SelectorExpr {
 	return sel
 }
 
+// genFuncOf returns the entry of kernel/generic for sel, a qualified
+// name of the generic standard library (slices.Sort).
+func (c *Checked) genFuncOf(sel *ast.SelectorExpr) (genFunc, bool) {
+	x, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return genFunc{}, false
+	}
+	pn, ok := c.Info.Uses[x].(*types.PkgName)
+	if !ok {
+		return genFunc{}, false
+	}
+	fn, ok := genFuncs[pn.Imported().Path()+"."+sel.Sel.Name]
+	return fn, ok
+}
+
 // genlibValue returns the rewriting of sel, a generic library function
 // used as a value (cmp.Compare, cmp.Compare[int]), as a function literal
 // calling kernel/generic; nil if there is none.
 func (c *Checked) genlibValue(sel *ast.SelectorExpr, stack []ast.Node) *genPlan {
-	x, ok := sel.X.(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	pn, ok := c.Info.Uses[x].(*types.PkgName)
-	if !ok {
-		return nil
-	}
-	fn, ok := genFuncs[pn.Imported().Path()+"."+sel.Sel.Name]
+	fn, ok := c.genFuncOf(sel)
 	if !ok || fn.entry == "Or" {
 		return nil
 	}
@@ -312,15 +319,7 @@ func (c *Checked) genlibPlan(call *ast.CallExpr, stack []ast.Node) *genPlan {
 	if sel == nil {
 		return nil
 	}
-	x, ok := sel.X.(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	pn, ok := c.Info.Uses[x].(*types.PkgName)
-	if !ok {
-		return nil
-	}
-	fn, ok := genFuncs[pn.Imported().Path()+"."+sel.Sel.Name]
+	fn, ok := c.genFuncOf(sel)
 	if !ok {
 		return nil
 	}
