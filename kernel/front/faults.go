@@ -13,8 +13,8 @@ import (
 // statement of a function body that dereferences a pointer to reach a
 // field (p.f, *p) or divides integers by a variable, the rule checks the
 // operands left to right, inner operands first (the spec leaves the
-// order of these operations unspecified; this is the order gc uses for
-// the statement shapes allowed here) and panics with the runtime error at that line:
+// order of these operations unspecified; the suite's case
+// panics/two-faults-in-one-statement checks gc's choice for one of them) and panics with the runtime error at that line:
 //
 //	return n.Next.Val  →  if n == nil { H.Fault(pos, nilDeref) }; if n.Next == nil { ... }; return n.Next.Val
 //	x := a / b         →  if b == 0 { H.Fault(pos, divZero) }; x := a / b
