@@ -243,18 +243,29 @@ func e1Chunk(i int) uint64 {
 // rational arithmetic (expNegChunk with r = 1).
 func expNeg1Chunk(i int) uint64 { return expNegChunk(1, 1, i) }
 
-// expNegChunk computes chunk i (bits 16i+1 to 16i+16 after the point) of the
-// binary expansion of e^{-r}, r = p/q in (0, 1], in exact rational
-// arithmetic: e^{-r} lies strictly between consecutive partial sums
-// S_{k−1}, S_k of Σ (−r)^j/j! (an alternating series of decreasing terms
-// for r ≤ 1, k ≥ 2), so once ⌊2^m S_{k−1}⌋ = ⌊2^m S_k⌋ for m = 16(i+1)
-// that integer is ⌊2^m e^{-r}⌋ (e^{-r} is irrational), whose low 16 bits
-// are the chunk.
+// expNegChunk returns chunk i (bits 16i+1 to 16i+16 after the point) of the
+// binary expansion of e^{-p/q}, 0 < p/q ≤ 8: the low 16 bits of
+// expNegFloor(p, q, 16(i+1)).
 func expNegChunk(p, q int64, i int) uint64 {
-	scale := new(big.Int).Lsh(big.NewInt(1), uint(16*(i+1)))
+	f := expNegFloor(p, q, uint(16*(i+1)))
+	return new(big.Int).And(f, big.NewInt(1<<16-1)).Uint64()
+}
+
+// expNegFloor returns ⌊2^m e^{-p/q}⌋ for p, q > 0 and p/q ≤ 8, in exact
+// rational arithmetic: for k + 1 ≥ p/q the terms (p/q)^j/j! of the
+// alternating series Σ (−p/q)^j/j! decrease from j = k on, so e^{-p/q} lies
+// strictly between the partial sums S_{k−1} and S_k (strictly: e^{-p/q} is
+// irrational); once ⌊2^m S_{k−1}⌋ = ⌊2^m S_k⌋ that integer is
+// ⌊2^m e^{-p/q}⌋. Partial sums are floored (not truncated), so a negative
+// early sum cannot pass for a bracket.
+func expNegFloor(p, q int64, m uint) *big.Int {
+	if p <= 0 || q <= 0 || p > 8*q {
+		panic("mech: expNegFloor needs 0 < p/q ≤ 8")
+	}
+	scale := new(big.Int).Lsh(big.NewInt(1), m)
 	floorScaled := func(x *big.Rat) *big.Int {
 		n := new(big.Int).Mul(x.Num(), scale)
-		return n.Quo(n, x.Denom()) // x ≥ 0: truncation is the floor
+		return n.Div(n, x.Denom()) // Euclidean division by a positive denominator: the floor
 	}
 	r := big.NewRat(p, q)
 	term := new(big.Rat).Set(r)                  // r^1/1!
@@ -269,8 +280,8 @@ func expNegChunk(p, q int64, i int) uint64 {
 			sum.Sub(sum, term)
 		}
 		cur := floorScaled(sum)
-		if cur.Cmp(prev) == 0 {
-			return new(big.Int).And(cur, big.NewInt(1<<16-1)).Uint64()
+		if (k+1)*q >= p && cur.Cmp(prev) == 0 {
+			return cur
 		}
 		prev = cur
 	}
@@ -283,14 +294,14 @@ const (
 	geoJ = 3 * geoK
 )
 
-// geoT[j] is the first 16-bit chunk of e^{-(j+1)/geoK}, j = 0..geoJ−1,
-// and geoT[geoJ] = 0; the values decrease strictly, more than 16 apart
-// (the closest, at e^{-3}, are 200 apart), so each 16-value bucket of
-// chunks holds at most one. geoCoarse[c>>4] counts the thresholds above
-// every chunk of bucket c>>4.
+// geoT[j] is the first 16-bit chunk of e^{-(j+1)/geoK}, j = 0..geoJ−1
+// (taken from expTab), and geoT[geoJ] = 0; the values decrease strictly,
+// more than 16 apart (the closest, at e^{-3}, are 200 apart), so each
+// 16-value bucket of chunks holds at most one. geoCoarse[c>>4] counts the
+// thresholds above every chunk of bucket c>>4.
 var geoT, geoCoarse = func() (t [geoJ + 1]uint64, coarse [1 << 12]uint8) {
 	for j := 0; j < geoJ; j++ {
-		t[j] = expNegChunk(int64(j+1), geoK, 0)
+		t[j] = expTab[geoTab(j)] >> 48
 	}
 	for bk := range coarse {
 		top := uint64(bk)<<4 | 15
@@ -303,38 +314,38 @@ var geoT, geoCoarse = func() (t [geoJ + 1]uint64, coarse [1 << 12]uint8) {
 	return t, coarse
 }()
 
+// geoTab returns the expTab index of geomBlocks' threshold j,
+// e^{-(j+1)/geoK}.
+func geoTab(j int) uint64 { return uint64(j+1) << expK / geoK }
+
+// geoCount returns, for U's first chunk c, the number n of thresholds whose
+// first chunk exceeds c, and whether threshold n (e^{-(n+1)/geoK}) has first
+// chunk c, so that U's further chunks decide whether it lies above U. The
+// sentinel geoT[geoJ] = 0 is no threshold: c = 0 ties with none.
+func geoCount(c uint64) (n uint64, tie bool) {
+	base := uint64(geoCoarse[c>>4])
+	tj := geoT[base]
+	return base + (c-tj)>>63, tj == c && base < geoJ // +1 when c < tj
+}
+
 // geomBlocks returns W ≥ 0 with P(W ≥ w) = e^{-w/geoK}, exactly, by
 // inversion: W counts the thresholds e^{-j/geoK}, j = 1..geoJ, above a
 // uniform real U. U's first 16 bits c decide every threshold but the one
 // whose first chunk may equal c: the thresholds above c's bucket
 // (geoCoarse) plus the one inside it if it exceeds c; on equality further
-// chunks of U are compared with that threshold's expansion (expNegChunk).
+// chunks of U are compared with that threshold's expansion (bernTabTail).
 // When U < e^{-3} all geoJ thresholds are above it; then W ≥ geoJ and, the
 // law being memoryless, W − geoJ is drawn afresh.
 func geomBlocks(b *bitSrc) uint64 {
 	w := uint64(0)
 	for {
-		c := b.bits16()
-		base := uint64(geoCoarse[c>>4])
-		tj := geoT[base]
-		n := base + (c-tj)>>63 // +1 when c < tj
-		if tj == c && geoBelow(b, int(base)) {
+		n, tie := geoCount(b.bits16())
+		if tie && b.bernTabTail(geoTab(int(n))) {
 			n++
 		}
 		w += n
 		if n < geoJ {
 			return w
-		}
-	}
-}
-
-// geoBelow finishes the comparison U < e^{-(j+1)/geoK} when U's first chunk
-// equals the threshold's: it compares U's next chunks with the threshold's.
-func geoBelow(b *bitSrc, j int) bool {
-	for i := 1; ; i++ {
-		c := expNegChunk(int64(j+1), geoK, i)
-		if u := b.bits16(); u != c {
-			return u < c
 		}
 	}
 }
@@ -524,7 +535,7 @@ type dgauss struct {
 	s2, t uint64
 	blk   uint64 // t/geoK when the proposal uses geomBlocks, else 0
 	den   u128   // 2σ²t²
-	den64 uint64 // den when it fits in 64 bits, else 0
+	den64 uint64 // den when it fits in 63 bits (bernExpSplit), else 0
 }
 
 func newDGauss(sigma2 uint64) dgauss {
@@ -539,7 +550,7 @@ func newDGauss(sigma2 uint64) dgauss {
 	}
 	// den = 2σ²t² fits in 128 bits: σ² ≤ 2^62 and t ≤ 2^31+geoK.
 	g := dgauss{s2: sigma2, t: t, blk: blk, den: mulSmall(mul128(t, t), 2*sigma2)}
-	if g.den.hi == 0 {
+	if g.den.hi == 0 && g.den.lo < 1<<63 {
 		g.den64 = g.den.lo
 	}
 	return g
@@ -607,8 +618,8 @@ func (g dgauss) acceptBlocks(b *bitSrc, ay, u uint64) bool {
 		return bernExp01(b, u, g.t) && g.accept(b, ay)
 	}
 	num := mulSmall(mul128(u, g.t), 2*g.s2).add(mul128(a, a)) // < 2^124 + 2^124
-	if num.hi == 0 && g.den64 != 0 {
-		return bernExp(b, num.lo, g.den64)
+	if g.den64 != 0 {
+		return b.bernExpSplit(num, g.den64)
 	}
 	return bernExp128(b, num, g.den)
 }
@@ -625,10 +636,9 @@ func (g dgauss) accept(b *bitSrc, ay uint64) bool {
 	} else {
 		a = g.s2 - yt
 	}
-	if g.den64 != 0 && a < 1<<32 {
-		// The common case (σ² < 2^30 or so): the ratio a²/den in 64-bit
-		// words, the same Bernoulli without the 128-bit path.
-		return bernExp(b, a*a, g.den64)
+	if g.den64 != 0 {
+		// The common case (σ² < 2^30 or so): den in 63 bits.
+		return b.bernExpSplit(mul128(a, a), g.den64)
 	}
 	return bernExp128(b, mul128(a, a), g.den)
 }
