@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/bits"
 	"math/rand/v2"
+	"sync/atomic"
 )
 
 // Exact samplers after Canonne, Kamath and Steinke, "The Discrete Gaussian
@@ -39,11 +40,16 @@ func newBitSrc(rng *rand.Rand) bitSrc {
 }
 
 // bits returns k uniform bits, 1 ≤ k ≤ 32.
-func (b *bitSrc) bits(k uint) uint64 {
+func (b *bitSrc) bits(k uint) uint64 { return b.take(k, 1<<k-1) }
+
+// take returns k uniform bits given mask = 2^k − 1, 1 ≤ k ≤ 32: bits with
+// the mask computed by the caller (a constant, or a sampler's field), small
+// enough to inline in the samplers' inner loops.
+func (b *bitSrc) take(k uint, mask uint64) uint64 {
 	if b.w>>k == 0 {
 		b.refill()
 	}
-	v := b.w & (1<<k - 1)
+	v := b.w & mask
 	b.w >>= k
 	return v
 }
@@ -526,9 +532,21 @@ func SampleDiscreteGaussian(rng *rand.Rand, sigma2 uint64) int64 {
 	if sigma2 == 0 || sigma2 > 1<<62 {
 		panic("mech: SampleDiscreteGaussian sigma2 must be in [1, 2^62]")
 	}
+	g := dgLast.Load()
+	if g == nil || g.s2 != sigma2 {
+		ng := newDGauss(sigma2)
+		g = &ng
+		dgLast.Store(g)
+	}
 	b := bitSrc{r: rng}
-	return newDGauss(sigma2).sample(&b)
+	return g.sample(&b)
 }
+
+// dgLast caches the constants of the last σ² SampleDiscreteGaussian was
+// called with: a caller drawing one value per call at a fixed σ² (the usual
+// loop) would otherwise spend a fifth of each call recomputing them. It is
+// read-only once stored, so goroutines may share it.
+var dgLast atomic.Pointer[dgauss]
 
 // dgauss holds the constants of a discrete Gaussian sampler.
 type dgauss struct {
@@ -536,6 +554,17 @@ type dgauss struct {
 	blk   uint64 // t/geoK when the proposal uses geomBlocks, else 0
 	den   u128   // 2σ²t²
 	den64 uint64 // den when it fits in 63 bits (bernExpSplit), else 0
+
+	// sampleBlocks' constants, set when blk ≠ 0 and den64 ≠ 0 (σ² below
+	// about 2^30, which covers the releases' grids): c2 = 2σ²t, and U
+	// uniform on [0, blk) by Lemire's multiply-and-shift on lk bits (as
+	// below draws it), lmask = 2^lk − 1, products whose low lk bits fall
+	// below lrej = 2^lk mod blk rejected.
+	fast  bool
+	c2    uint64
+	lk    uint
+	lmask uint64
+	lrej  uint64
 }
 
 func newDGauss(sigma2 uint64) dgauss {
@@ -552,6 +581,16 @@ func newDGauss(sigma2 uint64) dgauss {
 	g := dgauss{s2: sigma2, t: t, blk: blk, den: mulSmall(mul128(t, t), 2*sigma2)}
 	if g.den.hi == 0 && g.den.lo < 1<<63 {
 		g.den64 = g.den.lo
+	}
+	if blk != 0 && g.den64 != 0 {
+		g.fast = true
+		g.c2 = 2 * sigma2 * t // = den64/t < 2^63
+		g.lk = min(uint(bits.Len64(blk))+12, 32)
+		if blk&(blk-1) == 0 { // below's power-of-two path: log2 blk bits
+			g.lk = uint(bits.TrailingZeros64(blk))
+		}
+		g.lmask = 1<<g.lk - 1
+		g.lrej = (g.lmask + 1) % blk
 	}
 	return g
 }
@@ -573,7 +612,10 @@ func newDGauss(sigma2 uint64) dgauss {
 // unchanged (the accepted pairs are still proportional to proposal times
 // acceptance) and costs little, U being rejected with probability below
 // 1/32.
-func (g dgauss) sample(b *bitSrc) int64 {
+func (g *dgauss) sample(b *bitSrc) int64 {
+	if g.fast {
+		return g.sampleBlocks(b)
+	}
 	for {
 		var ay uint64
 		var ok bool
@@ -602,11 +644,63 @@ func (g dgauss) sample(b *bitSrc) int64 {
 	}
 }
 
+// sampleBlocks is sample's blocks path with its steps written out, so that
+// the bit reads inline: the same draws in the same order (W by geomBlocks'
+// inversion, U by below's multiply-and-shift, the zero's coin, the
+// acceptance, the sign), hence the same law and, for a seeded source, the
+// same stream. The acceptance exponent (2σ²t·U + a²)/(2σ²t²), a = |y|t − σ²,
+// goes to bernExpSplit whole while |y|t fits 64 bits and a 62, and to
+// acceptBlocks beyond.
+func (g *dgauss) sampleBlocks(b *bitSrc) int64 {
+	for {
+		w := uint64(0)
+		for {
+			n, tie := geoCount(b.bits16())
+			if tie && b.bernTabTail(geoTab(int(n))) {
+				n++
+			}
+			w += n
+			if n < geoJ {
+				break
+			}
+		}
+		m := b.take(g.lk, g.lmask) * g.blk
+		for m&g.lmask < g.lrej {
+			m = b.take(g.lk, g.lmask) * g.blk
+		}
+		u := m >> g.lk
+		ay := u + g.blk*w
+		if ay == 0 && b.take(1, 1) == 1 {
+			continue
+		}
+		hi, yt := bits.Mul64(ay, g.t)
+		a := yt - g.s2
+		if yt < g.s2 {
+			a = g.s2 - yt
+		}
+		var ok bool
+		if hi == 0 && a < 1<<62 {
+			h, l := bits.Mul64(a, a)
+			l, c := bits.Add64(l, g.c2*u, 0) // c2·u < den/geoK < 2^63
+			ok = b.bernExpSplit(u128{h + c, l}, g.den64)
+		} else {
+			ok = g.acceptBlocks(b, ay, u)
+		}
+		if !ok {
+			continue
+		}
+		if ay != 0 && b.take(1, 1) == 1 {
+			return -int64(ay)
+		}
+		return int64(ay)
+	}
+}
+
 // acceptBlocks returns true with probability
 // exp(−u/t)·exp(−(|y|t − σ²)²/(2σ²t²)) = exp(−(2σ²t·u + a²)/(2σ²t²)),
 // a = |y|t − σ², in one Bernoulli while the numerator fits 128 bits (as
 // two otherwise).
-func (g dgauss) acceptBlocks(b *bitSrc, ay, u uint64) bool {
+func (g *dgauss) acceptBlocks(b *bitSrc, ay, u uint64) bool {
 	hi, yt := bits.Mul64(ay, g.t)
 	var a uint64
 	if yt >= g.s2 {
@@ -625,7 +719,7 @@ func (g dgauss) acceptBlocks(b *bitSrc, ay, u uint64) bool {
 }
 
 // accept returns true with probability exp(−(|y|t − σ²)²/(2σ²t²)).
-func (g dgauss) accept(b *bitSrc, ay uint64) bool {
+func (g *dgauss) accept(b *bitSrc, ay uint64) bool {
 	hi, yt := bits.Mul64(ay, g.t)
 	if hi != 0 {
 		return bernGaussBig(b.r, ay, g.t, g.s2)

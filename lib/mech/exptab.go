@@ -138,12 +138,15 @@ func (b *bitSrc) bernExpSplit(num u128, den uint64) bool {
 		}
 		j -= expTabMax
 	}
-	if j != 0 && !b.bernTab(j) {
-		return false
+	if j != 0 { // bernTab(j), written out
+		c := expTab[j] >> 48
+		if u := b.bits16(); u > c || u == c && !b.bernTabTail(j) {
+			return false
+		}
 	}
 	// Residual: A_1 ~ Bernoulli(δ) is U < r/(2^expK·den), which needs U's
 	// first expK bits to be zero (then U's remaining bits below r/den).
-	if b.bits(expK) != 0 {
+	if b.take(expK, 1<<expK-1) != 0 {
 		return true
 	}
 	return b.bernResidTail(r, den)

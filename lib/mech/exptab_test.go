@@ -144,3 +144,25 @@ func TestExpRarePaths(t *testing.T) {
 		}
 	}
 }
+
+// sampleBlocks is the blocks path of sample written out: on the same seeded
+// source it returns exactly the values of the generic loop (geomBlocks,
+// below, acceptBlocks), at σ² whose blk is and is not a power of two and
+// whose acceptance ratio needs 64 or 63 bits.
+func TestSampleBlocksSameStream(t *testing.T) {
+	for _, s2 := range []uint64{1 << 20, 1<<24 + 12345, 1 << 28, 1<<30 - 7, 4095 * 4095} {
+		g := newDGauss(s2)
+		if !g.fast {
+			t.Fatalf("s² = %d does not take sampleBlocks", s2)
+		}
+		ref := g
+		ref.fast = false
+		b1 := bitSrc{r: rand.New(rand.NewPCG(s2, 5))}
+		b2 := bitSrc{r: rand.New(rand.NewPCG(s2, 5))}
+		for i := 0; i < 200000; i++ {
+			if x, y := g.sample(&b1), ref.sample(&b2); x != y {
+				t.Fatalf("s² = %d, draw %d: sampleBlocks %d, generic path %d", s2, i, x, y)
+			}
+		}
+	}
+}
