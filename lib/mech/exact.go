@@ -493,19 +493,22 @@ func dlap(b *bitSrc, s, t uint64) int64 {
 
 // geomMag returns X ≥ 0 with P(X = x) ∝ exp(−x/t) (CKS Algorithm 2
 // before the sign): U uniform on [0, t) accepted with probability
-// exp(−U/t), V the number of successes of Bernoulli(e^{-1}) before the
-// first failure, X = U + t·V.
+// exp(−U/t) (bernExpSplit while t < 2^63), V with P(V ≥ v) = e^{-v},
+// X = U + t·V. CKS draw V as the number of successes of Bernoulli(e^{-1})
+// before the first failure; here V = ⌊W/geoK⌋ with W from geomBlocks,
+// P(V ≥ v) = P(W ≥ geoK·v) = e^{-v}, the same law from one 16-bit chunk
+// instead of about 1.6.
 func geomMag(b *bitSrc, t uint64) uint64 {
 	for {
 		u := b.below(t)
-		if !bernExp01(b, u, t) {
+		if t < 1<<63 {
+			if !b.bernExpSplit(u128{0, u}, t) {
+				continue
+			}
+		} else if !bernExp01(b, u, t) {
 			continue
 		}
-		v := uint64(0)
-		for b.bernE1() {
-			v++
-		}
-		return u + t*v
+		return u + t*(geomBlocks(b)/geoK)
 	}
 }
 

@@ -166,3 +166,46 @@ func TestSampleBlocksSameStream(t *testing.T) {
 		}
 	}
 }
+
+// The discrete Laplace at large t (geomMag's acceptance by bernExpSplit,
+// V from geomBlocks): chi-square over bins of width t/4 against the exact
+// pmf, P(|Y| ∈ [lo, hi)) in closed form.
+func TestDiscreteLaplaceLargeScaleChiSquare(t *testing.T) {
+	for _, tt := range []uint64{1 << 20, 1000003} {
+		rng := rand.New(rand.NewPCG(tt, 13))
+		const nb = 24 // bins [iw, (i+1)w) of |y| for i < nb, then the tail, per sign
+		const n = 300000
+		w := int64(tt / 4)
+		obs := make([]int, 2*nb+2)
+		bin := func(y int64) int {
+			i := int(min(max(y, -y)/w, nb))
+			if y < 0 {
+				return nb + 1 + i
+			}
+			return i
+		}
+		for i := 0; i < n; i++ {
+			obs[bin(SampleDiscreteLaplace(rng, 1, tt))]++
+		}
+		// P(Y = y) = (1−q)/(1+q) q^|y|, q = e^{-1/t}; Σ_{y=a}^{b−1} q^y = (q^a − q^b)/(1 − q).
+		q := math.Exp(-1 / float64(tt))
+		c := 1 / (1 + q)
+		exp := make([]float64, len(obs))
+		for i := 0; i <= nb; i++ {
+			a, e := float64(int64(i)*w), math.Inf(1)
+			if i < nb {
+				e = float64(int64(i+1) * w)
+			}
+			mass := c * (math.Pow(q, a) - math.Pow(q, e))
+			exp[i] += n * mass
+			if i == 0 { // y = 0 once, negatives start at −1
+				exp[nb+1] += n * (mass - c*(1-q))
+			} else {
+				exp[nb+1+i] += n * mass
+			}
+		}
+		if p := chiSquareP(t, obs, exp); p < 1e-4 {
+			t.Errorf("t = %d: chi-square p = %v", tt, p)
+		}
+	}
+}
