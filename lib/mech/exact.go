@@ -464,7 +464,9 @@ func bigBelow(rng *rand.Rand, d *big.Int) *big.Int {
 
 // SampleDiscreteLaplace returns an integer Y with
 // P(Y = y) ∝ exp(−|y|·s/t), the discrete Laplace distribution of scale t/s
-// (Canonne–Kamath–Steinke 2020, Algorithm 2), sampled exactly. s and t must
+// (Canonne–Kamath–Steinke 2020, Algorithm 2), sampled exactly; for
+// t ≥ 1024 the magnitude is proposed in blocks of ⌈t/16⌉ (geomMagBlocks),
+// which keeps 97 % of proposals where CKS's uniform keeps 63 %. s and t must
 // be positive; t·⌈Y⌉ must fit in 63 bits, which holds with probability
 // 1 − exp(−2^62/t)-ish for any practical t ≤ 2^40. It panics if s or t is 0.
 func SampleDiscreteLaplace(rng *rand.Rand, s, t uint64) int64 {
@@ -481,7 +483,7 @@ func dlap(b *bitSrc, s, t uint64) int64 {
 		if s != 1 {
 			y /= s
 		}
-		if b.bits(1) == 1 {
+		if b.take(1, 1) == 1 {
 			if y == 0 {
 				continue
 			}
@@ -499,6 +501,9 @@ func dlap(b *bitSrc, s, t uint64) int64 {
 // P(V ≥ v) = P(W ≥ geoK·v) = e^{-v}, the same law from one 16-bit chunk
 // instead of about 1.6.
 func geomMag(b *bitSrc, t uint64) uint64 {
+	if t >= geoMinT && t < 1<<58 {
+		return geomMagBlocks(b, t)
+	}
 	for {
 		u := b.below(t)
 		if t < 1<<63 {
@@ -509,6 +514,34 @@ func geomMag(b *bitSrc, t uint64) uint64 {
 			continue
 		}
 		return u + t*(geomBlocks(b)/geoK)
+	}
+}
+
+// geoMinT is the smallest t for which geomMag proposes by blocks: from
+// there a block is at least 64 wide and the acceptance above e^{-1/16}·
+// e^{-1/64}.
+const geoMinT = 64 * geoK
+
+// geomMagBlocks is geomMag for large t, with the proposal of the discrete
+// Gaussian's blocks path: X' = U + m·W with m = ⌈t/geoK⌉, W from geomBlocks
+// (P(W ≥ w) = e^{-w/geoK}) and U uniform on [0, m), so that
+// P(X' = x) ∝ e^{-⌊x/m⌋/geoK}. The target e^{-x/t} over that is
+// e^{-(x/t − W/geoK)} = e^{-(geoK·U + W·(geoK·m − t))/(geoK·t)}, at most 1
+// (geoK·m ≥ t), and X' is accepted with that probability (bernExpSplit):
+// accepted values are ∝ e^{-x/t} exactly. The exponent is below
+// 1/geoK + W·geoK/(geoK·t), so about 97 % of proposals are accepted
+// where the uniform U on [0, t) of CKS keeps 63 %.
+func geomMagBlocks(b *bitSrc, t uint64) uint64 {
+	m := (t + geoK - 1) / geoK
+	ex := geoK*m - t // < geoK
+	for {
+		w := geomBlocks(b)
+		u := b.below(m)
+		hi, wx := bits.Mul64(w, ex)
+		num, c := bits.Add64(geoK*u, wx, 0)
+		if b.bernExpSplit(u128{hi + c, num}, geoK*t) {
+			return u + m*w
+		}
 	}
 }
 
@@ -528,9 +561,11 @@ func isqrt(n uint64) uint64 {
 // P(Y = y) ∝ exp(−y²/(2σ²)), the discrete Gaussian of variance parameter
 // σ² = sigma2 (a positive integer, at most 2^62), sampled exactly
 // (Canonne–Kamath–Steinke 2020, Algorithm 3): a discrete Laplace proposal of
-// scale t = ⌊σ⌋ + 1 accepted with probability exp(−(|Y| − σ²/t)²/(2σ²)),
-// whose exponent is the integer ratio (|Y|t − σ²)²/(2σ²t²). It panics if
-// sigma2 is 0.
+// scale t = ⌊σ⌋ + 1 (rounded up to a multiple of 16 from t = 1024 on)
+// accepted with probability exp(−(|Y| − σ²/t)²/(2σ²)), whose exponent is
+// the integer ratio (|Y|t − σ²)²/(2σ²t²), decided by bernExpSplit (a table
+// of e^{-j/64} and a residual). The constants of the last σ² are cached
+// across calls. It panics if sigma2 is 0 or above 2^62.
 func SampleDiscreteGaussian(rng *rand.Rand, sigma2 uint64) int64 {
 	if sigma2 == 0 || sigma2 > 1<<62 {
 		panic("mech: SampleDiscreteGaussian sigma2 must be in [1, 2^62]")
@@ -604,17 +639,15 @@ func newDGauss(sigma2 uint64) dgauss {
 // independent of the rest, so the output distribution is that of CKS
 // Algorithm 3, with one sign bit per value instead of one per proposal.
 //
-// With blk ≠ 0 the proposal's magnitude is U + blk·W: W from geomBlocks,
-// U uniform on [0, blk) accepted with probability e^{−U/t}, since
-// e^{−(U + blk·W)/t} = e^{−U/t}·e^{−W/geoK}. This replaces geomMag's
-// uniform on [0, t) (accepted with probability 0.63 on average) and its
-// Bernoulli(e^{-1}) loop by one 16-bit inversion. The acceptance of U and
-// the Gaussian acceptance are
-// one Bernoulli of the summed exponent (e^{−a}e^{−b} = e^{−(a+b)}); a
-// rejection of either restarts the whole proposal, which leaves the law
-// unchanged (the accepted pairs are still proportional to proposal times
-// acceptance) and costs little, U being rejected with probability below
-// 1/32.
+// With blk ≠ 0 (t a multiple of geoK) the proposal's magnitude is
+// geomMagBlocks' without a short block: U + blk·W, W from geomBlocks, U
+// uniform on [0, blk) accepted with probability e^{−U/t}, since
+// e^{−(U + blk·W)/t} = e^{−U/t}·e^{−W/geoK}. The acceptance of U and the
+// Gaussian acceptance are one Bernoulli of the summed exponent
+// (e^{−a}e^{−b} = e^{−(a+b)}, by bernExpSplit); a rejection of either
+// restarts the whole proposal, which leaves the law unchanged (the
+// accepted pairs are still proportional to proposal times acceptance) and
+// costs little, U being rejected with probability below 1/32.
 func (g *dgauss) sample(b *bitSrc) int64 {
 	if g.fast {
 		return g.sampleBlocks(b)

@@ -167,11 +167,11 @@ func TestSampleBlocksSameStream(t *testing.T) {
 	}
 }
 
-// The discrete Laplace at large t (geomMag's acceptance by bernExpSplit,
-// V from geomBlocks): chi-square over bins of width t/4 against the exact
-// pmf, P(|Y| ∈ [lo, hi)) in closed form.
+// The discrete Laplace at large t (geomMagBlocks, blocks of ⌈t/16⌉ with
+// and without a short last block): chi-square over bins of width t/4
+// against the exact pmf, P(|Y| ∈ [lo, hi)) in closed form.
 func TestDiscreteLaplaceLargeScaleChiSquare(t *testing.T) {
-	for _, tt := range []uint64{1 << 20, 1000003} {
+	for _, tt := range []uint64{1 << 20, 1000003, geoMinT + 1} {
 		rng := rand.New(rand.NewPCG(tt, 13))
 		const nb = 24 // bins [iw, (i+1)w) of |y| for i < nb, then the tail, per sign
 		const n = 300000
@@ -206,6 +206,32 @@ func TestDiscreteLaplaceLargeScaleChiSquare(t *testing.T) {
 		}
 		if p := chiSquareP(t, obs, exp); p < 1e-4 {
 			t.Errorf("t = %d: chi-square p = %v", tt, p)
+		}
+	}
+}
+
+// geomMagBlocks' acceptance exponent is the target's over the proposal's:
+// (16U + W(16m − t))/(16t) = (U + mW)/t − W/16, m = ⌈t/16⌉, and it is
+// never negative, checked in exact rationals over t near the threshold,
+// around powers of two and at random, with U and W at their extremes and
+// at random.
+func TestGeomMagBlocksExponent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 3))
+	ts := []uint64{geoMinT, geoMinT + 1, geoMinT + 15, 1 << 20, 1<<20 + 1, 1<<40 - 1}
+	for i := 0; i < 200; i++ {
+		ts = append(ts, geoMinT+rng.Uint64N(1<<40))
+	}
+	for _, tt := range ts {
+		m := (tt + geoK - 1) / geoK
+		ex := geoK*m - tt
+		for _, uw := range [][2]uint64{{0, 0}, {m - 1, 0}, {0, 1000}, {m - 1, 1000}, {rng.Uint64N(m), rng.Uint64N(200)}} {
+			u, w := uw[0], uw[1]
+			got := new(big.Rat).SetFrac(new(big.Int).SetUint64(geoK*u+w*ex), new(big.Int).SetUint64(geoK*tt))
+			want := new(big.Rat).SetFrac(new(big.Int).SetUint64(u+m*w), new(big.Int).SetUint64(tt))
+			want.Sub(want, big.NewRat(int64(w), geoK))
+			if got.Cmp(want) != 0 || got.Sign() < 0 {
+				t.Fatalf("t = %d, U = %d, W = %d: exponent %v, want %v ≥ 0", tt, u, w, got, want)
+			}
 		}
 	}
 }
