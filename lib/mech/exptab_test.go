@@ -235,3 +235,25 @@ func TestGeomMagBlocksExponent(t *testing.T) {
 		}
 	}
 }
+
+// The exact releases' σ² (2^12 grid steps per σ in one dimension, 2^14 in
+// several, up to twice that and the zCDP conversion's few per cent) all take
+// sampleBlocks, whose ratio fits 63 bits, up to s = 1.2·2^15.
+func TestReleaseGridsTakeFastPath(t *testing.T) {
+	for _, c := range []struct {
+		sens, eps, delta float64
+		dim              int
+	}{{1, 1, 1e-5, 1}, {1, 1, 1e-5, 10}, {2, 0.5, 1e-6, 10}, {1, 4, 1e-5, 3}, {3, 0.1, 1e-9, 100}} {
+		m, err := NewDiscreteGaussian(c.sens, c.eps, c.delta, c.dim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !newDGauss(m.Sigma2Steps()).fast {
+			t.Errorf("%+v: s² = %d does not take sampleBlocks", c, m.Sigma2Steps())
+		}
+	}
+	s := uint64(12 << 15 / 10)
+	if !newDGauss(s * s).fast {
+		t.Errorf("s = %d does not take sampleBlocks", s)
+	}
+}
