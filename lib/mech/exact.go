@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/bits"
 	"math/rand/v2"
+	"sync/atomic"
 )
 
 // Exact samplers after Canonne, Kamath and Steinke, "The Discrete Gaussian
@@ -39,11 +40,16 @@ func newBitSrc(rng *rand.Rand) bitSrc {
 }
 
 // bits returns k uniform bits, 1 ≤ k ≤ 32.
-func (b *bitSrc) bits(k uint) uint64 {
+func (b *bitSrc) bits(k uint) uint64 { return b.take(k, 1<<k-1) }
+
+// take returns k uniform bits given mask = 2^k − 1, 1 ≤ k ≤ 32: bits with
+// the mask computed by the caller (a constant, or a sampler's field), small
+// enough to inline in the samplers' inner loops.
+func (b *bitSrc) take(k uint, mask uint64) uint64 {
 	if b.w>>k == 0 {
 		b.refill()
 	}
-	v := b.w & (1<<k - 1)
+	v := b.w & mask
 	b.w >>= k
 	return v
 }
@@ -243,18 +249,29 @@ func e1Chunk(i int) uint64 {
 // rational arithmetic (expNegChunk with r = 1).
 func expNeg1Chunk(i int) uint64 { return expNegChunk(1, 1, i) }
 
-// expNegChunk computes chunk i (bits 16i+1 to 16i+16 after the point) of the
-// binary expansion of e^{-r}, r = p/q in (0, 1], in exact rational
-// arithmetic: e^{-r} lies strictly between consecutive partial sums
-// S_{k−1}, S_k of Σ (−r)^j/j! (an alternating series of decreasing terms
-// for r ≤ 1, k ≥ 2), so once ⌊2^m S_{k−1}⌋ = ⌊2^m S_k⌋ for m = 16(i+1)
-// that integer is ⌊2^m e^{-r}⌋ (e^{-r} is irrational), whose low 16 bits
-// are the chunk.
+// expNegChunk returns chunk i (bits 16i+1 to 16i+16 after the point) of the
+// binary expansion of e^{-p/q}, 0 < p/q ≤ 8: the low 16 bits of
+// expNegFloor(p, q, 16(i+1)).
 func expNegChunk(p, q int64, i int) uint64 {
-	scale := new(big.Int).Lsh(big.NewInt(1), uint(16*(i+1)))
+	f := expNegFloor(p, q, uint(16*(i+1)))
+	return new(big.Int).And(f, big.NewInt(1<<16-1)).Uint64()
+}
+
+// expNegFloor returns ⌊2^m e^{-p/q}⌋ for p, q > 0 and p/q ≤ 8, in exact
+// rational arithmetic: for k + 1 ≥ p/q the terms (p/q)^j/j! of the
+// alternating series Σ (−p/q)^j/j! decrease from j = k on, so e^{-p/q} lies
+// strictly between the partial sums S_{k−1} and S_k (strictly: e^{-p/q} is
+// irrational); once ⌊2^m S_{k−1}⌋ = ⌊2^m S_k⌋ that integer is
+// ⌊2^m e^{-p/q}⌋. Partial sums are floored (not truncated), so a negative
+// early sum cannot pass for a bracket.
+func expNegFloor(p, q int64, m uint) *big.Int {
+	if p <= 0 || q <= 0 || p > 8*q {
+		panic("mech: expNegFloor needs 0 < p/q ≤ 8")
+	}
+	scale := new(big.Int).Lsh(big.NewInt(1), m)
 	floorScaled := func(x *big.Rat) *big.Int {
 		n := new(big.Int).Mul(x.Num(), scale)
-		return n.Quo(n, x.Denom()) // x ≥ 0: truncation is the floor
+		return n.Div(n, x.Denom()) // Euclidean division by a positive denominator: the floor
 	}
 	r := big.NewRat(p, q)
 	term := new(big.Rat).Set(r)                  // r^1/1!
@@ -269,8 +286,8 @@ func expNegChunk(p, q int64, i int) uint64 {
 			sum.Sub(sum, term)
 		}
 		cur := floorScaled(sum)
-		if cur.Cmp(prev) == 0 {
-			return new(big.Int).And(cur, big.NewInt(1<<16-1)).Uint64()
+		if (k+1)*q >= p && cur.Cmp(prev) == 0 {
+			return cur
 		}
 		prev = cur
 	}
@@ -283,14 +300,14 @@ const (
 	geoJ = 3 * geoK
 )
 
-// geoT[j] is the first 16-bit chunk of e^{-(j+1)/geoK}, j = 0..geoJ−1,
-// and geoT[geoJ] = 0; the values decrease strictly, more than 16 apart
-// (the closest, at e^{-3}, are 200 apart), so each 16-value bucket of
-// chunks holds at most one. geoCoarse[c>>4] counts the thresholds above
-// every chunk of bucket c>>4.
+// geoT[j] is the first 16-bit chunk of e^{-(j+1)/geoK}, j = 0..geoJ−1
+// (taken from expTab), and geoT[geoJ] = 0; the values decrease strictly,
+// more than 16 apart (the closest, at e^{-3}, are 200 apart), so each
+// 16-value bucket of chunks holds at most one. geoCoarse[c>>4] counts the
+// thresholds above every chunk of bucket c>>4.
 var geoT, geoCoarse = func() (t [geoJ + 1]uint64, coarse [1 << 12]uint8) {
 	for j := 0; j < geoJ; j++ {
-		t[j] = expNegChunk(int64(j+1), geoK, 0)
+		t[j] = expTab[geoTab(j)] >> 48
 	}
 	for bk := range coarse {
 		top := uint64(bk)<<4 | 15
@@ -303,38 +320,38 @@ var geoT, geoCoarse = func() (t [geoJ + 1]uint64, coarse [1 << 12]uint8) {
 	return t, coarse
 }()
 
+// geoTab returns the expTab index of geomBlocks' threshold j,
+// e^{-(j+1)/geoK}.
+func geoTab(j int) uint64 { return uint64(j+1) << expK / geoK }
+
+// geoCount returns, for U's first chunk c, the number n of thresholds whose
+// first chunk exceeds c, and whether threshold n (e^{-(n+1)/geoK}) has first
+// chunk c, so that U's further chunks decide whether it lies above U. The
+// sentinel geoT[geoJ] = 0 is no threshold: c = 0 ties with none.
+func geoCount(c uint64) (n uint64, tie bool) {
+	base := uint64(geoCoarse[c>>4])
+	tj := geoT[base]
+	return base + (c-tj)>>63, tj == c && base < geoJ // +1 when c < tj
+}
+
 // geomBlocks returns W ≥ 0 with P(W ≥ w) = e^{-w/geoK}, exactly, by
 // inversion: W counts the thresholds e^{-j/geoK}, j = 1..geoJ, above a
 // uniform real U. U's first 16 bits c decide every threshold but the one
 // whose first chunk may equal c: the thresholds above c's bucket
 // (geoCoarse) plus the one inside it if it exceeds c; on equality further
-// chunks of U are compared with that threshold's expansion (expNegChunk).
+// chunks of U are compared with that threshold's expansion (bernTabTail).
 // When U < e^{-3} all geoJ thresholds are above it; then W ≥ geoJ and, the
 // law being memoryless, W − geoJ is drawn afresh.
 func geomBlocks(b *bitSrc) uint64 {
 	w := uint64(0)
 	for {
-		c := b.bits16()
-		base := uint64(geoCoarse[c>>4])
-		tj := geoT[base]
-		n := base + (c-tj)>>63 // +1 when c < tj
-		if tj == c && geoBelow(b, int(base)) {
+		n, tie := geoCount(b.bits16())
+		if tie && b.bernTabTail(geoTab(int(n))) {
 			n++
 		}
 		w += n
 		if n < geoJ {
 			return w
-		}
-	}
-}
-
-// geoBelow finishes the comparison U < e^{-(j+1)/geoK} when U's first chunk
-// equals the threshold's: it compares U's next chunks with the threshold's.
-func geoBelow(b *bitSrc, j int) bool {
-	for i := 1; ; i++ {
-		c := expNegChunk(int64(j+1), geoK, i)
-		if u := b.bits16(); u != c {
-			return u < c
 		}
 	}
 }
@@ -447,7 +464,9 @@ func bigBelow(rng *rand.Rand, d *big.Int) *big.Int {
 
 // SampleDiscreteLaplace returns an integer Y with
 // P(Y = y) ∝ exp(−|y|·s/t), the discrete Laplace distribution of scale t/s
-// (Canonne–Kamath–Steinke 2020, Algorithm 2), sampled exactly. s and t must
+// (Canonne–Kamath–Steinke 2020, Algorithm 2), sampled exactly; for
+// t ≥ 1024 the magnitude is proposed in blocks of ⌈t/16⌉ (geomMagBlocks),
+// which keeps 97 % of proposals where CKS's uniform keeps 63 %. s and t must
 // be positive; t·⌈Y⌉ must fit in 63 bits, which holds with probability
 // 1 − exp(−2^62/t)-ish for any practical t ≤ 2^40. It panics if s or t is 0.
 func SampleDiscreteLaplace(rng *rand.Rand, s, t uint64) int64 {
@@ -464,7 +483,7 @@ func dlap(b *bitSrc, s, t uint64) int64 {
 		if s != 1 {
 			y /= s
 		}
-		if b.bits(1) == 1 {
+		if b.take(1, 1) == 1 {
 			if y == 0 {
 				continue
 			}
@@ -476,19 +495,53 @@ func dlap(b *bitSrc, s, t uint64) int64 {
 
 // geomMag returns X ≥ 0 with P(X = x) ∝ exp(−x/t) (CKS Algorithm 2
 // before the sign): U uniform on [0, t) accepted with probability
-// exp(−U/t), V the number of successes of Bernoulli(e^{-1}) before the
-// first failure, X = U + t·V.
+// exp(−U/t) (bernExpSplit while t < 2^63), V with P(V ≥ v) = e^{-v},
+// X = U + t·V. CKS draw V as the number of successes of Bernoulli(e^{-1})
+// before the first failure; here V = ⌊W/geoK⌋ with W from geomBlocks,
+// P(V ≥ v) = P(W ≥ geoK·v) = e^{-v}, the same law from one 16-bit chunk
+// instead of about 1.6.
 func geomMag(b *bitSrc, t uint64) uint64 {
+	if t >= geoMinT && t < 1<<58 {
+		return geomMagBlocks(b, t)
+	}
 	for {
 		u := b.below(t)
-		if !bernExp01(b, u, t) {
+		if t < 1<<63 {
+			if !b.bernExpSplit(u128{0, u}, t) {
+				continue
+			}
+		} else if !bernExp01(b, u, t) {
 			continue
 		}
-		v := uint64(0)
-		for b.bernE1() {
-			v++
+		return u + t*(geomBlocks(b)/geoK)
+	}
+}
+
+// geoMinT is the smallest t for which geomMag proposes by blocks: from
+// there a block is at least 64 wide and the acceptance above e^{-1/16}·
+// e^{-1/64}.
+const geoMinT = 64 * geoK
+
+// geomMagBlocks is geomMag for large t, with the proposal of the discrete
+// Gaussian's blocks path: X' = U + m·W with m = ⌈t/geoK⌉, W from geomBlocks
+// (P(W ≥ w) = e^{-w/geoK}) and U uniform on [0, m), so that
+// P(X' = x) ∝ e^{-⌊x/m⌋/geoK}. The target e^{-x/t} over that is
+// e^{-(x/t − W/geoK)} = e^{-(geoK·U + W·(geoK·m − t))/(geoK·t)}, at most 1
+// (geoK·m ≥ t), and X' is accepted with that probability (bernExpSplit):
+// accepted values are ∝ e^{-x/t} exactly. The exponent is below
+// 1/geoK + W·geoK/(geoK·t), so about 97 % of proposals are accepted
+// where the uniform U on [0, t) of CKS keeps 63 %.
+func geomMagBlocks(b *bitSrc, t uint64) uint64 {
+	m := (t + geoK - 1) / geoK
+	ex := geoK*m - t // < geoK
+	for {
+		w := geomBlocks(b)
+		u := b.below(m)
+		hi, wx := bits.Mul64(w, ex)
+		num, c := bits.Add64(geoK*u, wx, 0)
+		if b.bernExpSplit(u128{hi + c, num}, geoK*t) {
+			return u + m*w
 		}
-		return u + t*v
 	}
 }
 
@@ -508,23 +561,48 @@ func isqrt(n uint64) uint64 {
 // P(Y = y) ∝ exp(−y²/(2σ²)), the discrete Gaussian of variance parameter
 // σ² = sigma2 (a positive integer, at most 2^62), sampled exactly
 // (Canonne–Kamath–Steinke 2020, Algorithm 3): a discrete Laplace proposal of
-// scale t = ⌊σ⌋ + 1 accepted with probability exp(−(|Y| − σ²/t)²/(2σ²)),
-// whose exponent is the integer ratio (|Y|t − σ²)²/(2σ²t²). It panics if
-// sigma2 is 0.
+// scale t = ⌊σ⌋ + 1 (rounded up to a multiple of 16 from t = 1024 on)
+// accepted with probability exp(−(|Y| − σ²/t)²/(2σ²)), whose exponent is
+// the integer ratio (|Y|t − σ²)²/(2σ²t²), decided by bernExpSplit (a table
+// of e^{-j/64} and a residual). The constants of the last σ² are cached
+// across calls. It panics if sigma2 is 0 or above 2^62.
 func SampleDiscreteGaussian(rng *rand.Rand, sigma2 uint64) int64 {
 	if sigma2 == 0 || sigma2 > 1<<62 {
 		panic("mech: SampleDiscreteGaussian sigma2 must be in [1, 2^62]")
 	}
+	g := dgLast.Load()
+	if g == nil || g.s2 != sigma2 {
+		ng := newDGauss(sigma2)
+		g = &ng
+		dgLast.Store(g)
+	}
 	b := bitSrc{r: rng}
-	return newDGauss(sigma2).sample(&b)
+	return g.sample(&b)
 }
+
+// dgLast caches the constants of the last σ² SampleDiscreteGaussian was
+// called with: a caller drawing one value per call at a fixed σ² (the usual
+// loop) would otherwise spend a fifth of each call recomputing them. It is
+// read-only once stored, so goroutines may share it.
+var dgLast atomic.Pointer[dgauss]
 
 // dgauss holds the constants of a discrete Gaussian sampler.
 type dgauss struct {
 	s2, t uint64
 	blk   uint64 // t/geoK when the proposal uses geomBlocks, else 0
 	den   u128   // 2σ²t²
-	den64 uint64 // den when it fits in 64 bits, else 0
+	den64 uint64 // den when it fits in 63 bits (bernExpSplit), else 0
+
+	// sampleBlocks' constants, set when blk ≠ 0 and den64 ≠ 0 (σ² below
+	// about 2^30, which covers the releases' grids): c2 = 2σ²t, and U
+	// uniform on [0, blk) by Lemire's multiply-and-shift on lk bits (as
+	// below draws it), lmask = 2^lk − 1, products whose low lk bits fall
+	// below lrej = 2^lk mod blk rejected.
+	fast  bool
+	c2    uint64
+	lk    uint
+	lmask uint64
+	lrej  uint64
 }
 
 func newDGauss(sigma2 uint64) dgauss {
@@ -539,8 +617,18 @@ func newDGauss(sigma2 uint64) dgauss {
 	}
 	// den = 2σ²t² fits in 128 bits: σ² ≤ 2^62 and t ≤ 2^31+geoK.
 	g := dgauss{s2: sigma2, t: t, blk: blk, den: mulSmall(mul128(t, t), 2*sigma2)}
-	if g.den.hi == 0 {
+	if g.den.hi == 0 && g.den.lo < 1<<63 {
 		g.den64 = g.den.lo
+	}
+	if blk != 0 && g.den64 != 0 {
+		g.fast = true
+		g.c2 = 2 * sigma2 * t // = den64/t < 2^63
+		g.lk = min(uint(bits.Len64(blk))+12, 32)
+		if blk&(blk-1) == 0 { // below's power-of-two path: log2 blk bits
+			g.lk = uint(bits.TrailingZeros64(blk))
+		}
+		g.lmask = 1<<g.lk - 1
+		g.lrej = (g.lmask + 1) % blk
 	}
 	return g
 }
@@ -551,18 +639,19 @@ func newDGauss(sigma2 uint64) dgauss {
 // independent of the rest, so the output distribution is that of CKS
 // Algorithm 3, with one sign bit per value instead of one per proposal.
 //
-// With blk ≠ 0 the proposal's magnitude is U + blk·W: W from geomBlocks,
-// U uniform on [0, blk) accepted with probability e^{−U/t}, since
-// e^{−(U + blk·W)/t} = e^{−U/t}·e^{−W/geoK}. This replaces geomMag's
-// uniform on [0, t) (accepted with probability 0.63 on average) and its
-// Bernoulli(e^{-1}) loop by one 16-bit inversion. The acceptance of U and
-// the Gaussian acceptance are
-// one Bernoulli of the summed exponent (e^{−a}e^{−b} = e^{−(a+b)}); a
-// rejection of either restarts the whole proposal, which leaves the law
-// unchanged (the accepted pairs are still proportional to proposal times
-// acceptance) and costs little, U being rejected with probability below
-// 1/32.
-func (g dgauss) sample(b *bitSrc) int64 {
+// With blk ≠ 0 (t a multiple of geoK) the proposal's magnitude is
+// geomMagBlocks' without a short block: U + blk·W, W from geomBlocks, U
+// uniform on [0, blk) accepted with probability e^{−U/t}, since
+// e^{−(U + blk·W)/t} = e^{−U/t}·e^{−W/geoK}. The acceptance of U and the
+// Gaussian acceptance are one Bernoulli of the summed exponent
+// (e^{−a}e^{−b} = e^{−(a+b)}, by bernExpSplit); a rejection of either
+// restarts the whole proposal, which leaves the law unchanged (the
+// accepted pairs are still proportional to proposal times acceptance) and
+// costs little, U being rejected with probability below 1/32.
+func (g *dgauss) sample(b *bitSrc) int64 {
+	if g.fast {
+		return g.sampleBlocks(b)
+	}
 	for {
 		var ay uint64
 		var ok bool
@@ -591,11 +680,63 @@ func (g dgauss) sample(b *bitSrc) int64 {
 	}
 }
 
+// sampleBlocks is sample's blocks path with its steps written out, so that
+// the bit reads inline: the same draws in the same order (W by geomBlocks'
+// inversion, U by below's multiply-and-shift, the zero's coin, the
+// acceptance, the sign), hence the same law and, for a seeded source, the
+// same stream. The acceptance exponent (2σ²t·U + a²)/(2σ²t²), a = |y|t − σ²,
+// goes to bernExpSplit whole while |y|t fits 64 bits and a 62, and to
+// acceptBlocks beyond.
+func (g *dgauss) sampleBlocks(b *bitSrc) int64 {
+	for {
+		w := uint64(0)
+		for {
+			n, tie := geoCount(b.bits16())
+			if tie && b.bernTabTail(geoTab(int(n))) {
+				n++
+			}
+			w += n
+			if n < geoJ {
+				break
+			}
+		}
+		m := b.take(g.lk, g.lmask) * g.blk
+		for m&g.lmask < g.lrej {
+			m = b.take(g.lk, g.lmask) * g.blk
+		}
+		u := m >> g.lk
+		ay := u + g.blk*w
+		if ay == 0 && b.take(1, 1) == 1 {
+			continue
+		}
+		hi, yt := bits.Mul64(ay, g.t)
+		a := yt - g.s2
+		if yt < g.s2 {
+			a = g.s2 - yt
+		}
+		var ok bool
+		if hi == 0 && a < 1<<62 {
+			h, l := bits.Mul64(a, a)
+			l, c := bits.Add64(l, g.c2*u, 0) // c2·u < den/geoK < 2^63
+			ok = b.bernExpSplit(u128{h + c, l}, g.den64)
+		} else {
+			ok = g.acceptBlocks(b, ay, u)
+		}
+		if !ok {
+			continue
+		}
+		if ay != 0 && b.take(1, 1) == 1 {
+			return -int64(ay)
+		}
+		return int64(ay)
+	}
+}
+
 // acceptBlocks returns true with probability
 // exp(−u/t)·exp(−(|y|t − σ²)²/(2σ²t²)) = exp(−(2σ²t·u + a²)/(2σ²t²)),
 // a = |y|t − σ², in one Bernoulli while the numerator fits 128 bits (as
 // two otherwise).
-func (g dgauss) acceptBlocks(b *bitSrc, ay, u uint64) bool {
+func (g *dgauss) acceptBlocks(b *bitSrc, ay, u uint64) bool {
 	hi, yt := bits.Mul64(ay, g.t)
 	var a uint64
 	if yt >= g.s2 {
@@ -607,14 +748,14 @@ func (g dgauss) acceptBlocks(b *bitSrc, ay, u uint64) bool {
 		return bernExp01(b, u, g.t) && g.accept(b, ay)
 	}
 	num := mulSmall(mul128(u, g.t), 2*g.s2).add(mul128(a, a)) // < 2^124 + 2^124
-	if num.hi == 0 && g.den64 != 0 {
-		return bernExp(b, num.lo, g.den64)
+	if g.den64 != 0 {
+		return b.bernExpSplit(num, g.den64)
 	}
 	return bernExp128(b, num, g.den)
 }
 
 // accept returns true with probability exp(−(|y|t − σ²)²/(2σ²t²)).
-func (g dgauss) accept(b *bitSrc, ay uint64) bool {
+func (g *dgauss) accept(b *bitSrc, ay uint64) bool {
 	hi, yt := bits.Mul64(ay, g.t)
 	if hi != 0 {
 		return bernGaussBig(b.r, ay, g.t, g.s2)
@@ -625,10 +766,9 @@ func (g dgauss) accept(b *bitSrc, ay uint64) bool {
 	} else {
 		a = g.s2 - yt
 	}
-	if g.den64 != 0 && a < 1<<32 {
-		// The common case (σ² < 2^30 or so): the ratio a²/den in 64-bit
-		// words, the same Bernoulli without the 128-bit path.
-		return bernExp(b, a*a, g.den64)
+	if g.den64 != 0 {
+		// The common case (σ² < 2^30 or so): den in 63 bits.
+		return b.bernExpSplit(mul128(a, a), g.den64)
 	}
 	return bernExp128(b, mul128(a, a), g.den)
 }
