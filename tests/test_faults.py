@@ -215,6 +215,40 @@ def test_shutdown_during_cell_leaves_no_process(kernel):
     assert not alive(child), "a process the cell started outlived the shutdown"
 
 
+def started_child(kc, msg_id):
+    """The pid a cell printed on its first stream message."""
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        try:
+            m = kc.get_iopub_msg(timeout=1)
+        except Exception:
+            continue
+        if m["msg_type"] == "stream" and m["parent_header"].get("msg_id") == msg_id:
+            return int(m["content"]["text"].split()[0])
+    return None
+
+
+def test_killed_kernel_leaves_no_process(kernel):
+    # jupyter_client's shutdown_kernel(now=True), and any kill -9 of the
+    # kernel, ends the kernel with SIGKILL: it cannot clean up, and the
+    # worker (which dies with it) must take the processes its cells
+    # started along.
+    km, kc = kernel
+    kpid = km.provisioner.process.pid
+    wpid = worker_pids(kpid)[0]
+    msg_id = kc.execute('cmd := exec.Command("sleep", "300")\ncmd.Start()\nfmt.Println(cmd.Process.Pid)\ntime.Sleep(time.Minute)')
+    child = started_child(kc, msg_id)
+    assert child and alive(child)
+    km.shutdown_kernel(now=True)
+    deadline = time.time() + 10
+    while time.time() < deadline and (alive(wpid) or alive(child)):
+        time.sleep(0.1)
+    assert not alive(wpid), "the worker outlived the kernel"
+    if alive(child):
+        os.kill(child, signal.SIGKILL)
+        pytest.fail("a process the cell started outlived the kernel killed with SIGKILL")
+
+
 def test_restart_during_cell(kernel):
     km, kc = kernel
     run(kc, "x := 1")
