@@ -140,12 +140,20 @@ def test_kill_worker_mid_cell(kernel):
     km, kc = kernel
     run(kc, "x := 1")
     pid = worker_pids(km.provisioner.process.pid)[0]
-    msg_id = kc.execute("time.Sleep(30 * time.Second)")
-    time.sleep(0.5)
+    msg_id = kc.execute('cmd := exec.Command("sleep", "300")\ncmd.Start()\nfmt.Println(cmd.Process.Pid)\ntime.Sleep(30 * time.Second)')
+    child = started_child(kc, msg_id)
+    assert child and alive(child)
     os.kill(pid, signal.SIGKILL)
     reply = reply_to(kc, msg_id, 10)
     assert reply["status"] == "error" and reply["ename"] == "WorkerDied", reply
     assert "signal: killed" in reply["evalue"]
+    # The process the cell started ended with its worker.
+    deadline = time.time() + 5
+    while time.time() < deadline and alive(child):
+        time.sleep(0.05)
+    if alive(child):
+        os.kill(child, signal.SIGKILL)
+        pytest.fail("a process the cell started outlived its worker")
     # Right after the error reply: the next cell runs (no abort window).
     assert run(kc, "3")["status"] == "ok"
 
