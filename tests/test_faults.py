@@ -158,6 +158,34 @@ def test_kill_worker_mid_cell(kernel):
     assert run(kc, "3")["status"] == "ok"
 
 
+@pytest.mark.parametrize("code,why", [
+    ("os.Exit(3)", "(exit status 3)"),
+    ("func f(n int) int { return f(n+1) + 1 }\nf(0)", "(stack overflow; exit status 2)"),
+])
+def test_kernel_worker_death(kernel, code, why):
+    # The faults test_nb_run_worker_death runs under goldp nb run, in the
+    # kernel: the error says why, its traceback is trimmed, the next cell
+    # runs at once in a fresh worker.
+    km, kc = kernel
+    run(kc, "x := 41")
+    msg_id = kc.execute(code, stop_on_error=True)
+    reply = reply_to(kc, msg_id)
+    assert reply["status"] == "error" and reply["ename"] == "WorkerDied" and why in reply["evalue"], reply
+    assert "state was lost" in reply["evalue"]
+    text = ""
+    while True:
+        m = kc.get_iopub_msg(timeout=10)
+        if m["parent_header"].get("msg_id") != msg_id:
+            continue
+        if m["msg_type"] == "stream":
+            text += m["content"]["text"]
+        if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
+            break
+    assert text.count("\n") < 80, "the dying worker's traceback was not trimmed"
+    assert run(kc, "x")["status"] == "error", "state survived the worker's death"
+    assert run(kc, "y := 1\ny")["status"] == "ok"
+
+
 def test_kernel_callback_panic_keeps_state(kernel):
     km, kc = kernel
     run(kc, "x := 41")
