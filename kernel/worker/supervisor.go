@@ -242,7 +242,7 @@ func (p *proc) run() {
 		var ee *exec.ExitError
 		if errors.As(werr, &ee) {
 			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL {
-				why += " (killed: out of memory, or by the supervisor)"
+				why += " (killed: out of memory, or by another process)"
 			}
 		}
 	}
