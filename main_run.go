@@ -41,6 +41,15 @@ to stderr, redrawn in place on a terminal. Errors are printed as
 file.go:line:col: message with exit status 1; Ctrl-C stops the script
 with exit status 130.
 
+Exit status:
+  0    the script ran to its end
+  1    it failed (an error, a panic, also in a goroutine it started)
+  2    bad usage, or a fatal runtime error that ends the process as it
+       ends a compiled Go program (stack overflow, out of memory; the
+       runtime prints why on stderr)
+  n    the script called os.Exit(n), as the compiled program exits
+  130  interrupted (SIGINT, SIGTERM)
+
 `)
 		fs.PrintDefaults()
 	}

@@ -140,14 +140,53 @@ def test_kill_worker_mid_cell(kernel):
     km, kc = kernel
     run(kc, "x := 1")
     pid = worker_pids(km.provisioner.process.pid)[0]
-    msg_id = kc.execute("time.Sleep(30 * time.Second)")
-    time.sleep(0.5)
+    msg_id = kc.execute('cmd := exec.Command("sleep", "300")\ncmd.Start()\nfmt.Println(cmd.Process.Pid)\ntime.Sleep(30 * time.Second)')
+    child = started_child(kc, msg_id)
+    assert child and alive(child)
     os.kill(pid, signal.SIGKILL)
     reply = reply_to(kc, msg_id, 10)
     assert reply["status"] == "error" and reply["ename"] == "WorkerDied", reply
     assert "signal: killed" in reply["evalue"]
+    # Not killed by the supervisor (its kills say why instead): by the
+    # system's out-of-memory killer or another process.
+    assert "by the supervisor" not in reply["evalue"] and "another process" in reply["evalue"], reply
+    # The process the cell started ended with its worker.
+    deadline = time.time() + 5
+    while time.time() < deadline and alive(child):
+        time.sleep(0.05)
+    if alive(child):
+        os.kill(child, signal.SIGKILL)
+        pytest.fail("a process the cell started outlived its worker")
     # Right after the error reply: the next cell runs (no abort window).
     assert run(kc, "3")["status"] == "ok"
+
+
+@pytest.mark.parametrize("code,why", [
+    ("os.Exit(3)", "(exit status 3)"),
+    ("func f(n int) int { return f(n+1) + 1 }\nf(0)", "(stack overflow; exit status 2)"),
+])
+def test_kernel_worker_death(kernel, code, why):
+    # The faults test_nb_run_worker_death runs under goldp nb run, in the
+    # kernel: the error says why, its traceback is trimmed, the next cell
+    # runs at once in a fresh worker.
+    km, kc = kernel
+    run(kc, "x := 41")
+    msg_id = kc.execute(code, stop_on_error=True)
+    reply = reply_to(kc, msg_id)
+    assert reply["status"] == "error" and reply["ename"] == "WorkerDied" and why in reply["evalue"], reply
+    assert "state was lost" in reply["evalue"]
+    text = ""
+    while True:
+        m = kc.get_iopub_msg(timeout=10)
+        if m["parent_header"].get("msg_id") != msg_id:
+            continue
+        if m["msg_type"] == "stream":
+            text += m["content"]["text"]
+        if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
+            break
+    assert text.count("\n") < 80, "the dying worker's traceback was not trimmed"
+    assert run(kc, "x")["status"] == "error", "state survived the worker's death"
+    assert run(kc, "y := 1\ny")["status"] == "ok"
 
 
 def test_kernel_callback_panic_keeps_state(kernel):
@@ -213,6 +252,40 @@ def test_shutdown_during_cell_leaves_no_process(kernel):
         time.sleep(0.1)
     assert not alive(wpid), "the worker outlived the shutdown"
     assert not alive(child), "a process the cell started outlived the shutdown"
+
+
+def started_child(kc, msg_id):
+    """The pid a cell printed on its first stream message."""
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        try:
+            m = kc.get_iopub_msg(timeout=1)
+        except Exception:
+            continue
+        if m["msg_type"] == "stream" and m["parent_header"].get("msg_id") == msg_id:
+            return int(m["content"]["text"].split()[0])
+    return None
+
+
+def test_killed_kernel_leaves_no_process(kernel):
+    # jupyter_client's shutdown_kernel(now=True), and any kill -9 of the
+    # kernel, ends the kernel with SIGKILL: it cannot clean up, and the
+    # worker (which dies with it) must take the processes its cells
+    # started along.
+    km, kc = kernel
+    kpid = km.provisioner.process.pid
+    wpid = worker_pids(kpid)[0]
+    msg_id = kc.execute('cmd := exec.Command("sleep", "300")\ncmd.Start()\nfmt.Println(cmd.Process.Pid)\ntime.Sleep(time.Minute)')
+    child = started_child(kc, msg_id)
+    assert child and alive(child)
+    km.shutdown_kernel(now=True)
+    deadline = time.time() + 10
+    while time.time() < deadline and (alive(wpid) or alive(child)):
+        time.sleep(0.1)
+    assert not alive(wpid), "the worker outlived the kernel"
+    if alive(child):
+        os.kill(child, signal.SIGKILL)
+        pytest.fail("a process the cell started outlived the kernel killed with SIGKILL")
 
 
 def test_restart_during_cell(kernel):

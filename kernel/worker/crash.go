@@ -11,6 +11,13 @@ import (
 // the cell: the failing goroutine's first frames.
 const crashKeep = 30
 
+// crashCut is how many lines of a goroutine dump the filter drops before it
+// calls its cut function: the runtime writes a fatal error's dump of every
+// goroutine in many small writes (a stack overflow beside 100,000 parked
+// goroutines is 3.8 million lines and took 150 s to read), and the process
+// exits when it is done, so the supervisor kills it instead of waiting.
+const crashCut = 50_000
+
 // goroutineHeader matches the first line of a goroutine in a Go traceback.
 var goroutineHeader = regexp.MustCompile(`^goroutine \d+ (?:gp=\S+ m=\S+ (?:mp=\S+ )?)?\[`)
 
@@ -23,6 +30,8 @@ var goroutineHeader = regexp.MustCompile(`^goroutine \d+ (?:gp=\S+ m=\S+ (?:mp=\
 // and the rest is counted. The reason line is kept for the cell's error.
 type crashFilter struct {
 	out      func([]byte)
+	cut      func() // called once crashCut lines were dropped (nil: never)
+	cutDone  bool
 	line     []byte // the start of the current line, for matching
 	armed    bool   // a fatal error or panic line was seen
 	crashing bool
@@ -44,6 +53,10 @@ func (f *crashFilter) write(p []byte) {
 				f.out(seg)
 			} else if nl {
 				f.dropped++
+				if f.dropped >= crashCut && f.cut != nil && !f.cutDone {
+					f.cutDone = true
+					f.cut()
+				}
 			}
 			if nl && f.kept < crashKeep {
 				f.kept++
@@ -72,7 +85,10 @@ func (f *crashFilter) write(p []byte) {
 
 // end says how much was left out.
 func (f *crashFilter) end() {
-	if f.dropped > 0 {
+	switch {
+	case f.cutDone:
+		f.out(fmt.Appendf(nil, "... %d more lines of the dying worker's traceback not shown, and the rest not read (the worker was killed to end it)\n", f.dropped))
+	case f.dropped > 0:
 		f.out(fmt.Appendf(nil, "... %d more lines of the dying worker's traceback not shown\n", f.dropped))
 	}
 }

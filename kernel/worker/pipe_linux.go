@@ -39,9 +39,12 @@ func growPipe(fd int) { unix.FcntlInt(uintptr(fd), unix.F_SETPIPE_SZ, 1<<20) }
 
 // procAttr puts the worker in its own process group, so that a terminal's
 // Ctrl-C reaches the supervisor only and a kill of the group reaches the
-// processes a cell started, and kills it when the supervisor dies.
+// processes a cell started. When the supervisor dies (also of SIGKILL,
+// as jupyter_client's forced shutdown sends) the worker gets SIGTERM, on
+// which it kills its process group (see Main): a SIGKILL here would end
+// the worker but leave the processes its cells started running.
 func procAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 }
 
 // computing reports whether a thread of this process other than the

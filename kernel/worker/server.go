@@ -311,6 +311,18 @@ func Main(newSession func() (cell.Session, error)) int {
 	// A private duplicate of fd 2, so that a cell closing os.Stderr does
 	// not stop the draining.
 	s.Stdout, s.Stderr = stdout, dupFile(2, "stderr")
+	// SIGTERM (sent when the supervisor dies, see procAttr) ends the
+	// worker with the processes its cells started: its process group,
+	// when it leads one, as the supervisor starts it.
+	term := make(chan os.Signal, 1)
+	signal.Notify(term, syscall.SIGTERM)
+	go func() {
+		<-term
+		if pid := os.Getpid(); syscall.Getpgrp() == pid {
+			syscall.Kill(-pid, syscall.SIGKILL)
+		}
+		os.Exit(1)
+	}()
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
 	go func() {

@@ -242,7 +242,7 @@ func (p *proc) run() {
 		var ee *exec.ExitError
 		if errors.As(werr, &ee) {
 			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL {
-				why += " (killed: out of memory, or by the supervisor)"
+				why += " (killed: out of memory, or by another process)"
 			}
 		}
 	}
@@ -283,7 +283,9 @@ func (p *proc) readStream(i int, r *os.File) {
 	write := st.write
 	var crash *crashFilter
 	if i == 1 {
-		crash = &crashFilter{out: st.write}
+		crash = &crashFilter{out: st.write, cut: func() {
+			p.kill(killCrash, "its goroutine dump ran past "+strconv.Itoa(crashCut)+" lines and was cut short")
+		}}
 		write = crash.write
 	}
 	end := func() {
@@ -426,6 +428,7 @@ const (
 	killInterrupt               // it ignored an interrupt
 	killRestart                 // a restart, a shutdown or the memory limit
 	killCorrupt                 // its event stream was corrupt
+	killCrash                   // it was dying, writing a huge goroutine dump
 )
 
 // kill ends the worker (and its process group), recording who did and
@@ -600,7 +603,7 @@ func (s *Supervisor) died(p *proc, out cell.Sink) *cell.Error {
 	p.mu.Lock()
 	interrupted := p.killedBy == killInterrupt
 	why := p.why
-	if p.crash != "" && p.killedBy == killNone {
+	if p.crash != "" && (p.killedBy == killNone || p.killedBy == killCrash) {
 		why = p.crash + "; " + why
 	}
 	p.mu.Unlock()

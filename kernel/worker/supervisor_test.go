@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -84,6 +85,14 @@ func (f *fakeSession) Execute(ctx context.Context, code string, pub cell.Sink) (
 			return nil, cell.Errorf(cell.Interrupted, "interrupted")
 		case "hang":
 			time.Sleep(time.Hour)
+		case "dump":
+			// Like a runtime dying of a fatal error beside many
+			// goroutines: an endless goroutine dump on fd 2.
+			w := bufio.NewWriter(os.Stderr)
+			fmt.Fprint(w, "fatal error: fake\n\ngoroutine 1 gp=0x1 m=0 mp=0x2 [running]:\n")
+			for i := 0; ; i++ {
+				fmt.Fprintf(w, "main.f%d()\n", i)
+			}
 		case "spin":
 			// Like a compiled call the interpreter abandons on interrupt:
 			// the cell returns, the evaluation goroutine stays.
@@ -355,6 +364,33 @@ func testSupervisorCrash(t *testing.T, cmd func() *exec.Cmd) {
 	out = &recorder{}
 	if rep := run(s, "get y", out); rep.Status != "ok" {
 		t.Errorf("after exit: %+v", rep)
+	}
+}
+
+// A worker that writes an endless goroutine dump as it dies is killed
+// once crashCut lines were dropped, instead of being read to its end
+// (150 s for a stack overflow beside 100,000 goroutines); the cell's error
+// still says why it died.
+func TestSupervisorCutsHugeDump(t *testing.T) {
+	s := newTestSupervisor(t, Options{Command: testWorkerCommand})
+	out := &recorder{}
+	done := make(chan jupyter.ExecuteReply, 1)
+	go func() { done <- run(s, "dump", out) }()
+	var rep jupyter.ExecuteReply
+	select {
+	case rep = <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the dying worker's endless dump was read on and on")
+	}
+	if rep.EName != "WorkerDied" || !strings.Contains(rep.EValue, "(fake; its goroutine dump ran past") {
+		t.Errorf("reply %+v", rep)
+	}
+	text, _ := out.text("stderr")
+	if n := strings.Count(text, "\n"); n > crashKeep+10 || !strings.Contains(text, "the worker was killed to end it") {
+		t.Errorf("%d lines on stderr, ending %q", n, text[max(0, len(text)-200):])
+	}
+	if rep := run(s, "set y 1\nget y", &recorder{}); rep.Data["text/plain"] != "1" {
+		t.Errorf("after the cut: %+v", rep)
 	}
 }
 
