@@ -30,7 +30,7 @@ type IndexOptions struct {
 	// leaves of 8 prototypes (faster, same answers).
 	VantagePoint bool
 	// Workers is the number of goroutines answering a batch of queries
-	// (0 means runtime.GOMAXPROCS(0)).
+	// (≤ 0 means runtime.GOMAXPROCS(0), as everywhere in the library).
 	Workers int
 	// Seed chooses the vantage points (the answers never depend on it).
 	Seed uint64
