@@ -4,44 +4,19 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // SampleGamma draws a Gamma variable with the given shape k > 0 and scale
-// θ > 0 (mean kθ, variance kθ²) by the method of Marsaglia and Tsang (2000);
-// shapes below 1 use the boost G(k) = G(k+1)·U^(1/k). Invalid parameters
-// give NaN.
+// θ > 0 (mean kθ, variance kθ²) from rng with gonum's distuv.Gamma
+// (Marsaglia and Tsang 2000; Liu, Martin and Syring for shapes below 0.2).
+// Invalid parameters give NaN.
 func SampleGamma(rng *rand.Rand, shape, scale float64) float64 {
 	if !(shape > 0) || !(scale > 0) || math.IsInf(shape, 1) || math.IsInf(scale, 1) {
 		return math.NaN()
 	}
-	if shape < 1 {
-		u := rng.Float64()
-		for u == 0 {
-			u = rng.Float64()
-		}
-		return SampleGamma(rng, shape+1, scale) * math.Pow(u, 1/shape)
-	}
-	d := shape - 1.0/3
-	c := 1 / math.Sqrt(9*d)
-	for {
-		var x, v float64
-		for {
-			x = rng.NormFloat64()
-			v = 1 + c*x
-			if v > 0 {
-				break
-			}
-		}
-		v = v * v * v
-		u := rng.Float64()
-		x2 := x * x
-		if u < 1-0.0331*x2*x2 {
-			return d * v * scale
-		}
-		if u > 0 && math.Log(u) < 0.5*x2+d*(1-v+math.Log(v)) {
-			return d * v * scale
-		}
-	}
+	return distuv.Gamma{Alpha: shape, Beta: 1 / scale, Src: rng}.Rand()
 }
 
 // SampleLaplaceSum draws the sum of n i.i.d. Laplace variables of scale b

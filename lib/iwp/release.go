@@ -8,6 +8,7 @@ import (
 
 	"github.com/goldp/goldp/lib/internal/blockrng"
 	"github.com/goldp/goldp/lib/internal/parallel"
+	"github.com/goldp/goldp/lib/mech"
 )
 
 // Releaser is a one-shot local-DP release of features and labels: every
@@ -34,11 +35,14 @@ type ReleaserInto interface {
 }
 
 // NoiseRelease is a release with given noise levels: features plus
-// N(0, σ²) noise and labels through randomized response with budget epsY.
-// It states no privacy guarantee of its own (that needs the feature
-// domain); use mech.FeatureLabelRelease to calibrate σ from (ε, δ).
+// N(0, σ²) noise and ±1 labels through randomized response with budget
+// epsY, mech.RandomizedResponse's exact sampler (it flips with probability
+// exactly 1/(1+e^epsY) at every epsY). It states no privacy guarantee of
+// its own (that needs the feature domain); use mech.FeatureLabelRelease to
+// calibrate σ from (ε, δ).
 type NoiseRelease struct {
 	sigma, epsY, tau float64
+	rr               *mech.RandomizedResponse // nil: labels kept (epsY = +Inf) or a regression target
 }
 
 // NewRegressionRelease returns a release for a continuous target: features
@@ -64,16 +68,30 @@ func NewNoiseRelease(sigma, epsY float64) (*NoiseRelease, error) {
 	if !(epsY > 0) {
 		return nil, fmt.Errorf("iwp: NewNoiseRelease: epsY = %v, need epsY > 0", epsY)
 	}
-	return &NoiseRelease{sigma: sigma, epsY: epsY}, nil
+	r := &NoiseRelease{sigma: sigma, epsY: epsY}
+	if !math.IsInf(epsY, 1) {
+		rr, err := mech.NewRandomizedResponse(epsY)
+		if err != nil {
+			return nil, fmt.Errorf("iwp: NewNoiseRelease: %w", err)
+		}
+		r.rr = rr
+	}
+	return r, nil
 }
 
 // Sigma returns the feature noise standard deviation.
 func (r *NoiseRelease) Sigma() float64 { return r.sigma }
 
 // KeepProb returns the probability e^epsY/(1+e^epsY) that a label is kept.
-func (r *NoiseRelease) KeepProb() float64 { return keepProb(r.epsY) }
+func (r *NoiseRelease) KeepProb() float64 {
+	if r.rr != nil {
+		return r.rr.KeepProb()
+	}
+	return keepProb(r.epsY)
+}
 
-// Release returns x + σN and the randomized labels, a seeded simulation.
+// Release returns x + σN and the randomized labels (each −1 or +1 unless
+// labels are kept), a seeded simulation.
 // Rows are processed in the library's blocks (mech.BlockRows rows, block b
 // drawing from mech.BlockRNG(seed, b)) on up to workers goroutines (≤ 0:
 // GOMAXPROCS), so the result does not depend on workers.
@@ -94,8 +112,14 @@ func (r *NoiseRelease) ReleaseInto(ctx context.Context, seed uint64, x, y, xt, y
 	if len(xt) != len(x) || len(yt) != n {
 		return fmt.Errorf("iwp: NoiseRelease.ReleaseInto: buffers of %d and %d values, want %d and %d", len(xt), len(yt), len(x), n)
 	}
+	if r.rr != nil {
+		for i, v := range y {
+			if v != 1 && v != -1 {
+				return fmt.Errorf("iwp: NoiseRelease.Release: label %d = %v, want −1 or +1", i, v)
+			}
+		}
+	}
 	d := len(x) / n
-	p := r.KeepProb()
 	nblk := (n + blockrng.Rows - 1) / blockrng.Rows
 	return parallel.For(ctx, nblk, workers, func(_ context.Context, b int) error {
 		rng := rand.New(blockrng.New(seed, b))
@@ -109,8 +133,8 @@ func (r *NoiseRelease) ReleaseInto(ctx context.Context, seed uint64, x, y, xt, y
 				continue
 			}
 			yt[i] = y[i]
-			if rng.Float64() >= p {
-				yt[i] = -y[i]
+			if r.rr != nil {
+				yt[i], _ = r.rr.Release(rng, y[i]) // labels checked above
 			}
 		}
 		return nil

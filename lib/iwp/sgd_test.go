@@ -92,6 +92,14 @@ func TestNoiseRelease(t *testing.T) {
 	if _, err := NewNoiseRelease(-1, 1); err == nil {
 		t.Error("negative sigma accepted")
 	}
+	// Labels go through mech's exact randomized response (the 53-bit
+	// comparison it replaces never flipped above ε ≈ 37): a label that is
+	// not ±1 is refused, naming it.
+	bad := append([]float64(nil), y...)
+	bad[7] = 0
+	if _, _, err := r.Release(ctx, 5, x, bad, 1); err == nil || !strings.Contains(err.Error(), "label 7 = 0") {
+		t.Errorf("label 0: err = %v, want it named", err)
+	}
 }
 
 // synthGLM draws a linearly separable-ish problem in [-1,1]^d.

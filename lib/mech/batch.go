@@ -132,7 +132,10 @@ func (r *FeatureLabelRelease) Features() *Gaussian { return r.gauss }
 // Labels returns the label mechanism.
 func (r *FeatureLabelRelease) Labels() *RandomizedResponse { return r.rr }
 
-// Guarantee returns the basic composition (ε_X + ε_Y, δ).
+// Guarantee returns the basic composition (ε_X + ε_Y, δ). It holds for the
+// real release (ReleaseExact, or ReleaseRecord with a nil rng); for the
+// seeded simulation (Release) it is the guarantee of the continuous
+// Gaussian, which floating-point sampling only approximates.
 func (r *FeatureLabelRelease) Guarantee() Guarantee {
 	return Compose(r.gauss.Guarantee(), r.rr.Guarantee())
 }

@@ -86,7 +86,10 @@ func (c *CubeHistogram) NumCells() int { return c.cells }
 // Scale returns the Laplace scale 2^{d+1}/α.
 func (c *CubeHistogram) Scale() float64 { return c.scale }
 
-// Guarantee returns (α, 0).
+// Guarantee returns (α, 0). It holds for real releases (a nil rng, or
+// SetExact: exact discrete Laplace noise, ExactLaplaceNoise); for a seeded
+// simulation it is the guarantee of the continuous mechanism, which
+// floating-point sampling only approximates.
 func (c *CubeHistogram) Guarantee() Guarantee { return Pure(c.eps) }
 
 // Cell returns the flat (row-major, j[0] most significant) index of the
@@ -390,7 +393,10 @@ func (v *VoronoiCell) Sigma() float64 { return v.sigma }
 // Scale returns the Laplace scale σ/√2.
 func (v *VoronoiCell) Scale() float64 { return v.scale }
 
-// Guarantee returns (α, 0).
+// Guarantee returns (α, 0). It holds for real releases (a nil rng, or
+// SetExact: exact discrete Laplace noise, ExactLaplaceNoise); for a seeded
+// simulation it is the guarantee of the continuous mechanism, which
+// floating-point sampling only approximates.
 func (v *VoronoiCell) Guarantee() Guarantee { return Pure(v.eps) }
 
 // Release returns the report of an individual in cell (0 ≤ cell < k) with

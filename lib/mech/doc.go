@@ -59,7 +59,10 @@
 //     DiscreteGaussian, ExactLaplaceNoise). Each mechanism's exact path is
 //     calibrated so that its guarantee, grid and discreteness included, is
 //     within the mechanism's Guarantee. Randomized response and k-RR are
-//     exact at every ε on every path.
+//     exact at every ε whatever the rng; only the batch simulations of
+//     randomized response (ReleaseBatch, FeatureLabelRelease.Release)
+//     compare one 64-bit word with the flip probability, within 2^-32
+//     relative, below ε ≈ 22.
 //   - a seeded *rand.Rand (rand.NewPCG): a simulation, reproducible from the
 //     seed, with floating-point noise (ziggurat, ExpFloat64) that matches the
 //     continuous distribution to double precision but can leak the input

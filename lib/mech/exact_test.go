@@ -189,7 +189,7 @@ func TestDiscreteLaplaceLossExact(t *testing.T) {
 		sens, eps float64
 		dim       int
 		g         float64
-	}{{1, 1, 1, 0.125}, {1, 0.5, 2, 0.25}, {2, 3, 1, 0.5}} {
+	}{{1, 1, 1, 0.125}, {1, 0.5, 2, 0.25}, {2, 3, 1, 0.5}, {0.3, 1, 1, 0.125}} {
 		m, err := newDiscreteLaplace(c.sens, c.eps, 0, c.dim, c.g)
 		if err != nil {
 			t.Fatal(err)
@@ -221,18 +221,67 @@ func TestDiscreteLaplaceLossExact(t *testing.T) {
 		if worst.Cmp(claim) > 0 {
 			t.Errorf("%v: worst loss %v exceeds claimed ε %v", m, worst.FloatString(12), claim.FloatString(12))
 		}
-		// Real inputs: rounding two points of the domain moves them at most
-		// Δ_g steps apart in ℓ1.
+		// Real inputs anywhere at ℓ1 distance up to Δ₁ (not only the
+		// grid-aligned domain above; straddling zero, where math.Round's
+		// ties go away from zero, and split over the coordinates) round to
+		// grid indices at most Δ_g apart, and the exact loss of such a pair,
+		// its ℓ1 grid distance over t, is within the claim.
 		rng := rand.New(rand.NewPCG(5, 5))
-		for i := 0; i < 10000; i++ {
+		maxD := int64(0)
+		for i := 0; i < 20000; i++ {
 			var d int64
-			for j := 0; j < c.dim; j++ {
-				u := rng.Float64() * c.sens / float64(c.dim)
-				v := rng.Float64() * c.sens / float64(c.dim)
-				d += abs64(int64(math.Round(u/c.g)) - int64(math.Round(v/c.g)))
+			w := make([]float64, c.dim) // ℓ1 split of Δ₁ over the coordinates
+			shrink := 1 - 1e-12
+			tie := i%7 == 0
+			if tie { // all of Δ₁ on one coordinate, from a tie of math.Round
+				w[rng.IntN(c.dim)], shrink = 1, 1
+			} else {
+				for j := range w {
+					w[j] = rng.Float64()
+				}
 			}
+			tot := 0.0
+			for _, x := range w {
+				tot += x
+			}
+			for j := 0; j < c.dim; j++ {
+				u := (rng.Float64() - 0.5) * 4 * c.g
+				if tie {
+					u = (float64(rng.IntN(9)) - 4.5) * c.g
+				}
+				step := c.sens * w[j] / tot * shrink
+				if i%2 == 0 {
+					step = -step
+				}
+				d += abs64(int64(math.Round(u/c.g)) - int64(math.Round((u+step)/c.g)))
+			}
+			maxD = max(maxD, d)
 			if uint64(d) > m.sensG {
 				t.Fatalf("rounded inputs %d steps apart, Δ_g = %d", d, m.sensG)
+			}
+			if big.NewRat(d, int64(m.t)).Cmp(claim) > 0 {
+				t.Fatalf("%v: inputs %d grid steps apart lose %d/%d > claimed ε", m, d, d, m.t)
+			}
+		}
+		// Rounding does add steps: without them Δ_g would be exceeded.
+		if f := int64(math.Floor(c.sens / c.g)); maxD <= f {
+			t.Errorf("%v: the largest rounded distance seen is %d, no more than ⌊Δ₁/g⌋ = %d", m, maxD, f)
+		}
+		// Δ_g is attained: with Δ₁/g = n an integer, u_j = −g/2 (a tie,
+		// rounded away from zero to −1) and v_j = u_j + k_j·g (rounded to
+		// k_j), Σ k_j = n, the indices are n + dim apart.
+		if n := c.sens / c.g; n == math.Trunc(n) && n >= float64(c.dim) {
+			var d int64
+			for j := 0; j < c.dim; j++ {
+				k := 1.0
+				if j == 0 {
+					k = n - float64(c.dim-1)
+				}
+				u := -c.g / 2
+				d += abs64(int64(math.Round(u/c.g)) - int64(math.Round((u+k*c.g)/c.g)))
+			}
+			if uint64(d) != m.sensG || big.NewRat(d, int64(m.t)).Cmp(claim) > 0 {
+				t.Errorf("%v: worst pair %d steps apart, Δ_g = %d, loss %d/%d against the claim", m, d, m.sensG, d, m.t)
 			}
 		}
 	}
@@ -683,4 +732,57 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// The discrete Gaussian's guarantee counts the grid: two real inputs at ℓ2
+// distance Δ₂ can round to indices farther apart than Δ₂/g. The worst
+// pairs are built explicitly: u_j = −g/2 (a tie of math.Round, rounded
+// away from zero to −1) and v_j = u_j + k_j·g (rounded to k_j) with
+// integers k_j, ‖k‖₂ ≤ Δ₂/g = n, so every coordinate gains a step. Their
+// index distance D exceeds n + 1 when dim > 1 (the √dim of Δ_g is needed,
+// not just one step) and stays within GridSensitivity, and the privacy of
+// that pair — the exact profile with shift D in one dimension, the zCDP
+// bound of ρ = D²/(2s²) otherwise — is within the claimed (ε, δ).
+func TestDiscreteGaussianGridSensitivity(t *testing.T) {
+	for _, c := range []struct {
+		eps, delta float64
+		dim        int
+	}{{1, 1e-5, 1}, {0.5, 1e-6, 1}, {1, 1e-5, 3}, {2.5, 1e-5, 10}} {
+		m, err := NewDiscreteGaussian(2, c.eps, c.delta, c.dim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := m.Grid()
+		n := 2 / g // an integer: g is a power of two below 2
+		k := make([]float64, c.dim)
+		rest := math.Floor(n / math.Sqrt(float64(c.dim)))
+		for j := range k {
+			k[j] = rest
+		}
+		k[0] = math.Floor(math.Sqrt(n*n - float64(c.dim-1)*rest*rest))
+		var dist, d2 float64
+		for j := range k {
+			u := -g / 2
+			v := u + k[j]*g
+			dist += (v - u) * (v - u)
+			e := math.Round(v/g) - math.Round(u/g)
+			d2 += e * e
+		}
+		if math.Sqrt(dist) > 2 {
+			t.Fatalf("dim %d: test pair %v apart, more than Δ₂", c.dim, math.Sqrt(dist))
+		}
+		D := math.Sqrt(d2)
+		if D <= n || (c.dim > 1 && D <= n+1) || D > m.GridSensitivity() {
+			t.Errorf("%v: worst pair %v grid steps apart, want in (Δ₂/g + 1 = %v, Δ_g = %v]", m, D, n+1, m.GridSensitivity())
+		}
+		var delta float64
+		if c.dim == 1 {
+			delta = DiscreteGaussianDelta(m.Sigma2Steps(), uint64(D), c.eps)
+		} else {
+			delta = DeltaFromZCDP(d2/(2*float64(m.Sigma2Steps())), c.eps)
+		}
+		if delta > c.delta {
+			t.Errorf("%v: the worst pair has δ(ε = %v) = %v > %v", m, c.eps, delta, c.delta)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -176,4 +177,18 @@ func TestSecureRand(t *testing.T) {
 	}
 	p := m.KeepProb()
 	within(t, "keep rate from crypto/rand", float64(keep)/n, p, 4*math.Sqrt(p*(1-p)/n))
+	// No seed: every SecureRand, and every real release (nil rng), draws a
+	// fresh key, so two of them never repeat each other (a collision of
+	// these 64-bit words, or of 16 discrete Gaussian values spread over
+	// 2^14 steps each, has probability far below 2^-60).
+	if a, b := SecureRand().Uint64(), SecureRand().Uint64(); a == b {
+		t.Errorf("two SecureRand streams start with the same word %#x", a)
+	}
+	g, _ := NewGaussian(1, 1, 1e-5, Analytic)
+	x := make([]float64, 16)
+	r1, err1 := g.Release(nil, x)
+	r2, err2 := g.Release(nil, x)
+	if err1 != nil || err2 != nil || slices.Equal(r1, r2) {
+		t.Errorf("two real releases of the same record agree: %v, %v (%v, %v)", r1, r2, err1, err2)
+	}
 }

@@ -215,12 +215,16 @@ type Profiler interface {
 }
 
 // Satisfies reports whether mechanism m is g-private, the question OpenDP's
-// check answers: from m's privacy profile when it has one (Profiler),
-// otherwise by comparing m's guarantee with g (pure ε-DP implies (ε', δ)
-// for every ε' ≥ ε).
+// check answers: by comparing m's guarantee with g (pure ε-DP implies
+// (ε', δ) for every ε' ≥ ε), or else from m's privacy profile when it has
+// one (Profiler), in the same model (a central mechanism never satisfies a
+// local budget).
 func Satisfies(m Mechanism, g Guarantee) bool {
-	if p, ok := m.(Profiler); ok {
+	if m.Guarantee().Within(g) {
+		return true
+	}
+	if p, ok := m.(Profiler); ok && (m.Guarantee().Model == Local || g.Model == Central) {
 		return p.DeltaFor(g.Epsilon) <= g.Delta
 	}
-	return m.Guarantee().Within(g)
+	return false
 }

@@ -22,6 +22,14 @@ func TestRecordShapeAudit(t *testing.T) {
 	he := func(s float64) Record { return must[*HistogramEncoding](t)(HistogramEncodingFromScale(3, s)) }
 	cube := func(s float64) Record { return must[*CubeHistogram](t)(CubeHistogramFromScale(1, 0.25, s)) }
 	vor := func(s float64) Record { return must[*VoronoiCell](t)(VoronoiCellFromSigma(3, s, LabelOnly)) }
+	// The feature/label release of ε_X = ε_Y = 1 on [−1, 1]², and with
+	// f times its feature noise.
+	flr := func(f float64) Record {
+		lo, hi := []float64{-1, -1}, []float64{1, 1}
+		r := must[*FeatureLabelRelease](t)(NewFeatureLabelRelease(lo, hi, 1, 1, 1e-5, Analytic))
+		g := must[*Gaussian](t)(GaussianFromSigma(r.Features().Sensitivity(), f*r.Sigma(), 1e-5))
+		return must[*FeatureLabelRelease](t)(FeatureLabelReleaseFrom(lo, hi, g, r.Labels()))
+	}
 	cases := []tc{
 		{"Laplace", lap(2), lap(1), []float64{0, 0}, []float64{1, 1}, Pure(1), false},
 		{"Gaussian", gau(sig), gau(sig / 2), []float64{0}, []float64{1}, Guarantee{Epsilon: 1, Delta: 1e-5}, true},
@@ -33,6 +41,9 @@ func TestRecordShapeAudit(t *testing.T) {
 		{"HistogramEncoding", he(2), he(1), []float64{0}, []float64{2}, Pure(1), false},
 		{"CubeHistogram", cube(4), cube(2), []float64{0.1, -1}, []float64{0.9, -1}, Pure(1), false},
 		{"VoronoiCell", vor(2 * math.Sqrt2), vor(math.Sqrt2), []float64{0, 1}, []float64{1, -1}, Pure(1), false},
+		{"DiscreteGaussian", must[*DiscreteGaussian](t)(NewDiscreteGaussian(1, 1, 1e-5, 1)), must[*DiscreteGaussian](t)(NewDiscreteGaussian(1, 3, 1e-5, 1)),
+			[]float64{0}, []float64{1}, Guarantee{Epsilon: 1, Delta: 1e-5}, true},
+		{"FeatureLabelRelease", flr(1), flr(0.5), []float64{-1, -1, 1}, []float64{1, 1, -1}, Guarantee{Epsilon: 2, Delta: 1e-5}, true},
 	}
 	acc := must[*Accountant](t)(NewAccountant(Guarantee{Epsilon: 100, Delta: 1e-3}))
 	for _, c := range cases {
@@ -42,7 +53,9 @@ func TestRecordShapeAudit(t *testing.T) {
 				if broken {
 					m = c.bad
 				}
-				if e, ok := m.(interface{ SetExact(bool) }); ok {
+				if r, ok := m.(*FeatureLabelRelease); ok {
+					r.Features().SetExact(exact) // its labels are exact on every path
+				} else if e, ok := m.(interface{ SetExact(bool) }); ok {
 					e.SetExact(exact)
 				} else if exact {
 					continue // exact on every path already

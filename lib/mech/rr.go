@@ -399,7 +399,10 @@ func (m *HistogramEncoding) K() int { return m.k }
 // Scale returns the Laplace scale.
 func (m *HistogramEncoding) Scale() float64 { return m.scale }
 
-// Guarantee returns (ε, 0).
+// Guarantee returns (ε, 0). It holds for real releases (a nil rng, or
+// SetExact: exact discrete Laplace noise, ExactLaplaceNoise); for a seeded
+// simulation it is the guarantee of the continuous mechanism, which
+// floating-point sampling only approximates.
 func (m *HistogramEncoding) Guarantee() Guarantee { return Pure(m.eps) }
 
 // Release returns e_v + Laplace noise, a vector of length k.

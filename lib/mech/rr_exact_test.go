@@ -222,3 +222,64 @@ func TestExactPathFollowsDomain(t *testing.T) {
 		t.Error("Gaussian exact path ignored the domain set after it was built")
 	}
 }
+
+// prefixSource returns the given words, then its PCG's.
+type prefixSource struct {
+	words []uint64
+	rest  *rand.PCG
+}
+
+func (s *prefixSource) Uint64() uint64 {
+	if len(s.words) > 0 {
+		w := s.words[0]
+		s.words = s.words[1:]
+		return w
+	}
+	return s.rest.Uint64()
+}
+
+// TestRRFlipLargeEpsilonStructure derives the large-ε flip probability from
+// the code, where it cannot be measured: a flip needs the proposal bit and
+// then BernoulliExp(γ), which must be ⌊γ⌋ draws of Bernoulli(e^{-1}) (each
+// exact: TestExpNeg1Chunks) and one Bernoulli(e^{-(γ−⌊γ⌋)}) (or e^{-1}
+// when γ is an integer). Words that make the proposal a flip and every
+// Bernoulli(e^{-1}) succeed (zero chunks lie below e^{-1}'s first chunk),
+// followed by random bits, must leave exactly the last Bernoulli to
+// chance: the flip rate is then e^{-frac}, measurable. A sampler that gave
+// up early at large γ (the rounding of the old RR) or drew a different
+// number of stages would fail.
+func TestRRFlipLargeEpsilonStructure(t *testing.T) {
+	for _, c := range []struct {
+		eps     float64
+		stages  int     // ⌊γ⌋ − 1 for an integer γ, ⌊γ⌋ otherwise
+		tailExp float64 // exponent of the last Bernoulli
+	}{{40, 39, 1}, {40.5, 40, 0.5}, {200, 199, 1}, {700, 699, 1}} {
+		m, err := NewRandomizedResponse(c.eps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pcg := rand.NewPCG(uint64(c.eps*2), 9)
+		const n = 20000
+		flips := 0
+		for i := 0; i < n; i++ {
+			// Word 1: the proposal bit (odd: propose a flip). Then the
+			// bit source takes 63 bits a word, three 16-bit chunks, and
+			// drops the rest: zero the chunks the stages read.
+			words := []uint64{1}
+			for left := c.stages; left > 0; left -= 3 {
+				x := pcg.Uint64()
+				k := min(left, 3)
+				x &^= 1<<(1+16*k) - 1 // bit 0 is dropped (x>>1), then k zero chunks
+				words = append(words, x)
+			}
+			if o, _ := m.Release(rand.New(&prefixSource{words: words, rest: pcg}), 1); o == -1 {
+				flips++
+			}
+		}
+		want := math.Exp(-c.tailExp) // the retry after a failed tail adds < e^{-40}
+		se := math.Sqrt(want * (1 - want) / n)
+		if r := float64(flips) / n; math.Abs(r-want) > 5*se {
+			t.Errorf("ε = %v: flip rate %v after %d forced stages, want e^-%v = %v ± 5·%v", c.eps, r, c.stages, c.tailExp, want, se)
+		}
+	}
+}

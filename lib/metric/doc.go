@@ -33,6 +33,9 @@
 // function from a cell says so by its adapter (NonMetricFunc instead of
 // VectorFunc). While building the tree the index checks the triangle
 // inequality on every triple of prototypes its pruning relies on, and
-// refuses, naming the points, a distance declared a metric that breaks it.
-// Stats.Method says how queries are answered.
+// refuses, naming the points, a distance declared a metric that breaks it;
+// while searching it checks the triples of query, vantage point and
+// prototype it computes, and a violation makes the query fail instead of
+// answering (points it pruned are not checked). Stats.Method says how
+// queries are answered.
 package metric

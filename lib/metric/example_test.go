@@ -38,7 +38,7 @@ func abs(x float64) float64 {
 
 func ExampleStringIndex() {
 	ix, _ := metric.NewStringIndex([]string{"kitten", "mitten", "sitting"}, metric.Levenshtein{}, nil)
-	j, d := ix.Nearest("sitten")
+	j, d, _ := ix.Nearest("sitten")
 	fmt.Println(j, d)
 	// Output: 0 1
 }

@@ -30,7 +30,7 @@ type IndexOptions struct {
 	// leaves of 8 prototypes (faster, same answers).
 	VantagePoint bool
 	// Workers is the number of goroutines answering a batch of queries
-	// (0 means runtime.GOMAXPROCS(0)).
+	// (≤ 0 means runtime.GOMAXPROCS(0), as everywhere in the library).
 	Workers int
 	// Seed chooses the vantage points (the answers never depend on it).
 	Seed uint64
@@ -107,6 +107,18 @@ func indexMethod(brute, declaredMetric, kd bool) string {
 		return "k-d tree"
 	}
 	return "vantage-point tree"
+}
+
+// queryErr returns the error of the first triangle-inequality violation a
+// query has seen, or nil. Once one is seen, every later answer of the
+// index fails too: the tree's pruning cannot be trusted for this distance.
+func (t *vptree[T]) queryErr(fn string) error {
+	if v := t.queryViolation(); v != "" {
+		return fmt.Errorf("metric: %s: the distance breaks the triangle inequality on a query: %s; "+
+			"the vantage-point tree may give wrong answers. Wrap a distance that is not a metric in "+
+			"metric.NonMetricFunc (or NonMetricStringFunc) to search by brute force", fn, v)
+	}
+	return nil
 }
 
 // violationError reports a distance that broke the triangle inequality on
@@ -218,6 +230,9 @@ func (ix *VectorIndex) Nearest(q []float64) (int, float64, error) {
 	var calls int64
 	j, d := ix.nearest(q, &calls)
 	ix.counter.add(1, calls)
+	if err := ix.t.queryErr("Nearest"); err != nil {
+		return -1, 0, err
+	}
 	return j, d, nil
 }
 
@@ -284,13 +299,17 @@ func (ix *VectorIndex) Query(ctx context.Context, qs [][]float64, cells []int, d
 			return err
 		}
 	}
-	return runQueries(ctx, len(qs), ix.opt.Workers, ix.opt.Progress, &ix.counter, func(i int, calls *int64) {
+	err := runQueries(ctx, len(qs), ix.opt.Workers, ix.opt.Progress, &ix.counter, func(i int, calls *int64) {
 		j, d := ix.nearest(qs[i], calls)
 		cells[i] = j
 		if dists != nil {
 			dists[i] = d
 		}
 	})
+	if err != nil {
+		return err
+	}
+	return ix.t.queryErr("Query")
 }
 
 // Cells returns the index of the nearest prototype of every query point.
@@ -346,12 +365,16 @@ func (ix *StringIndex) Stats() Stats { return ix.counter.stats(len(ix.t.pts), ix
 func (ix *StringIndex) ResetStats() { ix.counter.reset() }
 
 // Nearest returns the index of the prototype nearest to q (lowest index
-// among equidistant ones) and its distance.
-func (ix *StringIndex) Nearest(q string) (int, float64) {
+// among equidistant ones) and its distance, or an error if a query has
+// shown the distance breaking the triangle inequality.
+func (ix *StringIndex) Nearest(q string) (int, float64, error) {
 	var calls int64
 	j, d := ix.t.nearest(q, &calls)
 	ix.counter.add(1, calls)
-	return j, d
+	if err := ix.t.queryErr("Nearest"); err != nil {
+		return -1, 0, err
+	}
+	return j, d, nil
 }
 
 // Cells returns the index of the nearest prototype of every query string,
@@ -361,6 +384,9 @@ func (ix *StringIndex) Cells(ctx context.Context, qs []string) ([]int, error) {
 	err := runQueries(ctx, len(qs), ix.opt.Workers, ix.opt.Progress, &ix.counter, func(i int, calls *int64) {
 		cells[i], _ = ix.t.nearest(qs[i], calls)
 	})
+	if err == nil {
+		err = ix.t.queryErr("Cells")
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -19,8 +19,11 @@ type Vector interface {
 // (symmetric, zero on equal points, triangle inequality): the index then
 // uses a vantage-point tree and checks the triangle inequality on every
 // triple of prototypes the tree relies on while building it, failing with
-// an error naming the points when one breaks it. A distance that is not a
-// metric goes in NonMetricFunc instead.
+// an error naming the points when one breaks it, and on the triples of a
+// query, a vantage point and a prototype that its searches compute (the
+// index's answers then fail with an error: its pruning may have skipped
+// the nearest prototype). A distance that is not a metric goes in
+// NonMetricFunc instead.
 type VectorFunc func(a, b []float64) float64
 
 // Dist returns f(a, b).

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 )
 
 // vpNode is a node of a vantage-point tree. An internal node has a vantage
@@ -32,6 +33,17 @@ type vptree[T any] struct {
 	// viol describes the first triangle-inequality violation seen while
 	// building ("" if none).
 	viol string
+	// qviol describes the first violation seen by a query (nil if none).
+	qviol atomic.Pointer[string]
+}
+
+// queryViolation returns the first triangle-inequality violation a query
+// has seen, or "".
+func (t *vptree[T]) queryViolation() string {
+	if v := t.qviol.Load(); v != nil {
+		return *v
+	}
+	return ""
 }
 
 // triangleSlack is the relative tolerance of the triangle-inequality
@@ -259,23 +271,31 @@ func (t *vptree[T]) nearest(q T, calls *int64) (int, float64) {
 		}
 		s.calls = int64(len(t.pts))
 	} else {
-		s.search(0)
+		s.search(0, math.Inf(-1), 0, -1)
 	}
 	*calls += s.calls
 	return s.result()
 }
 
-func (s *searcher[T]) search(ni int32) {
+// search visits node ni, whose points the triangle inequality puts at
+// least lb from the query (lb from the vantage point vp of an ancestor,
+// within slack). A point found nearer than that breaks the triangle
+// inequality on the query, its vantage point and itself, which the pruning
+// relies on: the first such case is recorded in t.qviol.
+func (s *searcher[T]) search(ni int32, lb, slack float64, vp int32) {
 	n := &s.t.nodes[ni]
 	if n.vp < 0 {
 		for _, p := range s.t.bucket[n.bucketLo:n.bucketHi] {
-			s.offer(p, s.t.dist(s.q, s.t.pts[p]))
+			d := s.t.dist(s.q, s.t.pts[p])
+			s.checkBound(p, d, lb, slack, vp)
+			s.offer(p, d)
 		}
 		s.calls += int64(n.bucketHi - n.bucketLo)
 		return
 	}
 	d := s.t.dist(s.q, s.t.pts[n.vp])
 	s.calls++
+	s.checkBound(n.vp, d, lb, slack, vp)
 	s.offer(n.vp, d)
 	first := n.firstChild(d)
 	for k := 0; k < 2; k++ {
@@ -283,9 +303,25 @@ func (s *searcher[T]) search(ni int32) {
 		if n.child[c] < 0 {
 			continue
 		}
-		if lb, slack := n.bound(c, d); s.prunable(lb, slack, n.minIdx[c]) {
+		clb, cslack := n.bound(c, d)
+		if s.prunable(clb, cslack, n.minIdx[c]) {
 			continue
 		}
-		s.search(n.child[c])
+		if clb-cslack > lb-slack {
+			s.search(n.child[c], clb, cslack, n.vp)
+		} else {
+			s.search(n.child[c], lb, slack, vp)
+		}
 	}
+}
+
+// checkBound records a violation when point p is at distance d from the
+// query, below the lower bound lb that vantage point vp gives.
+func (s *searcher[T]) checkBound(p int32, d, lb, slack float64, vp int32) {
+	if d >= lb-slack || s.t.qviol.Load() != nil {
+		return
+	}
+	v := fmt.Sprintf("a query is %v from prototype %d, but the triangle inequality through prototype %d "+
+		"(the query's distance to it and the range of %d's distance to it) puts it at least %v away", d, p, vp, p, lb)
+	s.t.qviol.CompareAndSwap(nil, &v)
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/goldp/goldp/lib/classify"
 	"github.com/goldp/goldp/lib/data"
 	"github.com/goldp/goldp/lib/mech"
+	"gonum.org/v1/gonum/stat"
 )
 
 // grid is the PMW universe: age in 8 ten-year bins from 17, education in
@@ -134,13 +135,7 @@ func histogram(adult string) ([]int, string, error) {
 	return counts, "synthetic Folktables-style ACSIncome (48,842 rows, embedded generator)", nil
 }
 
-func mean(v []float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += x
-	}
-	return s / float64(len(v))
-}
+func mean(v []float64) float64 { return stat.Mean(v, nil) }
 
 func main() {
 	adult := flag.String("adult", os.Getenv("GOLDP_ADULT"), "UCI Adult adult.data file; \"none\" for the synthetic data (default $GOLDP_ADULT; empty: look in the usual places, else synthetic data)")

@@ -6,20 +6,13 @@ package stattest
 import (
 	"math"
 	"slices"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 // MeanVar returns the sample mean and the unbiased sample variance of x
-// (at least two values).
-func MeanVar(x []float64) (mean, variance float64) {
-	for _, v := range x {
-		mean += v
-	}
-	mean /= float64(len(x))
-	for _, v := range x {
-		variance += (v - mean) * (v - mean)
-	}
-	return mean, variance / float64(len(x)-1)
-}
+// (at least two values): gonum's stat.MeanVariance.
+func MeanVar(x []float64) (mean, variance float64) { return stat.MeanVariance(x, nil) }
 
 // KolmogorovP returns the asymptotic p-value of a Kolmogorov–Smirnov
 // statistic d from samples of effective size ne (n for one sample,
