@@ -18,7 +18,17 @@ import (
 // A conversion whose operand cannot be nil (&T{...}, &x, new(T), make,
 // a composite literal or function literal, a variable this cell defines
 // with one of those and never assigns again) is left alone. Any other
-// operand x is checked where it is converted:
+// operand x converted to error gets the error Go makes of a nil value
+// from the engine's helper (kernel/engine/internal/yaegiwrap.NilError):
+//
+//	func() error { v := x; if v == nil { return H.NilError(&v, "*main.E", v.Error) }; return v }()
+//
+// which is not nil, calls the cell's Error method with the nil receiver,
+// prints as fmt prints the nil value and asserts back to *E; with a value
+// method (func (E) Error) through a nil pointer the method is nil and
+// calling it panics as Go's wrapper does. Converted to another compiled
+// interface (fmt.Stringer, sort.Interface, io.Writer), the operand is
+// checked:
 //
 //	func() *E { v := x; if v == nil { panic(...) }; return v }()
 //
@@ -187,6 +197,25 @@ func (c *Checked) nilConv(e ast.Expr, target types.Type, assigned map[types.Obje
 	}
 	v := c.temp("nil")
 	name := types.TypeString(t, func(p *types.Package) string { return p.Name() })
+	if types.Identical(target, errorType()) && c.sess != nil && c.sess.ErrorsHook != "" {
+		// the error Go makes of a nil value, from the engine's helper,
+		// with the method value of the nil receiver
+		method := v + ".Error"
+		if p, ok := t.(*types.Pointer); ok {
+			switch m, index, _ := types.LookupFieldOrMethod(p.Elem(), false, nil, "Error"); {
+			case m != nil && len(index) == 1:
+				// a value method through a nil pointer: the helper
+				// panics as Go's wrapper does
+				method = "nil"
+			case m != nil:
+				// promoted from an embedded value: a nil dereference
+				method = "func() string { return " + v + ".Error() }"
+			}
+		}
+		c.insert(e.Pos(), "func() error { "+v+" := ")
+		c.insert(e.End(), "; if "+v+" == nil { return "+c.sess.ErrorsHook+".NilError(&"+v+", "+strconv.Quote(name)+", "+method+") }; return "+v+" }()")
+		return
+	}
 	msg := strconv.Quote("notebook Go: a nil " + name + " converted to " + types.TypeString(target, func(p *types.Package) string { return p.Name() }) +
 		" is a non-nil interface in Go, but the interpreter makes it nil (so == nil would be true): return or assign nil itself when there is no value")
 	stop := "panic(" + msg + ")"
@@ -347,3 +376,6 @@ func (c *Checked) touched(e ast.Node) bool {
 	}
 	return false
 }
+
+// errorType is the predeclared type error.
+func errorType() types.Type { return types.Universe.Lookup("error").Type() }
