@@ -26,7 +26,7 @@ import (
 // which is not nil, calls the cell's Error method with the nil receiver,
 // prints as fmt prints the nil value and asserts back to *E; with a value
 // method (func (E) Error) through a nil pointer the method is nil and
-// calling it panics as Go's wrapper does. Converted to another compiled
+// calling it panics with a nil dereference. Converted to another compiled
 // interface (fmt.Stringer, sort.Interface, io.Writer), the operand is
 // checked:
 //
@@ -202,14 +202,10 @@ func (c *Checked) nilConv(e ast.Expr, target types.Type, assigned map[types.Obje
 		// with the method value of the nil receiver
 		method := v + ".Error"
 		if p, ok := t.(*types.Pointer); ok {
-			switch m, index, _ := types.LookupFieldOrMethod(p.Elem(), false, nil, "Error"); {
-			case m != nil && len(index) == 1:
-				// a value method through a nil pointer: the helper
-				// panics as Go's wrapper does
+			if m, _, _ := types.LookupFieldOrMethod(p.Elem(), false, nil, "Error"); m != nil {
+				// a value method through a nil pointer: calling it is
+				// a nil dereference, evaluating v.Error would be one
 				method = "nil"
-			case m != nil:
-				// promoted from an embedded value: a nil dereference
-				method = "func() string { return " + v + ".Error() }"
 			}
 		}
 		c.insert(e.Pos(), "func() error { "+v+" := ")

@@ -19,7 +19,6 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"strings"
 )
 
 // interpPath is the import path of the interpreter's package, which
@@ -52,7 +51,7 @@ func Concrete(err error) (any, bool) {
 // error. ptr points to the nil value, name is its type as Go prints it
 // ("*main.E"), and method is its Error method (a method value of the nil
 // receiver), nil when the method has a value receiver and name is a
-// pointer type: calling it panics then, as Go's wrapper does.
+// pointer type: calling it panics then with a nil dereference.
 //
 // The result is built like the interpreter's own wrapper: its first field
 // IValue holds the nil value, so that the interpreter's type assertion back
@@ -73,28 +72,25 @@ func NilError(ptr any, name string, method func() string) error {
 		return err
 	}
 	if method == nil {
-		method = func() string { panic(valueMethodError(name)) }
+		method = func() string { panic(nilDereference{}) }
 	}
 	return typedNil{IValue: v.Interface(), name: name, method: method}
 }
 
-// valueMethodError is the panic of a value method called through a nil
-// pointer, a runtime error whose text names the pointer type.
-type valueMethodError string
+// nilDereference is the panic of a value method called through a nil
+// pointer: Go's runtime error, as gc reports it when it calls the method
+// directly (which it does where it knows the error's dynamic type; through
+// its method wrapper it says "value method main.E.Error called using nil *E
+// pointer" instead).
+type nilDereference struct{}
 
-// Error is Go's text: "value method main.E.Error called using nil *E
-// pointer".
-func (e valueMethodError) Error() string {
-	name := strings.TrimPrefix(string(e), "*")
-	short := name
-	if i := strings.Index(short, "."); i >= 0 {
-		short = short[i+1:]
-	}
-	return "value method " + name + ".Error called using nil *" + short + " pointer"
+// Error is Go's text.
+func (nilDereference) Error() string {
+	return "runtime error: invalid memory address or nil pointer dereference"
 }
 
-// RuntimeError marks valueMethodError as a runtime.Error.
-func (valueMethodError) RuntimeError() {}
+// RuntimeError marks nilDereference as a runtime.Error.
+func (nilDereference) RuntimeError() {}
 
 // typedNil is the error of NilError. Its first field is named IValue, the
 // name by which the interpreter recognises a wrapper in a type assertion.

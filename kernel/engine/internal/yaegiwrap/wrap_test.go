@@ -182,7 +182,7 @@ func main() {
 		defer func() {
 			r := recover()
 			re, ok := r.(runtime.Error)
-			if !ok || re.Error() != "value method main.V.Error called using nil *V pointer" {
+			if !ok || re.Error() != "runtime error: invalid memory address or nil pointer dereference" {
 				t.Errorf("value method through nil: panic %#v", r)
 			}
 		}()
