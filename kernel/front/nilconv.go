@@ -25,8 +25,8 @@ import (
 //
 // which is not nil, calls the cell's Error method with the nil receiver,
 // prints as fmt prints the nil value and asserts back to *E; with a value
-// method (func (E) Error) through a nil pointer the method is nil and
-// calling it panics with a nil dereference. Converted to another compiled
+// method (func (E) Error) or a promoted one through a nil pointer the
+// method is nil and calling it panics with a nil dereference. Converted to another compiled
 // interface (fmt.Stringer, sort.Interface, io.Writer), the operand is
 // checked:
 //
@@ -202,9 +202,11 @@ func (c *Checked) nilConv(e ast.Expr, target types.Type, assigned map[types.Obje
 		// with the method value of the nil receiver
 		method := v + ".Error"
 		if p, ok := t.(*types.Pointer); ok {
-			if m, _, _ := types.LookupFieldOrMethod(p.Elem(), false, nil, "Error"); m != nil {
-				// a value method through a nil pointer: calling it is
-				// a nil dereference, evaluating v.Error would be one
+			_, index, _ := types.LookupFieldOrMethod(t, false, nil, "Error")
+			if m, _, _ := types.LookupFieldOrMethod(p.Elem(), false, nil, "Error"); m != nil || len(index) > 1 {
+				// a value method, or one promoted through an embedded
+				// field, reached through a nil pointer: calling it is a
+				// nil dereference, evaluating v.Error would be one
 				method = "nil"
 			}
 		}
