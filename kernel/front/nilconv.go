@@ -191,7 +191,7 @@ func (c *Checked) nilConv(e ast.Expr, target types.Type, assigned map[types.Obje
 		return
 	}
 	tt, ok := c.typeText(t)
-	if !ok || c.touched(e) {
+	if !ok || !c.wrappable(e) {
 		c.refuse(e, "the interpreter converts a nil value of a cell type to a nil "+target.String()+" (Go keeps a non-nil interface holding the nil value): convert only values that are not nil")
 		return
 	}
@@ -377,3 +377,25 @@ func (c *Checked) touched(e ast.Node) bool {
 
 // errorType is the predeclared type error.
 func errorType() types.Type { return types.Universe.Lookup("error").Type() }
+
+// wrappable reports whether insertions at the start and end of e keep the
+// edits recorded so far: those strictly inside e, replacements within e or
+// outside it (at one offset, insertions come before a replacement that
+// starts there and after one that ends there), and insertions at its end,
+// which without one at its start are a suffix of e (genlib's assertion
+// .(T)) and stay before the later insertion there. An insertion at the
+// start of e, or an edit across a boundary, could be cut.
+func (c *Checked) wrappable(e ast.Node) bool {
+	start, end := c.off(e.Pos()), c.off(e.End())
+	for _, ed := range c.edits {
+		switch {
+		case ed.end < start || ed.start > end:
+		case start < ed.start && ed.end < end:
+		case ed.start < ed.end && (ed.end <= start || ed.start >= end || start <= ed.start && ed.end <= end):
+		case ed.start == end && ed.end == end && start < end:
+		default:
+			return false
+		}
+	}
+	return true
+}
