@@ -190,9 +190,9 @@ func (c *Checked) nilConv(e ast.Expr, target types.Type, assigned map[types.Obje
 	if !nilable(t) || c.nonNil(e, assigned) {
 		return
 	}
-	tt, ok := c.typeText(t)
-	if !ok || !c.wrappable(e) {
-		c.refuse(e, "the interpreter converts a nil value of a cell type to a nil "+target.String()+" (Go keeps a non-nil interface holding the nil value): convert only values that are not nil")
+	why := "the interpreter converts a nil value of a cell type to a nil " + target.String() + " (Go keeps a non-nil interface holding the nil value): "
+	if !c.wrappable(e) {
+		c.refuse(e, why+"assign the value to a variable first and convert the variable")
 		return
 	}
 	v := c.temp("nil")
@@ -212,6 +212,11 @@ func (c *Checked) nilConv(e ast.Expr, target types.Type, assigned map[types.Obje
 		}
 		c.insert(e.Pos(), "func() error { "+v+" := ")
 		c.insert(e.End(), "; if "+v+" == nil { return "+c.sess.ErrorsHook+".NilError(&"+v+", "+strconv.Quote(name)+", "+method+") }; return "+v+" }()")
+		return
+	}
+	tt, ok := c.typeText(t)
+	if !ok {
+		c.refuse(e, why+"declare the type at the top level of a cell, or convert only values that are not nil")
 		return
 	}
 	msg := strconv.Quote("notebook Go: a nil " + name + " converted to " + types.TypeString(target, func(p *types.Package) string { return p.Name() }) +
