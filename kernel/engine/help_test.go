@@ -83,13 +83,18 @@ func TestHelpLimits(t *testing.T) {
 	if got := s.exec("r := rand.IntN(10)\nr >= 0 && r < 10"); got != "true" {
 		t.Errorf("rand.IntN: %q", got)
 	}
-	// a nil cell pointer converted to error stops the cell (the
-	// interpreter would make the error nil); returning nil itself works
-	s.exec("type NE struct{}\nfunc (*NE) Error() string { return \"ne\" }\nfunc get(p *NE) error { return p }\nfunc get2(p *NE) error {\n\tif p == nil {\n\t\treturn nil\n\t}\n\treturn p\n}")
-	if e := s.fail("get(nil) == nil"); !strings.Contains(e.Message, "non-nil interface in Go") {
-		t.Errorf("typed nil converted to error: %+v", e)
+	// a nil cell pointer converted to error is Go's non-nil error; to
+	// another library interface it stops the cell (the interpreter would
+	// make the interface nil); returning nil itself works
+	s.exec("type NE struct{}\nfunc (*NE) Error() string { return \"ne\" }\nfunc get(p *NE) error { return p }")
+	if got := s.exec("err := get(nil)\nfmt.Sprint(err == nil, err)"); got != "false ne" {
+		t.Errorf("typed nil converted to error: %q", got)
 	}
-	if got := s.exec("fmt.Sprint(get2(nil) == nil, get2(&NE{}) == nil, get(&NE{}) == nil)"); got != "true false false" {
+	s.exec("type NS struct{}\nfunc (*NS) String() string { return \"ns\" }\nfunc str(p *NS) fmt.Stringer { return p }\nfunc str2(p *NS) fmt.Stringer {\n\tif p == nil {\n\t\treturn nil\n\t}\n\treturn p\n}")
+	if e := s.fail("str(nil) == nil"); !strings.Contains(e.Message, "non-nil interface in Go") {
+		t.Errorf("typed nil converted to fmt.Stringer: %+v", e)
+	}
+	if got := s.exec("fmt.Sprint(str2(nil) == nil, str2(&NS{}) == nil, str(&NS{}) == nil)"); got != "true false false" {
 		t.Errorf("typed nil alternative: %q", got)
 	}
 	// assertions to a cell interface: the single-value form is refused,

@@ -20,6 +20,7 @@ import (
 	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/display"
 	"github.com/goldp/goldp/kernel/engine/internal/cellerrors"
+	"github.com/goldp/goldp/kernel/engine/internal/yaegiwrap"
 	"github.com/goldp/goldp/kernel/fmtval"
 )
 
@@ -272,6 +273,7 @@ func (s *Session) runtimeExports() interp.Exports {
 			"ErrorsCell":   reflect.ValueOf(s.errs.Cell),
 			"ErrorsEqual":  reflect.ValueOf(s.errs.Equal),
 			"AsError":      reflect.ValueOf(cellerrors.AsError),
+			"NilError":     reflect.ValueOf(yaegiwrap.NilError),
 			"ErrorType":    reflect.ValueOf(s.errs.Register),
 			// kernel/fmtval for the fmt trees of kernel/front
 			"FmtNode":    reflect.ValueOf((*fmtval.Node)(nil)),

@@ -42,7 +42,8 @@
 //	callback     function literals handed to compiled code in loops
 //	fmtcell      %T, %#v, numeric verbs and String/Error of cell types in
 //	             fmt, also inside containers (fmttree.go, kernel/fmtval)
-//	nilconv      a nil cell pointer converted to error is checked; typed
+//	nilconv      a nil cell pointer converted to error is Go's non-nil
+//	             error (to another library interface: checked); typed
 //	             constant expressions converted to interfaces get their type
 //	errorsas     errors.Is/As/Unwrap through the engine's helpers, which see
 //	             cell error types and their Is, As and Unwrap methods

@@ -57,7 +57,7 @@ func TestGolden(t *testing.T) {
 }
 
 // goldenRun checks the cells in one session; the golden files of the
-// panics, faults and errorsas rules enable the engine's helpers of those rules
+// panics, faults, errorsas and nilconv rules enable the engine's helpers of those rules
 // (their calls would clutter every other golden file).
 func goldenRun(t *testing.T, data string, file string) string {
 	cells := strings.Split(strings.TrimSuffix(data, "\n"), "\n%%\n")
@@ -65,7 +65,7 @@ func goldenRun(t *testing.T, data string, file string) string {
 	switch file {
 	case "panics.txtar", "faults.txtar":
 		s.PanicHook = "H"
-	case "errorsas.txtar":
+	case "errorsas.txtar", "nilconv.txtar":
 		s.ErrorsHook = "H"
 	}
 	s.FmtHook = "H"

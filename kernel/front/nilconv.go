@@ -18,7 +18,17 @@ import (
 // A conversion whose operand cannot be nil (&T{...}, &x, new(T), make,
 // a composite literal or function literal, a variable this cell defines
 // with one of those and never assigns again) is left alone. Any other
-// operand x is checked where it is converted:
+// operand x converted to error gets the error Go makes of a nil value
+// from the engine's helper (kernel/engine/internal/yaegiwrap.NilError):
+//
+//	func() error { v := x; if v == nil { return H.NilError(&v, "*main.E", v.Error) }; return v }()
+//
+// which is not nil, calls the cell's Error method with the nil receiver,
+// prints as fmt prints the nil value and asserts back to *E; with a value
+// method (func (E) Error) or a promoted one through a nil pointer the
+// method is nil and calling it panics with a nil dereference. Converted to another compiled
+// interface (fmt.Stringer, sort.Interface, io.Writer), the operand is
+// checked:
 //
 //	func() *E { v := x; if v == nil { panic(...) }; return v }()
 //
@@ -180,13 +190,35 @@ func (c *Checked) nilConv(e ast.Expr, target types.Type, assigned map[types.Obje
 	if !nilable(t) || c.nonNil(e, assigned) {
 		return
 	}
-	tt, ok := c.typeText(t)
-	if !ok || c.touched(e) {
-		c.refuse(e, "the interpreter converts a nil value of a cell type to a nil "+target.String()+" (Go keeps a non-nil interface holding the nil value): convert only values that are not nil")
+	why := "the interpreter converts a nil value of a cell type to a nil " + target.String() + " (Go keeps a non-nil interface holding the nil value): "
+	if !c.wrappable(e) {
+		c.refuse(e, why+"assign the value to a variable first and convert the variable")
 		return
 	}
 	v := c.temp("nil")
 	name := types.TypeString(t, func(p *types.Package) string { return p.Name() })
+	if types.Identical(target, errorType()) && c.sess != nil && c.sess.ErrorsHook != "" {
+		// the error Go makes of a nil value, from the engine's helper,
+		// with the method value of the nil receiver
+		method := v + ".Error"
+		if p, ok := t.(*types.Pointer); ok {
+			_, index, _ := types.LookupFieldOrMethod(t, false, nil, "Error")
+			if m, _, _ := types.LookupFieldOrMethod(p.Elem(), false, nil, "Error"); m != nil || len(index) > 1 {
+				// a value method, or one promoted through an embedded
+				// field, reached through a nil pointer: calling it is a
+				// nil dereference, evaluating v.Error would be one
+				method = "nil"
+			}
+		}
+		c.insert(e.Pos(), "func() error { "+v+" := ")
+		c.insert(e.End(), "; if "+v+" == nil { return "+c.sess.ErrorsHook+".NilError(&"+v+", "+strconv.Quote(name)+", "+method+") }; return "+v+" }()")
+		return
+	}
+	tt, ok := c.typeText(t)
+	if !ok {
+		c.refuse(e, why+"declare the type at the top level of a cell, or convert only values that are not nil")
+		return
+	}
 	msg := strconv.Quote("notebook Go: a nil " + name + " converted to " + types.TypeString(target, func(p *types.Package) string { return p.Name() }) +
 		" is a non-nil interface in Go, but the interpreter makes it nil (so == nil would be true): return or assign nil itself when there is no value")
 	stop := "panic(" + msg + ")"
@@ -346,4 +378,29 @@ func (c *Checked) touched(e ast.Node) bool {
 		}
 	}
 	return false
+}
+
+// errorType is the predeclared type error.
+func errorType() types.Type { return types.Universe.Lookup("error").Type() }
+
+// wrappable reports whether insertions at the start and end of e keep the
+// edits recorded so far: those strictly inside e, replacements within e or
+// outside it (at one offset, insertions come before a replacement that
+// starts there and after one that ends there), and insertions at its end,
+// which without one at its start are a suffix of e (genlib's assertion
+// .(T)) and stay before the later insertion there. An insertion at the
+// start of e, or an edit across a boundary, could be cut.
+func (c *Checked) wrappable(e ast.Node) bool {
+	start, end := c.off(e.Pos()), c.off(e.End())
+	for _, ed := range c.edits {
+		switch {
+		case ed.end < start || ed.start > end:
+		case start < ed.start && ed.end < end:
+		case ed.start < ed.end && (ed.end <= start || ed.start >= end || start <= ed.start && ed.end <= end):
+		case ed.start == end && ed.end == end && start < end:
+		default:
+			return false
+		}
+	}
+	return true
 }

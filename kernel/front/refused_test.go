@@ -26,6 +26,7 @@ func TestRefused(t *testing.T) {
 		{"a type switch case of a cell type with the shape of another", "type Cat struct{}\ntype Dog struct{}\nfunc f(v any) { switch v.(type) { case Cat: } }", "give them different fields"},
 		{"a type switch case of a cell interface implemented by a cell type with the shape of another", "type I interface{ M() }\ntype A struct{}\nfunc (A) M() {}\ntype B struct{}\nfunc f(v any) { switch v.(type) { case I: } }", "switch on the concrete types"},
 		{"a type switch case of a cell interface before a type implementing it, at the top level", "type I interface{ M() }\nvar v any\nswitch v.(type) { case I: }\ntype A struct{ n int }\nfunc (A) M() {}", "declare it first"},
+		{"a nil value of a function-local type converted to a library interface other than error", "type Name struct{}\nfunc (*Name) String() string { return \"n\" }\nfunc f() fmt.Stringer { type L struct{ *Name }; var l *L; return l }", "declare the type at the top level"},
 		{"fmt.Print of a cell type with a String method", "type S struct{ n int }\nfunc (S) String() string { return \"s\" }\nfmt.Print(S{})", "use Println or Printf"},
 		{"a value whose String method has a pointer receiver, of a type that cannot be named", "type P struct{ n int }\nfunc (*P) String() string { return \"p\" }\nfunc g() { type In struct{}; type L struct{ P; x In }; fmt.Println(L{}) }", "print its fields yourself"},
 		{"fmt with a non-constant format and cell types", "type Q struct{}\nf := \"%v\"\nfmt.Printf(f, Q{})", "string literal"},

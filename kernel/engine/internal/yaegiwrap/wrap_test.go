@@ -2,7 +2,10 @@ package yaegiwrap
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/traefik/yaegi/interp"
@@ -84,6 +87,136 @@ func BenchmarkConcrete(b *testing.B) {
 	for b.Loop() {
 		if _, ok := Concrete(err); !ok {
 			b.Fatal("not a wrapper")
+		}
+	}
+}
+
+// TestNilError runs NilError in the interpreter, as the front end's
+// rewrite of a nil value of a cell type converted to error calls it, and
+// checks what Go shows of such an error: not nil, its Error method called
+// with the nil receiver, fmt's output (also "<nil>" when the method panics
+// on the nil pointer), the type assertion back to the cell type (which
+// needs the interpreter to recognise the wrapper by its field IValue) and
+// Concrete.
+func TestNilError(t *testing.T) {
+	var got []error
+	var notes []string
+	in := interp.New(interp.Options{})
+	if err := in.Use(interp.Exports{"goldp.rt/rt": {
+		"Take":     reflect.ValueOf(func(err error) { got = append(got, err) }),
+		"Note":     reflect.ValueOf(func(s string) { notes = append(notes, s) }),
+		"NilError": reflect.ValueOf(NilError),
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := in.Eval(`package main
+import "goldp.rt"
+type E struct{ S string }
+func (e *E) Error() string { if e == nil { return "nil E" }; return e.S }
+type D struct{ N *int }
+func (d *D) Error() string { return string(rune(*d.N)) }
+type V struct{ S string }
+func (v V) Error() string { return v.S }
+type Errs []string
+func (e Errs) Error() string { return "errs" }
+func main() {
+	var e *E
+	err := rt.NilError(&e, "*main.E", e.Error)
+	rt.Take(err)
+	if err == nil {
+		rt.Note("nil")
+	}
+	if p, ok := err.(*E); ok && p == nil {
+		rt.Note("assert *E")
+	}
+	if _, ok := err.(*D); ok {
+		rt.Note("assert *D")
+	}
+	var d *D
+	rt.Take(rt.NilError(&d, "*main.D", d.Error))
+	var v *V
+	rt.Take(rt.NilError(&v, "*main.V", nil))
+	var es Errs
+	rt.Take(rt.NilError(&es, "main.Errs", es.Error))
+}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(notes, ",") != "assert *E" {
+		t.Errorf("in the interpreter: %q, want only the assertion to *E", notes)
+	}
+	if len(got) != 4 {
+		t.Fatalf("recorded %d errors, want 4", len(got))
+	}
+	e, d, v, es := got[0], got[1], got[2], got[3]
+	for i, err := range got {
+		c, ok := Concrete(err)
+		if !ok || !reflect.ValueOf(c).IsNil() {
+			t.Errorf("error %d: Concrete = %#v, %v; want the typed nil", i, c, ok)
+		}
+	}
+	if e.Error() != "nil E" {
+		t.Errorf("Error() = %q", e.Error())
+	}
+	for _, c := range []struct {
+		err  error
+		f    string
+		want string
+	}{
+		{e, "%v|%s|%q|%x|%6v|%-6s|", "nil E|nil E|\"nil E\"|6e696c2045| nil E|nil E |"},
+		{e, "%#v %d", "(*main.E)(nil) 0"},
+		{d, "%v|%s|%q|%8v|", "<nil>|<nil>|<nil>|<nil>|"},
+		{v, "%v", "<nil>"},
+		{es, "%v %s %#v", "errs errs main.Errs(nil)"},
+	} {
+		if s := fmt.Sprintf(c.f, c.err, c.err, c.err, c.err, c.err, c.err); !strings.HasPrefix(s, c.want) {
+			t.Errorf("Sprintf(%q) = %q, want %q", c.f, s, c.want)
+		}
+	}
+	w := fmt.Errorf("w: %w", d)
+	if c, ok := Concrete(errors.Unwrap(w)); w.Error() != "w: <nil>" || !ok || !reflect.ValueOf(c).IsNil() {
+		t.Errorf("wrapped with %%w: %q, unwraps to %#v", w.Error(), errors.Unwrap(w))
+	}
+	func() {
+		defer func() {
+			r := recover()
+			re, ok := r.(runtime.Error)
+			if !ok || re.Error() != "runtime error: invalid memory address or nil pointer dereference" {
+				t.Errorf("value method through nil: panic %#v", r)
+			}
+		}()
+		_ = v.Error()
+	}()
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("a method dereferencing the nil receiver did not panic")
+			}
+		}()
+		_ = d.Error()
+	}()
+}
+
+// embedded is a type whose compiled representation has an Error method.
+type embedded struct{ error }
+
+func TestNilErrorCompiledMethod(t *testing.T) {
+	var p *embedded
+	err := NilError(&p, "*main.embedded", nil)
+	if q, ok := err.(*embedded); !ok || q != nil {
+		t.Errorf("NilError of a compiled error type = %#v, want the typed nil", err)
+	}
+}
+
+// BenchmarkNilError measures the error of a nil value: building it and
+// calling its Error method, the path a cell's typed nil takes.
+func BenchmarkNilError(b *testing.B) {
+	var p *struct{ N int } // as the interpreter represents a *E
+	method := func() string { return "e" }
+	for b.Loop() {
+		if NilError(&p, "*main.E", method).Error() != "e" {
+			b.Fatal("wrong text")
 		}
 	}
 }
