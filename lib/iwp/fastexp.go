@@ -46,18 +46,28 @@ func fastexp(x float64) float64 {
 }
 
 // expInPlace replaces every v[i] by e^v[i] (fastexp, with the body
-// inlined so a batch pays no call per element).
+// inlined so a batch pays no call per element). The rare argument outside
+// (−700, 700) leaves the inner loop for math.Exp, so that the loop itself
+// has no call (around which the compiler would spill its index).
 func expInPlace(v []float64) {
-	for i, x := range v {
-		if !(x > -700 && x < 700) {
-			v[i] = math.Exp(x)
-			continue
+	i := 0
+	for {
+		for ; i < len(v); i++ {
+			x := v[i]
+			if !(x > -700 && x < 700) {
+				break
+			}
+			z := x*expInvL + expShift
+			ki := math.Float64bits(z)
+			k := z - expShift
+			r := x - k*expLnHi - k*expLnLo
+			p := 1 + r + r*r*(0.5+r*(1.0/6+r*(1.0/24)))
+			v[i] = math.Float64frombits(expTab[ki&(expN-1)]+uint64(int64(ki)>>8)<<52) * p
 		}
-		z := x*expInvL + expShift
-		ki := math.Float64bits(z)
-		k := z - expShift
-		r := x - k*expLnHi - k*expLnLo
-		p := 1 + r + r*r*(0.5+r*(1.0/6+r*(1.0/24)))
-		v[i] = math.Float64frombits(expTab[ki&(expN-1)]+uint64(int64(ki)>>8)<<52) * p
+		if i == len(v) {
+			return
+		}
+		v[i] = math.Exp(v[i])
+		i++
 	}
 }
