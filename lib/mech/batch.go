@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"sync/atomic"
 
@@ -359,20 +360,20 @@ func addNormalIn(st *xo, x, out []float64, sigma, a, b float64) bool {
 
 // flipLabels writes yt[i] = y[i], negated when the stream's next word is at
 // least thr (randomized response with keep probability thr/2^64), and
-// returns false at the first label that is not ±1.
+// returns false at the first label that is not ±1. The flip is branch-free
+// (the borrow of u − thr, moved to the sign bit): a branch on a random flip
+// is mispredicted about as often as labels flip.
 func flipLabels(st *xo, y, yt []float64, thr uint64) bool {
 	s0, s1, s2, s3 := st.s0, st.s1, st.s2, st.s3
 	yt = yt[:len(y)]
 	for i, v := range y {
-		if v != 1 && v != -1 {
+		if math.Abs(v) != 1 { // also NaN
 			return false
 		}
 		var u uint64
 		s0, s1, s2, s3, u = blockrng.Step(s0, s1, s2, s3)
-		if u >= thr {
-			v = -v
-		}
-		yt[i] = v
+		_, keep := bits.Sub64(u, thr, 0) // 1 iff u < thr
+		yt[i] = math.Float64frombits(math.Float64bits(v) ^ (keep^1)<<63)
 	}
 	st.s0, st.s1, st.s2, st.s3 = s0, s1, s2, s3
 	return true
