@@ -587,10 +587,13 @@ func (m *RandomizedResponse) ReleaseBatch(ctx context.Context, seed uint64, y []
 	}
 	err := runBlocks(ctx, (n+BlockRows-1)/BlockRows, workers, rep, func(b int) error {
 		p := blockState(seed, b)
-		var rng *rand.Rand
-		if m.simExact {
-			rng = rand.New(&p)
+		if !m.simExact {
+			// One word per label, branch-free (the labels were checked above).
+			a, e := b*BlockRows, min((b+1)*BlockRows, n)
+			flipLabels(&p, y[a:e], out[a:e], m.thr)
+			return nil
 		}
+		rng := rand.New(&p)
 		for i, e := b*BlockRows, min((b+1)*BlockRows, n); i < e; i++ {
 			v := y[i]
 			if m.flipSim(p.Uint64(), rng) {
