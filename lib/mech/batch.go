@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"sync/atomic"
 
 	"github.com/goldp/goldp/lib/internal/blockrng"
 	"github.com/goldp/goldp/lib/internal/parallel"
 	"github.com/goldp/goldp/lib/progress"
+	"gonum.org/v1/gonum/mathext/prng"
 )
 
 // BlockRows is the number of records in one block of a batch simulation. Block
@@ -18,14 +20,29 @@ import (
 // library's one blocked scheme (iwp's NoiseRelease uses the same).
 const BlockRows = blockrng.Rows
 
-// BlockRNG returns the PCG stream of block b of a batch simulation seeded
-// with seed. Both PCG words are derived by SplitMix64 mixing of (seed, b),
-// so streams of neighbouring blocks and seeds are unrelated.
-func BlockRNG(seed uint64, block int) *rand.PCG { return blockrng.New(seed, block) }
+// BlockRNG returns the random stream of block b of a batch simulation
+// seeded with seed: gonum's xoshiro256++, seeded by SplitMix64 mixing of
+// (seed, b), so streams of neighbouring blocks and seeds are unrelated.
+// (Until 2026-11-24 the blocks drew from math/rand/v2's PCG; xoshiro256++
+// needs no multiplication, and the generator's step was most of a release's
+// cost, so seeded releases changed then.)
+func BlockRNG(seed uint64, block int) *prng.Xoshiro256plusplus { return blockrng.New(seed, block) }
 
-func blockState(seed uint64, block int) pcg {
-	hi, lo := blockrng.Seeds(seed, block)
-	return pcg{hi, lo}
+// xo is the state of a block's xoshiro256++ stream. Hot loops keep its four
+// words in local variables and step them with blockrng.Step; the rare slow
+// paths copy them into an xo and draw through its Uint64 method.
+type xo struct{ s0, s1, s2, s3 uint64 }
+
+// Uint64 returns the next word of the stream.
+func (x *xo) Uint64() uint64 {
+	var u uint64
+	x.s0, x.s1, x.s2, x.s3, u = blockrng.Step(x.s0, x.s1, x.s2, x.s3)
+	return u
+}
+
+func blockState(seed uint64, block int) xo {
+	s0, s1, s2, s3 := blockrng.State(seed, block)
+	return xo{s0, s1, s2, s3}
 }
 
 // runBlocks calls fn(b) for every block b in [0, nBlocks) on up to workers
@@ -143,11 +160,11 @@ func (r *FeatureLabelRelease) Guarantee() Guarantee {
 // Release privatises n records: x holds n×d features row-major, y the n
 // labels (±1). It is a seeded simulation (floating-point Gaussian noise,
 // reproducible from seed); a real release uses ReleaseExact, which exposes
-// no seed. Block b of BlockRows records draws from BlockRNG(seed, b):
-// for each record, d normals (the ziggurat of FillNormal) then one 64-bit
-// word for the label. The result is identical for any workers (≤ 0:
-// GOMAXPROCS). Release stops with ctx.Err() when ctx is cancelled. x and y
-// are not modified.
+// no seed. Block b of BlockRows records draws from BlockRNG(seed, b): the
+// block's features in row-major order (the ziggurat of FillNormal, one
+// word per normal in its common case), then one 64-bit word per label. The
+// result is identical for any workers (≤ 0: GOMAXPROCS). Release stops with
+// ctx.Err() when ctx is cancelled. x and y are not modified.
 func (r *FeatureLabelRelease) Release(ctx context.Context, seed uint64, x []float64, y []float64, workers int) (xt, yt []float64, err error) {
 	d := r.box.Dim()
 	if len(x) != len(y)*d {
@@ -183,43 +200,35 @@ func (r *FeatureLabelRelease) ReleaseInto(ctx context.Context, seed uint64, x, y
 	nBlocks := (n + BlockRows - 1) / BlockRows
 	err := runBlocks(ctx, nBlocks, workers, r.progress, func(b int) error {
 		st := blockState(seed, b)
-		sh, sl := st.hi, st.lo
 		r0, r1 := b*BlockRows, min((b+1)*BlockRows, n)
-		for i := r0; i < r1; i++ {
-			row := x[i*d : (i+1)*d]
-			out := xt[i*d : (i+1)*d]
-			out = out[:len(row)]
-			lo, hi := lo[:len(row)], hi[:len(row)]
-			for k, v := range row {
-				if !(v >= lo[k] && v <= hi[k]) {
-					if !clip || math.IsNaN(v) {
-						return errOutOfBox
-					}
-					v = math.Max(lo[k], math.Min(hi[k], v))
+		xb, ob := x[r0*d:r1*d], xt[r0*d:r1*d]
+		if clip {
+			// Clamp into the output, then add the noise in place.
+			for i, v := range xb {
+				k := i % d
+				if math.IsNaN(v) {
+					return errOutOfBox
 				}
-				var u uint64
-				sh, sl, u = pcgStep(sh, sl)
-				z, ok := zigFast(u)
-				if !ok {
-					p := pcg{sh, sl}
-					z = normalRetry(&p, u)
-					sh, sl = p.hi, p.lo
-				}
-				out[k] = v + sigma*z
+				ob[i] = math.Max(lo[k], math.Min(hi[k], v))
 			}
+			xb = ob
+		}
+		if !gaussBlock(&st, xb, ob, lo, hi, sigma) {
+			return errOutOfBox
+		}
+		if !rrExact {
+			if !flipLabels(&st, y[r0:r1], yt[r0:r1], thr) {
+				return errOutOfBox
+			}
+			return nil
+		}
+		rng := rand.New(&st)
+		for i := r0; i < r1; i++ {
 			lab := y[i]
 			if lab != 1 && lab != -1 {
 				return errOutOfBox
 			}
-			var u uint64
-			sh, sl, u = pcgStep(sh, sl)
-			if rrExact {
-				p := pcg{sh, sl}
-				if r.rr.flip.draw(rand.New(&p)) {
-					lab = -lab
-				}
-				sh, sl = p.hi, p.lo
-			} else if u >= thr {
+			if r.rr.flip.draw(rng) {
 				lab = -lab
 			}
 			yt[i] = lab
@@ -230,6 +239,158 @@ func (r *FeatureLabelRelease) ReleaseInto(ctx context.Context, seed uint64, x, y
 		return r.firstBad(x, y)
 	}
 	return err
+}
+
+// gaussBlock writes out[i] = x[i] + σ·Z_i for the records of one block
+// (row-major, d = len(lo) features each), Z_i standard normals from the
+// ziggurat driven by the stream st, after checking that every x[i] lies in
+// [lo_k, hi_k] (k = i mod d). It returns false if one is outside the box or
+// NaN (out and st are then unspecified). The block's labels draw from st
+// after it.
+//
+// When every feature has the same bounds (a box [a, b]^d, the usual scaling)
+// the check is fused into the noise loop with the two bounds in registers.
+// Otherwise check and noise run as two loops on chunks of checkRows records
+// (20 KB at d = 10, so the noise pass reads x from L1): fused with per-
+// feature bounds, the loop had more live variables than registers and the
+// compiler kept half of them on the stack.
+func gaussBlock(st *xo, x, out, lo, hi []float64, sigma float64) bool {
+	if a, b, ok := uniformBounds(lo, hi); ok {
+		return addNormalIn(st, x, out, sigma, a, b)
+	}
+	const checkRows = 256
+	d := len(lo)
+	for c := 0; c < len(x); c += checkRows * d {
+		e := min(c+checkRows*d, len(x))
+		if !inBox(x[c:e], lo, hi) {
+			return false
+		}
+		addNormal(st, x[c:e], out[c:e], sigma)
+	}
+	return true
+}
+
+// uniformBounds returns (a, b, true) if lo[k] = a and hi[k] = b for every k.
+func uniformBounds(lo, hi []float64) (a, b float64, ok bool) {
+	a, b = lo[0], hi[0]
+	for k := range lo {
+		if lo[k] != a || hi[k] != b {
+			return 0, 0, false
+		}
+	}
+	return a, b, true
+}
+
+// inBox reports whether every record of x (d = len(lo) values each) lies in
+// the box [lo, hi] (false for NaN).
+func inBox(x, lo, hi []float64) bool {
+	d := len(lo)
+	hi = hi[:d]
+	for r := 0; r+d <= len(x); r += d {
+		row := x[r : r+d : r+d]
+		for k, v := range row {
+			if !(v >= lo[k] && v <= hi[k]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// addNormal writes out[i] = x[i] + σ·Z_i (out may be x), Z_i standard
+// normals from the ziggurat driven by the stream st, which it advances.
+func addNormal(st *xo, x, out []float64, sigma float64) {
+	s0, s1, s2, s3 := st.s0, st.s1, st.s2, st.s3
+	out = out[:len(x)]
+	i := 0
+	for {
+		// The common case, with no call in the loop (a call would make the
+		// compiler spill the loop's variables around it).
+		var u uint64
+		for ; i < len(x); i++ {
+			s0, s1, s2, s3, u = blockrng.Step(s0, s1, s2, s3)
+			z, ok := zigFast(u)
+			if !ok {
+				break
+			}
+			out[i] = x[i] + sigma*z
+		}
+		if i == len(x) {
+			break
+		}
+		// The word u missed the fast path (about one in 250): finish the
+		// draw on the stream, then go on.
+		p, z := gaussRetry(xo{s0, s1, s2, s3}, u)
+		s0, s1, s2, s3 = p.s0, p.s1, p.s2, p.s3
+		out[i] = x[i] + sigma*z
+		i++
+	}
+	st.s0, st.s1, st.s2, st.s3 = s0, s1, s2, s3
+}
+
+// addNormalIn is addNormal after checking every x[i] against [a, b]: it
+// returns false at the first value outside or NaN (out and st are then
+// unspecified).
+func addNormalIn(st *xo, x, out []float64, sigma, a, b float64) bool {
+	s0, s1, s2, s3 := st.s0, st.s1, st.s2, st.s3
+	out = out[:len(x)]
+	i := 0
+	for {
+		var u uint64
+		for ; i < len(x); i++ {
+			v := x[i]
+			if !(v >= a && v <= b) {
+				return false
+			}
+			s0, s1, s2, s3, u = blockrng.Step(s0, s1, s2, s3)
+			z, ok := zigFast(u)
+			if !ok {
+				break
+			}
+			out[i] = v + sigma*z
+		}
+		if i == len(x) {
+			break
+		}
+		p, z := gaussRetry(xo{s0, s1, s2, s3}, u)
+		s0, s1, s2, s3 = p.s0, p.s1, p.s2, p.s3
+		out[i] = x[i] + sigma*z
+		i++
+	}
+	st.s0, st.s1, st.s2, st.s3 = s0, s1, s2, s3
+	return true
+}
+
+// flipLabels writes yt[i] = y[i], negated when the stream's next word is at
+// least thr (randomized response with keep probability thr/2^64), and
+// returns false at the first label that is not ±1. The flip is branch-free
+// (the borrow of u − thr, moved to the sign bit): a branch on a random flip
+// is mispredicted about as often as labels flip.
+func flipLabels(st *xo, y, yt []float64, thr uint64) bool {
+	s0, s1, s2, s3 := st.s0, st.s1, st.s2, st.s3
+	yt = yt[:len(y)]
+	for i, v := range y {
+		if math.Abs(v) != 1 { // also NaN
+			return false
+		}
+		var u uint64
+		s0, s1, s2, s3, u = blockrng.Step(s0, s1, s2, s3)
+		_, keep := bits.Sub64(u, thr, 0) // 1 iff u < thr
+		yt[i] = math.Float64frombits(math.Float64bits(v) ^ (keep^1)<<63)
+	}
+	st.s0, st.s1, st.s2, st.s3 = s0, s1, s2, s3
+	return true
+}
+
+// gaussRetry is normalRetry on the stream p, taking and returning the
+// state by value so that gaussBlock never takes its words' addresses (which
+// would keep them on the stack); it is kept out of line so that the loop
+// does not carry the call's set-up.
+//
+//go:noinline
+func gaussRetry(p xo, u uint64) (xo, float64) {
+	z := normalRetry(p.Uint64, u)
+	return p, z
 }
 
 // ReleaseExact privatises n records for a real release, with no seed:
@@ -361,18 +522,8 @@ func (m *Gaussian) ReleaseBatch(ctx context.Context, seed uint64, x []float64, d
 	sigma := m.sigma
 	err = runBlocks(ctx, (n+BlockRows-1)/BlockRows, workers, rep, func(b int) error {
 		st := blockState(seed, b)
-		sh, sl := st.hi, st.lo
-		for i, e := b*BlockRows*dim, min((b+1)*BlockRows, n)*dim; i < e; i++ {
-			var u uint64
-			sh, sl, u = pcgStep(sh, sl)
-			z, ok := zigFast(u)
-			if !ok {
-				p := pcg{sh, sl}
-				z = normalRetry(&p, u)
-				sh, sl = p.hi, p.lo
-			}
-			out[i] += sigma * z
-		}
+		blk := out[b*BlockRows*dim : min((b+1)*BlockRows, n)*dim]
+		addNormal(&st, blk, blk, sigma)
 		return nil
 	})
 	if err != nil {
@@ -402,15 +553,15 @@ func (m *Laplace) ReleaseBatch(ctx context.Context, seed uint64, x []float64, wo
 	scale := m.scale
 	err = runBlocks(ctx, (n+BlockRows-1)/BlockRows, workers, rep, func(b int) error {
 		st := blockState(seed, b)
-		sh, sl := st.hi, st.lo
+		s0, s1, s2, s3 := st.s0, st.s1, st.s2, st.s3
 		for i, e := b*BlockRows*dim, min((b+1)*BlockRows, n)*dim; i < e; i++ {
 			var u uint64
-			sh, sl, u = pcgStep(sh, sl)
+			s0, s1, s2, s3, u = blockrng.Step(s0, s1, s2, s3)
 			z, ok := zigFastLaplace(u)
 			if !ok {
-				p := pcg{sh, sl}
-				z = laplaceRetry(&p, u)
-				sh, sl = p.hi, p.lo
+				p := xo{s0, s1, s2, s3}
+				z = laplaceRetry(p.Uint64, u)
+				s0, s1, s2, s3 = p.s0, p.s1, p.s2, p.s3
 			}
 			out[i] += scale * z
 		}
@@ -439,10 +590,13 @@ func (m *RandomizedResponse) ReleaseBatch(ctx context.Context, seed uint64, y []
 	}
 	err := runBlocks(ctx, (n+BlockRows-1)/BlockRows, workers, rep, func(b int) error {
 		p := blockState(seed, b)
-		var rng *rand.Rand
-		if m.simExact {
-			rng = rand.New(&p)
+		if !m.simExact {
+			// One word per label, branch-free (the labels were checked above).
+			a, e := b*BlockRows, min((b+1)*BlockRows, n)
+			flipLabels(&p, y[a:e], out[a:e], m.thr)
+			return nil
 		}
+		rng := rand.New(&p)
 		for i, e := b*BlockRows, min((b+1)*BlockRows, n); i < e; i++ {
 			v := y[i]
 			if m.flipSim(p.Uint64(), rng) {

@@ -73,7 +73,7 @@
 // Batch simulations (FeatureLabelRelease.Release, Gaussian.ReleaseBatch,
 // Laplace.ReleaseBatch, RandomizedResponse.ReleaseBatch) take a seed: the
 // records are cut into blocks of BlockRows and block i draws from its own
-// PCG stream BlockRNG(seed, i), so a release is the same whatever the
+// xoshiro256++ stream BlockRNG(seed, i), so a release is the same whatever the
 // number of workers; blocks run in parallel, honour a context.Context and
 // report to a progress.Reporter. FeatureLabelRelease.ReleaseExact is the
 // real batch release: exact samplers, one SecureRand per block, no seed.

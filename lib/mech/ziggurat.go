@@ -16,9 +16,8 @@ import (
 // area exactly tile the half-density.
 
 const (
-	zigN     = 1024
-	zigSign  = zigN    // the sign bit
-	zigShift = 63 - 10 // moves the sign bit to bit 63
+	zigN    = 1024
+	zigSign = zigN // the sign bit
 )
 
 // ziggurat holds the tables of a zigN-layer ziggurat for a decreasing
@@ -86,14 +85,20 @@ var (
 	// zigExp is the ziggurat of the exponential exp(-x).
 	zigExp *ziggurat
 
-	// Hot-path copies of the tables, as package-level arrays.
+	// Hot-path copies of the tables, as package-level arrays. zigSW and
+	// zigESW hold the abscissa scales with the sign folded in: entry
+	// i + s·zigN is (−1)^s·w[i], so the 11 low bits of a word (layer and
+	// sign) index them directly and the fast path needs no sign flip
+	// (negation is exact: the values are those of flipping the sign bit).
 	zigK    [zigN]uint64
 	zigW    [zigN]float64
+	zigSW   [2 * zigN]float64
 	zigF    [zigN + 1]float64
 	zigR    float64
 	zigRInv float64
 	zigEK   [zigN]uint64
 	zigEW   [zigN]float64
+	zigESW  [2 * zigN]float64
 )
 
 // zigSetup builds the ziggurat tables once.
@@ -111,6 +116,10 @@ var zigSetup = sync.OnceFunc(func() {
 	zigK, zigW, zigF = zigNorm.k, zigNorm.w, zigNorm.f
 	zigR, zigRInv = zigNorm.r, zigNorm.rInv
 	zigEK, zigEW = zigExp.k, zigExp.w
+	for i := 0; i < zigN; i++ {
+		zigSW[i], zigSW[i+zigN] = zigW[i], -zigW[i]
+		zigESW[i], zigESW[i+zigN] = zigEW[i], -zigEW[i]
+	}
 })
 
 // pcg is the state of a PCG-DXSM generator, the algorithm of
@@ -165,12 +174,11 @@ func (p pcg) store(r *rand.PCG) {
 }
 
 // zigFast is the ziggurat's common case for the 64-bit word u: one word
-// gives the layer (10 bits), the sign (bit 10) and a 53-bit abscissa. It
+// gives the layer (bits 0–9), the sign (bit 10) and a 53-bit abscissa. It
 // succeeds for about 99.6% of words.
 func zigFast(u uint64) (float64, bool) {
-	i := u & (zigN - 1)
 	j := u >> 11
-	return math.Float64frombits(math.Float64bits(float64(j)*zigW[i]) ^ (u&zigSign)<<zigShift), j < zigK[i]
+	return float64(j) * zigSW[u&(2*zigN-1)], j < zigK[u&(zigN-1)]
 }
 
 // normal returns a standard normal variable drawn from p.
@@ -180,18 +188,21 @@ func normal(p *pcg) float64 {
 	if z, ok := zigFast(u); ok {
 		return z
 	}
-	return normalRetry(p, u)
+	return normalRetry(p.Uint64, u)
 }
 
 // normalRetry finishes a draw whose first word u missed the fast path:
-// it runs the tail or wedge test for u and draws afresh until accepted.
-func normalRetry(p *pcg, u uint64) float64 {
+// it runs the tail or wedge test for u and draws afresh from next until
+// accepted. next is the generator the word came from (PCG for FillNormal,
+// xoshiro256++ in the batch releases); this path is rare enough (about one
+// draw in 250) for the indirect call.
+func normalRetry(next func() uint64, u uint64) float64 {
 	for {
 		i := u & (zigN - 1)
 		j := u >> 11
 		x, ok := float64(j)*zigW[i], j < zigK[i]
 		if !ok {
-			x, ok = normalSlow(p, i, j)
+			x, ok = normalSlow(next, i, j)
 		}
 		if ok {
 			if u&zigSign != 0 {
@@ -199,29 +210,29 @@ func normalRetry(p *pcg, u uint64) float64 {
 			}
 			return x
 		}
-		u = p.Uint64()
+		u = next()
 	}
 }
 
 // normalSlow handles the base layer's tail and the wedges.
-func normalSlow(p *pcg, i, j uint64) (float64, bool) {
+func normalSlow(next func() uint64, i, j uint64) (float64, bool) {
 	if i == 0 {
 		// Tail beyond r (Marsaglia 1964): x = -ln(U1)/r until -2 ln(U2) > x².
 		for {
-			x := -math.Log(unit53(p)) * zigRInv
-			y := -math.Log(unit53(p))
+			x := -math.Log(unit53(next)) * zigRInv
+			y := -math.Log(unit53(next))
 			if 2*y > x*x {
 				return zigR + x, true
 			}
 		}
 	}
 	x := float64(j) * zigW[i]
-	y := zigF[i] + unit53(p)*(zigF[i+1]-zigF[i])
+	y := zigF[i] + unit53(next)*(zigF[i+1]-zigF[i])
 	return x, y < math.Exp(-x*x/2)
 }
 
 // unit53 returns a uniform variable in (0, 1).
-func unit53(p *pcg) float64 { return (float64(p.Uint64()>>11) + 0.5) * 0x1p-53 }
+func unit53(next func() uint64) float64 { return (float64(next()>>11) + 0.5) * 0x1p-53 }
 
 // FillNormal fills dst with i.i.d. standard normal variables from a
 // 1024-layer ziggurat (53-bit abscissae) driven by r, advancing r. It is
@@ -236,7 +247,7 @@ func FillNormal(r *rand.PCG, dst []float64) {
 		z, ok := zigFast(u)
 		if !ok {
 			st := pcg{hi, lo}
-			z = normalRetry(&st, u)
+			z = normalRetry(st.Uint64, u)
 			hi, lo = st.hi, st.lo
 		}
 		dst[i] = z
@@ -248,15 +259,14 @@ func FillNormal(r *rand.PCG, dst []float64) {
 // 64-bit word u: the exponential ziggurat's layer (bits 0–9), the sign
 // (bit 10) and a 53-bit abscissa. It succeeds for about 99.4% of words.
 func zigFastLaplace(u uint64) (float64, bool) {
-	i := u & (zigN - 1)
 	j := u >> 11
-	return math.Float64frombits(math.Float64bits(float64(j)*zigEW[i]) ^ (u&zigSign)<<zigShift), j < zigEK[i]
+	return float64(j) * zigESW[u&(2*zigN-1)], j < zigEK[u&(zigN-1)]
 }
 
 // laplaceRetry finishes a Laplace draw whose first word u missed the fast
 // path: the exponential's tail beyond r is r + Exp(1) (memorylessness), a
 // wedge point is accepted when under e^{-x}; otherwise it draws afresh.
-func laplaceRetry(p *pcg, u uint64) float64 {
+func laplaceRetry(next func() uint64, u uint64) float64 {
 	z := zigExp
 	for {
 		i := u & (zigN - 1)
@@ -264,9 +274,9 @@ func laplaceRetry(p *pcg, u uint64) float64 {
 		x, ok := float64(j)*z.w[i], j < z.k[i]
 		if !ok {
 			if i == 0 {
-				x, ok = z.r-math.Log(unit53(p)), true
+				x, ok = z.r-math.Log(unit53(next)), true
 			} else {
-				y := z.f[i] + unit53(p)*(z.f[i+1]-z.f[i])
+				y := z.f[i] + unit53(next)*(z.f[i+1]-z.f[i])
 				ok = y < math.Exp(-x)
 			}
 		}
@@ -276,7 +286,7 @@ func laplaceRetry(p *pcg, u uint64) float64 {
 			}
 			return x
 		}
-		u = p.Uint64()
+		u = next()
 	}
 }
 
@@ -287,5 +297,5 @@ func laplace(p *pcg) float64 {
 	if z, ok := zigFastLaplace(u); ok {
 		return z
 	}
-	return laplaceRetry(p, u)
+	return laplaceRetry(p.Uint64, u)
 }

@@ -24,7 +24,7 @@
 // goldp-out/iwp_acs/ (or $GOLDP_OUT).
 //
 // This is a simulation study: every repetition releases the training rows
-// with the seeded FeatureLabelRelease.Release (block PCG streams from the
+// with the seeded FeatureLabelRelease.Release (block xoshiro256++ streams from the
 // experiment's seed, floating-point Gaussian noise: fast and reproducible,
 // but not for real data, whose low-order bits can leak through such noise).
 // It prints that on its first line. A real release of a data set uses
@@ -88,7 +88,7 @@ func main() {
 	threshold := 50000.0 // ACSIncome cut; about 62,500 gives 2018's balance on 2024 data
 	dir := flags.Arg(0)
 	ctx := display.Context()
-	fmt.Println("simulation: seeded PCG, fast samplers (FeatureLabelRelease.Release); a real release uses ReleaseExact")
+	fmt.Println("simulation: seeded PCG data and xoshiro256++ noise blocks, fast samplers (FeatureLabelRelease.Release); a real release uses ReleaseExact")
 
 	var cases []acsCase
 

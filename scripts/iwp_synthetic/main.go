@@ -19,7 +19,7 @@
 // per setting is saved in goldp-out/iwp_synthetic/ (or $GOLDP_OUT).
 //
 // This is a simulation study: every repetition releases the training rows
-// with the seeded FeatureLabelRelease.Release (block PCG streams from the
+// with the seeded FeatureLabelRelease.Release (block xoshiro256++ streams from the
 // experiment's seed, floating-point Gaussian noise: fast and reproducible,
 // but not for real data, whose low-order bits can leak through such noise).
 // It prints that on its first line. A real release of a data set uses
@@ -76,7 +76,7 @@ func main() {
 	// variance of order exp(σ²‖θ‖²)) and the run warns; add {10, 2} to see it.
 	settings := [][2]float64{{2, 2}, {2, 5}, {10, 5}}
 	ctx := display.Context()
-	fmt.Println("simulation: seeded PCG, fast samplers (FeatureLabelRelease.Release); a real release uses ReleaseExact")
+	fmt.Println("simulation: seeded PCG data and xoshiro256++ noise blocks, fast samplers (FeatureLabelRelease.Release); a real release uses ReleaseExact")
 
 	var ds, train, test *data.Dataset
 	var box data.Box
