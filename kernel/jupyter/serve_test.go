@@ -769,3 +769,29 @@ func waitLogLine(t *testing.T, logs *syncBuffer, substr string) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// A cell that runs longer than busyDelay has its busy and execute_input
+// published while it runs, not only with its end.
+func TestBusyWhileRunning(t *testing.T) {
+	k := startKernel(t)
+	id := k.execute("block", nil)
+	k.started()
+	var got []*Message
+	timeout := time.After(testTimeout)
+	for len(got) < 2 {
+		select {
+		case m := <-k.iopubCh:
+			got = append(got, m)
+		case <-timeout:
+			t.Fatalf("a running cell published %s", types(got))
+		}
+	}
+	if types(got) != "status(busy) execute_input" || parentID(got[0]) != id {
+		t.Fatalf("a running cell published %s", types(got))
+	}
+	k.interp.release <- struct{}{}
+	k.reply(k.shellCh, id)
+	if rest := types(k.iopubFor(id)); rest != "status(idle)" {
+		t.Errorf("after busy and execute_input: %s", rest)
+	}
+}
