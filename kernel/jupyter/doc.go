@@ -19,7 +19,9 @@
 // requests (shutdown, interrupt, and anything else sent there) by a third.
 // Every request is wrapped in status busy/idle on IOPub with the request
 // as parent, and every reply has a status. An execute_request's idle is
-// published just before its reply, with its last output.
+// published just before its reply, with its last output; another request
+// answered within 5 ms has its busy and idle published together just
+// after its reply.
 //
 // Messages whose signature is missing or wrong (when the key is not empty)
 // are logged and dropped, never dispatched.

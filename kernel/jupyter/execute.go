@@ -159,8 +159,7 @@ func (s *server) execute(m *Message) {
 	if !c.Silent {
 		head = append(head, "execute_input", executeInputContent{c.Code, n})
 	}
-	out := &cellOutput{s: s, req: m, allowStdin: req.AllowStdin, head: head}
-	out.timer = time.AfterFunc(busyDelay, func() { out.publish() })
+	out := s.newOutput(m, req.AllowStdin, head...)
 	r := s.run(req, out)
 	out.timer.Stop()
 
@@ -280,6 +279,15 @@ type cellOutput struct {
 
 	mu   sync.Mutex // serialises the cell's IOPub messages
 	head []any      // busy and execute_input until they are published
+}
+
+// newOutput returns the Output of request req, whose first IOPub
+// messages head (type and content alternating) wait for its first output,
+// its end or busyDelay.
+func (s *server) newOutput(req *Message, allowStdin bool, head ...any) *cellOutput {
+	o := &cellOutput{s: s, req: req, allowStdin: allowStdin, head: head}
+	o.timer = time.AfterFunc(busyDelay, func() { o.publish() })
+	return o
 }
 
 // publish broadcasts the messages kv (type and content alternating) on
