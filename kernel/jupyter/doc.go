@@ -50,10 +50,11 @@
 // What waits for slow peers is bounded per socket (64 MiB for all its
 // peers together); past that the peer with the most waiting is dropped.
 // A ROUTER refuses a peer that claims the identity of a connected one, as
-// libzmq does. A cell's busy and execute_input wait up to 5 ms for its
-// first output or its end and go out in the same write: a trivial cell is
-// one IOPub write (busy, execute_input, result, idle) and then its reply,
-// where each write wakes every front end. A reply to a
+// libzmq does. A cell's busy, execute_input and output wait up to 5 ms
+// for its end (or an input request) and go out in the same write: a
+// trivial cell, printing or not, is one IOPub write (busy, execute_input,
+// output, result, idle) and then its reply, where each write wakes every
+// front end. A reply to a
 // client that has gone is dropped, as ZeroMQ does. The heartbeat is a
 // ROUTER echo, which serves REQ and DEALER pings alike.
 //

@@ -115,13 +115,12 @@ func (s *server) abortCut() uint64 {
 	return cut
 }
 
-// busyDelay is how long a cell may run before its status busy and
-// execute_input are published on their own. A cell that ends or prints
-// sooner has them written in one write with its first output, or with its
-// result (or error) and status idle: a trivial cell costs one IOPub write
-// and one wake-up of each front end instead of three. 5 ms is far below
-// what a person sees, and above what a trivial cell takes even on a
-// loaded machine.
+// busyDelay is how long a cell may run before its status busy,
+// execute_input and output so far are published. A cell that ends sooner
+// has them written in one write with its result (or error) and status
+// idle: a trivial cell costs one IOPub write and one wake-up of each
+// front end instead of three or four. 5 ms is far below what a person
+// sees, and above what a trivial cell takes even on a loaded machine.
 const busyDelay = 5 * time.Millisecond
 
 // execute runs one execute_request with protocol 5.3 semantics.
@@ -277,37 +276,54 @@ type cellOutput struct {
 	allowStdin bool
 	timer      *time.Timer // publishes head after busyDelay
 
-	mu   sync.Mutex // serialises the cell's IOPub messages
-	head []any      // busy and execute_input until they are published
+	mu      sync.Mutex // serialises the cell's IOPub messages
+	held    []any      // busy, execute_input and early output, until published
+	started bool       // held was published: output goes out at once
 }
 
 // newOutput returns the Output of request req, whose first IOPub
-// messages head (type and content alternating) wait for its first output,
-// its end or busyDelay.
+// messages head (type and content alternating) and its output wait for
+// its end, an input request or busyDelay: a cell that prints and ends
+// within busyDelay is one write.
 func (s *server) newOutput(req *Message, allowStdin bool, head ...any) *cellOutput {
-	o := &cellOutput{s: s, req: req, allowStdin: allowStdin, head: head}
+	o := &cellOutput{s: s, req: req, allowStdin: allowStdin, held: head}
 	o.timer = time.AfterFunc(busyDelay, func() { o.publish() })
 	return o
 }
 
 // publish broadcasts the messages kv (type and content alternating) on
-// IOPub, preceded by busy and execute_input if they are not out yet, all
-// in one write.
+// IOPub, preceded by what is held, all in one write.
 func (o *cellOutput) publish(kv ...any) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.head != nil {
-		kv = append(o.head, kv...)
-		o.head = nil
+	o.publishLocked(kv)
+}
+
+func (o *cellOutput) publishLocked(kv []any) {
+	if !o.started {
+		kv = append(o.held, kv...)
+		o.held, o.started = nil, true
 	}
 	if len(kv) > 0 {
 		o.s.publishAll(o.req, kv...)
 	}
 }
 
+// output broadcasts the output messages kv, or holds them with busy and
+// execute_input while those are held.
+func (o *cellOutput) output(kv ...any) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.started {
+		o.held = append(o.held, kv...)
+		return
+	}
+	o.publishLocked(kv)
+}
+
 // Stream implements Output.
 func (o *cellOutput) Stream(name, text string) {
-	o.publish("stream", streamContent{name, text})
+	o.output("stream", streamContent{name, text})
 }
 
 // Display implements Output.
@@ -326,12 +342,12 @@ func (o *cellOutput) Display(data, metadata map[string]any, displayID string, up
 	if update {
 		t = "update_display_data"
 	}
-	o.publish(t, map[string]any{"data": data, "metadata": metadata, "transient": transient})
+	o.output(t, map[string]any{"data": data, "metadata": metadata, "transient": transient})
 }
 
 // ClearOutput implements Output.
 func (o *cellOutput) ClearOutput(wait bool) {
-	o.publish("clear_output", map[string]bool{"wait": wait})
+	o.output("clear_output", map[string]bool{"wait": wait})
 }
 
 // Input implements Output: it sends input_request on the stdin channel to
@@ -340,7 +356,7 @@ func (o *cellOutput) Input(prompt string, password bool) (string, error) {
 	if !o.allowStdin {
 		return "", ErrStdinNotAllowed
 	}
-	o.publish() // busy and execute_input come before the prompt
+	o.publish() // busy, execute_input and the output so far come before the prompt
 	return o.s.input(o.req, prompt, password)
 }
 

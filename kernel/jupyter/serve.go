@@ -474,7 +474,7 @@ func (s *server) handle(sock socket, m *Message) {
 		}
 		_ = json.Unmarshal(m.Content, &c)
 		s.log.Printf("comm_open: no such comm target %q; closing comm %s", c.TargetName, c.CommID)
-		st.publish("comm_close", map[string]any{"comm_id": c.CommID, "data": map[string]any{}})
+		st.output("comm_close", map[string]any{"comm_id": c.CommID, "data": map[string]any{}})
 	case "comm_msg", "comm_close":
 		// No comms are ever open: nothing to do.
 	case "shutdown_request":

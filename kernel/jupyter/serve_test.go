@@ -770,28 +770,33 @@ func waitLogLine(t *testing.T, logs *syncBuffer, substr string) {
 	}
 }
 
-// A cell that runs longer than busyDelay has its busy and execute_input
-// published while it runs, not only with its end.
+// A cell that runs longer than busyDelay has its busy, execute_input and
+// output so far published while it runs, not only with its end.
 func TestBusyWhileRunning(t *testing.T) {
-	k := startKernel(t)
-	id := k.execute("block", nil)
-	k.started()
-	var got []*Message
-	timeout := time.After(testTimeout)
-	for len(got) < 2 {
-		select {
-		case m := <-k.iopubCh:
-			got = append(got, m)
-		case <-timeout:
-			t.Fatalf("a running cell published %s", types(got))
+	for _, c := range []struct{ code, want string }{
+		{"block", "status(busy) execute_input"},
+		{"printblock:early", "status(busy) execute_input stream"},
+	} {
+		k := startKernel(t)
+		id := k.execute(c.code, nil)
+		k.started()
+		var got []*Message
+		timeout := time.After(testTimeout)
+		for len(got) < strings.Count(c.want, " ")+1 {
+			select {
+			case m := <-k.iopubCh:
+				got = append(got, m)
+			case <-timeout:
+				t.Fatalf("%s: a running cell published %s", c.code, types(got))
+			}
 		}
-	}
-	if types(got) != "status(busy) execute_input" || parentID(got[0]) != id {
-		t.Fatalf("a running cell published %s", types(got))
-	}
-	k.interp.release <- struct{}{}
-	k.reply(k.shellCh, id)
-	if rest := types(k.iopubFor(id)); rest != "status(idle)" {
-		t.Errorf("after busy and execute_input: %s", rest)
+		if types(got) != c.want || parentID(got[0]) != id {
+			t.Fatalf("%s: a running cell published %s, want %s", c.code, types(got), c.want)
+		}
+		k.interp.release <- struct{}{}
+		k.reply(k.shellCh, id)
+		if rest := types(k.iopubFor(id)); rest != "status(idle)" {
+			t.Errorf("%s: after %s: %s", c.code, c.want, rest)
+		}
 	}
 }
