@@ -18,7 +18,10 @@
 // are answered by a second goroutine even while a cell runs, and control
 // requests (shutdown, interrupt, and anything else sent there) by a third.
 // Every request is wrapped in status busy/idle on IOPub with the request
-// as parent, and every reply has a status.
+// as parent, and every reply has a status. An execute_request's idle is
+// published just before its reply, with its last output; another request
+// answered within 5 ms has its busy and idle published together just
+// after its reply.
 //
 // Messages whose signature is missing or wrong (when the key is not empty)
 // are logged and dropped, never dispatched.
@@ -47,7 +50,11 @@
 // What waits for slow peers is bounded per socket (64 MiB for all its
 // peers together); past that the peer with the most waiting is dropped.
 // A ROUTER refuses a peer that claims the identity of a connected one, as
-// libzmq does. busy and execute_input are written together. A reply to a
+// libzmq does. A cell's busy, execute_input and output wait up to 5 ms
+// for its end (or an input request) and go out in the same write: a
+// trivial cell, printing or not, is one IOPub write (busy, execute_input,
+// output, result, idle) and then its reply, where each write wakes every
+// front end. A reply to a
 // client that has gone is dropped, as ZeroMQ does. The heartbeat is a
 // ROUTER echo, which serves REQ and DEALER pings alike.
 //

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sync"
+	"time"
 )
 
 // ErrStdinNotAllowed is returned by Output.Input when the execute_request
@@ -114,15 +115,22 @@ func (s *server) abortCut() uint64 {
 	return cut
 }
 
+// busyDelay is how long a cell may run before its status busy,
+// execute_input and output so far are published. A cell that ends sooner
+// has them written in one write with its result (or error) and status
+// idle: a trivial cell costs one IOPub write and one wake-up of each
+// front end instead of three or four. 5 ms is far below what a person
+// sees, and above what a trivial cell takes even on a loaded machine.
+const busyDelay = 5 * time.Millisecond
+
 // execute runs one execute_request with protocol 5.3 semantics.
 func (s *server) execute(m *Message) {
-	defer s.status(m, "idle")
-
 	var c executeContent
 	if err := json.Unmarshal(m.Content, &c); err != nil {
 		s.status(m, "busy")
 		s.reply(s.shell, m, "execute_reply", withCount(errorContent("BadRequest",
 			"execute_request content: "+err.Error(), nil), s.executionCount))
+		s.status(m, "idle")
 		return
 	}
 	store := c.StoreHistory == nil || *c.StoreHistory
@@ -143,24 +151,16 @@ func (s *server) execute(m *Message) {
 	s.interruptedAt.Store(0)
 	n := s.executionCount
 	req.ExecutionCount = n
-	// busy and execute_input go out in one write (one wake-up of the
-	// front end instead of two), on a goroutine of their own: with the
-	// kernel's single P it runs once the interpreter has handed the cell
-	// on and waits for it, so the write overlaps the cell instead of
-	// delaying its start. Outputs, the result and the reply wait for it.
-	started := make(chan struct{})
-	go func() {
-		defer close(started)
-		if c.Silent {
-			s.status(m, "busy")
-		} else {
-			s.publishAll(m, "status", statusBusy, "execute_input", executeInputContent{c.Code, n})
-		}
-	}()
 
-	out := &cellOutput{s: s, req: m, allowStdin: req.AllowStdin, started: started}
+	// busy and execute_input wait (see busyDelay) for the cell's first
+	// output, its end or the timer, whichever comes first.
+	head := []any{"status", statusBusy}
+	if !c.Silent {
+		head = append(head, "execute_input", executeInputContent{c.Code, n})
+	}
+	out := s.newOutput(m, req.AllowStdin, head...)
 	r := s.run(req, out)
-	<-started
+	out.timer.Stop()
 
 	if store {
 		var output string
@@ -170,20 +170,28 @@ func (s *server) execute(m *Message) {
 		s.history.add(n, c.Code, output)
 	}
 
+	// The cell's last IOPub messages (its result or error, then idle) go
+	// out in one write before the reply, as a front end that reads the
+	// reply first finds all of them queued.
 	switch r.Status {
 	case "error":
 		tb := r.Traceback
 		if tb == nil {
 			tb = []string{r.EName + ": " + r.EValue}
 		}
-		if !c.Silent { // silent requests broadcast no output (streams are passed on, as ipykernel does)
-			s.publish(m, "error", map[string]any{"ename": r.EName, "evalue": r.EValue, "traceback": tb})
-		}
 		if req.StopOnError {
-			s.abortBelow = s.abortCut() // before the reply: what comes after it runs
+			// Before idle and the reply: what the client sends once it
+			// has either runs.
+			s.abortBelow = s.abortCut()
+		}
+		if c.Silent { // silent requests broadcast no output (streams are passed on, as ipykernel does)
+			out.publish("status", statusIdle)
+		} else {
+			out.publish("error", map[string]any{"ename": r.EName, "evalue": r.EValue, "traceback": tb}, "status", statusIdle)
 		}
 		s.reply(s.shell, m, "execute_reply", withCount(errorContent(r.EName, r.EValue, tb), n))
 	case "aborted":
+		out.publish("status", statusIdle)
 		s.reply(s.shell, m, "execute_reply", map[string]any{"status": "aborted", "execution_count": n})
 	default:
 		if r.Status != "ok" {
@@ -194,7 +202,9 @@ func (s *server) execute(m *Message) {
 			if md == nil {
 				md = map[string]any{}
 			}
-			s.publish(m, "execute_result", executeResultContent{n, r.Data, md})
+			out.publish("execute_result", executeResultContent{n, r.Data, md}, "status", statusIdle)
+		} else {
+			out.publish("status", statusIdle)
 		}
 		ue := r.UserExpressions
 		if ue == nil {
@@ -264,13 +274,56 @@ type cellOutput struct {
 	s          *server
 	req        *Message
 	allowStdin bool
-	started    chan struct{} // closed once busy and execute_input are sent
+	timer      *time.Timer // publishes head after busyDelay
+
+	mu      sync.Mutex // serialises the cell's IOPub messages
+	held    []any      // busy, execute_input and early output, until published
+	started bool       // held was published: output goes out at once
+}
+
+// newOutput returns the Output of request req, whose first IOPub
+// messages head (type and content alternating) and its output wait for
+// its end, an input request or busyDelay: a cell that prints and ends
+// within busyDelay is one write.
+func (s *server) newOutput(req *Message, allowStdin bool, head ...any) *cellOutput {
+	o := &cellOutput{s: s, req: req, allowStdin: allowStdin, held: head}
+	o.timer = time.AfterFunc(busyDelay, func() { o.publish() })
+	return o
+}
+
+// publish broadcasts the messages kv (type and content alternating) on
+// IOPub, preceded by what is held, all in one write.
+func (o *cellOutput) publish(kv ...any) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.publishLocked(kv)
+}
+
+func (o *cellOutput) publishLocked(kv []any) {
+	if !o.started {
+		kv = append(o.held, kv...)
+		o.held, o.started = nil, true
+	}
+	if len(kv) > 0 {
+		o.s.publishAll(o.req, kv...)
+	}
+}
+
+// output broadcasts the output messages kv, or holds them with busy and
+// execute_input while those are held.
+func (o *cellOutput) output(kv ...any) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.started {
+		o.held = append(o.held, kv...)
+		return
+	}
+	o.publishLocked(kv)
 }
 
 // Stream implements Output.
 func (o *cellOutput) Stream(name, text string) {
-	<-o.started
-	o.s.publish(o.req, "stream", streamContent{name, text})
+	o.output("stream", streamContent{name, text})
 }
 
 // Display implements Output.
@@ -289,14 +342,12 @@ func (o *cellOutput) Display(data, metadata map[string]any, displayID string, up
 	if update {
 		t = "update_display_data"
 	}
-	<-o.started
-	o.s.publish(o.req, t, map[string]any{"data": data, "metadata": metadata, "transient": transient})
+	o.output(t, map[string]any{"data": data, "metadata": metadata, "transient": transient})
 }
 
 // ClearOutput implements Output.
 func (o *cellOutput) ClearOutput(wait bool) {
-	<-o.started
-	o.s.publish(o.req, "clear_output", map[string]bool{"wait": wait})
+	o.output("clear_output", map[string]bool{"wait": wait})
 }
 
 // Input implements Output: it sends input_request on the stdin channel to
@@ -305,7 +356,7 @@ func (o *cellOutput) Input(prompt string, password bool) (string, error) {
 	if !o.allowStdin {
 		return "", ErrStdinNotAllowed
 	}
-	<-o.started
+	o.publish() // busy, execute_input and the output so far come before the prompt
 	return o.s.input(o.req, prompt, password)
 }
 

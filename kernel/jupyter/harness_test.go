@@ -28,6 +28,7 @@ const testTimeout = 10 * time.Second
 //	fail          fails with ename "Boom"
 //	panic         panics (Inspect too)
 //	print:TEXT    streams TEXT on stdout, no value
+//	printblock:TEXT  streams TEXT, then waits for release
 //	input:PROMPT  asks for input, returns it as the value
 //	display       sends display_data, an update and clear_output
 //	anything else returns the code itself as text/plain
@@ -80,6 +81,10 @@ func (f *fakeInterp) Execute(ctx context.Context, req ExecuteRequest, out Output
 		panic("fake interpreter bug")
 	case code == "fail":
 		return ExecuteReply{Status: "error", EName: "Boom", EValue: "it failed", Traceback: []string{"line 1", "Boom: it failed"}}
+	case strings.HasPrefix(code, "printblock:"):
+		out.Stream("stdout", strings.TrimPrefix(code, "printblock:"))
+		<-f.release
+		return ExecuteReply{Status: "ok"}
 	case strings.HasPrefix(code, "print:"):
 		out.Stream("stdout", strings.TrimPrefix(code, "print:"))
 		return ExecuteReply{Status: "ok"}

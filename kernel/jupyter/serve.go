@@ -437,10 +437,16 @@ func (s *server) status(req *Message, state string) {
 	}
 }
 
-// handle answers one non-execute request, between busy and idle.
+// handle answers one non-execute request, between busy and idle. An
+// answer within busyDelay (kernel_info, most completions) is the reply,
+// then busy and idle in one write: two writes instead of three, and the
+// reply does not wait for the front ends to take the status.
 func (s *server) handle(sock socket, m *Message) {
-	s.status(m, "busy")
-	defer s.status(m, "idle")
+	st := s.newOutput(m, false, "status", statusBusy)
+	defer func() {
+		st.timer.Stop()
+		st.publish("status", statusIdle)
+	}()
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Printf("panic answering %s: %v\n%s", m.Header.MsgType, p, debug.Stack())
@@ -468,7 +474,7 @@ func (s *server) handle(sock socket, m *Message) {
 		}
 		_ = json.Unmarshal(m.Content, &c)
 		s.log.Printf("comm_open: no such comm target %q; closing comm %s", c.TargetName, c.CommID)
-		s.publish(m, "comm_close", map[string]any{"comm_id": c.CommID, "data": map[string]any{}})
+		st.output("comm_close", map[string]any{"comm_id": c.CommID, "data": map[string]any{}})
 	case "comm_msg", "comm_close":
 		// No comms are ever open: nothing to do.
 	case "shutdown_request":

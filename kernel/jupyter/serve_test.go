@@ -769,3 +769,34 @@ func waitLogLine(t *testing.T, logs *syncBuffer, substr string) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// A cell that runs longer than busyDelay has its busy, execute_input and
+// output so far published while it runs, not only with its end.
+func TestBusyWhileRunning(t *testing.T) {
+	for _, c := range []struct{ code, want string }{
+		{"block", "status(busy) execute_input"},
+		{"printblock:early", "status(busy) execute_input stream"},
+	} {
+		k := startKernel(t)
+		id := k.execute(c.code, nil)
+		k.started()
+		var got []*Message
+		timeout := time.After(testTimeout)
+		for len(got) < strings.Count(c.want, " ")+1 {
+			select {
+			case m := <-k.iopubCh:
+				got = append(got, m)
+			case <-timeout:
+				t.Fatalf("%s: a running cell published %s", c.code, types(got))
+			}
+		}
+		if types(got) != c.want || parentID(got[0]) != id {
+			t.Fatalf("%s: a running cell published %s, want %s", c.code, types(got), c.want)
+		}
+		k.interp.release <- struct{}{}
+		k.reply(k.shellCh, id)
+		if rest := types(k.iopubFor(id)); rest != "status(idle)" {
+			t.Errorf("%s: after %s: %s", c.code, c.want, rest)
+		}
+	}
+}

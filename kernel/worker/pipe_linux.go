@@ -9,7 +9,26 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/goldp/goldp/kernel/internal/rawio"
 )
+
+// rawReader and rawWriter are how the supervisor reads the event pipe and
+// writes the request pipe: with raw system calls, which do not wake the
+// runtime's monitor thread twice per cell (see package rawio).
+func rawReader(f *os.File) io.Reader {
+	if c := rawio.New(f); c != nil {
+		return c
+	}
+	return f
+}
+
+func rawWriter(f *os.File) io.Writer {
+	if c := rawio.New(f); c != nil {
+		return c
+	}
+	return f
+}
 
 // pipeEmpty reports whether w is a pipe (or other file) with no unread
 // bytes in it, that is, whether the reader has already read everything

@@ -215,7 +215,7 @@ func (p *proc) run() {
 	}
 	p.mu.Lock()
 	p.cmd, p.reqW, p.pid = cmd, reqW, cmd.Process.Pid
-	p.enc = NewEncoder(reqW)
+	p.enc = NewEncoder(rawWriter(reqW))
 	killed := p.killed
 	p.mu.Unlock()
 	if killed != "" {
@@ -341,7 +341,7 @@ func (p *proc) ordered(deliver func()) {
 
 func (p *proc) readEvents(r *os.File, ready func()) {
 	defer r.Close()
-	dec := NewDecoder(r)
+	dec := NewDecoder(rawReader(r))
 	for {
 		m := new(Msg)
 		if err := dec.Decode(m); err != nil {

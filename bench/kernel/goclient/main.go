@@ -41,6 +41,7 @@ var (
 	trivialN  int
 	sessionN  int
 	kernelEnv []string
+	perfStat  bool
 )
 
 func main() {
@@ -48,6 +49,7 @@ func main() {
 	jsonOut := flag.String("json", "", "also write the figures to this `file`")
 	flag.IntVar(&trivialN, "trivial", 200, "run `n` trivial cells (more, to profile the kernel under load)")
 	flag.IntVar(&sessionN, "session", 0, "before the trivial cells, run `n` cells that each declare a type with a method, a function and two variables (a notebook's worth: 40)")
+	flag.BoolVar(&perfStat, "perf", false, "also count, with perf stat, the context switches and system calls of the kernel and its worker per trivial cell (needs perf and the right to trace them)")
 	flag.Func("env", "add `NAME=value` to the kernel's environment (repeatable; e.g. GODEBUG, GOMAXPROCS)", func(s string) error {
 		kernelEnv = append(kernelEnv, s)
 		return nil
@@ -58,11 +60,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "goclient:", err)
 		os.Exit(1)
 	}
-	keys := []string{"kernel_info rtt", "trivial median", "trivial p95", "trivial CPU", "10k lines", "10k messages",
+	keys := []string{"kernel_info rtt", "trivial median", "trivial p95", "trivial CPU", "  kernel CPU", "  worker CPU",
+		"  kernel ctxsw", "  worker ctxsw", "10k lines", "10k messages",
 		"interrupt", "complete", "inspect"}
 	fmt.Println("goldp measured by the Go client (jupyter.ClientConn):")
 	for _, k := range keys {
 		fmt.Printf("  %-18s %s\n", k, format(k, r[k]))
+	}
+	if perfReport != "" {
+		fmt.Print(perfReport)
 	}
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		fmt.Printf("  (load average %s)\n", strings.Fields(string(b))[0])
@@ -80,6 +86,8 @@ func format(key string, v float64) string {
 	switch {
 	case key == "10k messages":
 		return strconv.Itoa(int(v))
+	case strings.HasSuffix(key, "ctxsw"):
+		return fmt.Sprintf("%.1f per cell", v)
 	case v < 1e-5:
 		return fmt.Sprintf("%.1f us", v*1e6)
 	case v < 1e-3:
@@ -242,7 +250,14 @@ func run(bin string) (map[string]float64, error) {
 		}
 	}
 	lat = lat[:0]
+	var stopPerf func() string
+	if perfStat {
+		if stopPerf, err = startPerf(cmd.Process.Pid); err != nil {
+			return nil, err
+		}
+	}
 	cpu0 := cpuTime(cmd.Process.Pid)
+	k0, w0 := usage(cmd.Process.Pid)
 	for range trivialN {
 		_, d, err := c.execute("1+1", false)
 		if err != nil {
@@ -253,6 +268,14 @@ func run(bin string) (map[string]float64, error) {
 	r["trivial median"] = median(lat)
 	r["trivial p95"] = pct(lat, 95)
 	r["trivial CPU"] = (cpuTime(cmd.Process.Pid) - cpu0) / float64(trivialN)
+	k1, w1 := usage(cmd.Process.Pid)
+	r["  kernel CPU"] = (k1.cpu - k0.cpu) / float64(trivialN)
+	r["  worker CPU"] = (w1.cpu - w0.cpu) / float64(trivialN)
+	r["  kernel ctxsw"] = (k1.ctxsw - k0.ctxsw) / float64(trivialN)
+	r["  worker ctxsw"] = (w1.ctxsw - w0.ctxsw) / float64(trivialN)
+	if stopPerf != nil {
+		perfReport = stopPerf()
+	}
 
 	lat = lat[:0]
 	count := 0
@@ -355,22 +378,146 @@ func cpuTime(pid int) float64 {
 		}
 	}
 	for _, p := range pids {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+		total += cpuTime1(p)
+	}
+	return total
+}
+
+// cpuTime1 returns the CPU time in seconds (user and system) used so far
+// by process pid, 0 if it cannot be read.
+func cpuTime1(pid int) float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command name, which is in parentheses:
+	// utime and stime are the 12th and 13th of them.
+	i := strings.LastIndexByte(string(b), ')')
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseFloat(f[11], 64)
+	st, _ := strconv.ParseFloat(f[12], 64)
+	return (ut + st) / 100 // USER_HZ is 100 on Linux
+}
+
+// procUsage is the CPU time (seconds) and the context switches
+// (voluntary and not, summed over its threads) of one process.
+type procUsage struct{ cpu, ctxsw float64 }
+
+// usage returns the usage of the kernel process pid and of its worker
+// (its first child), read from /proc: the context switches count how
+// often a thread went to sleep or was preempted, which on an idle path
+// is how often it waited for another process or goroutine, and unlike
+// latency it does not depend on the machine's load.
+func usage(pid int) (kernel, worker procUsage) {
+	kernel = procUsageOf(pid)
+	if w := workerPID(pid); w != 0 {
+		worker = procUsageOf(w)
+	}
+	return kernel, worker
+}
+
+func procUsageOf(pid int) procUsage {
+	var u procUsage
+	u.cpu = cpuTime1(pid)
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		return u
+	}
+	for _, t := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/status", pid, t.Name()))
 		if err != nil {
 			continue
 		}
-		// The fields after the command name, which is in parentheses:
-		// utime and stime are the 12th and 13th of them.
-		i := strings.LastIndexByte(string(b), ')')
-		f := strings.Fields(string(b[i+1:]))
-		if len(f) < 13 {
-			continue
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.HasSuffix(k, "ctxt_switches") {
+				n, _ := strconv.ParseFloat(strings.TrimSpace(v), 64)
+				u.ctxsw += n
+			}
 		}
-		ut, _ := strconv.ParseFloat(f[11], 64)
-		st, _ := strconv.ParseFloat(f[12], 64)
-		total += (ut + st) / 100 // USER_HZ is 100 on Linux
 	}
-	return total
+	return u
+}
+
+// perfReport is the per-cell table of perf stat's counts (-perf).
+var perfReport string
+
+// perfEvents are the events -perf counts: how often the kernel and the
+// worker sleep and wake (context switches, futex and epoll waits) and the
+// system calls they make, which unlike latency do not depend on the
+// machine's load. The sysmon thread's nanosleeps are counted apart: they
+// follow the clock, not the cells.
+var perfEvents = []string{"context-switches", "syscalls:sys_enter_write", "syscalls:sys_enter_read",
+	"syscalls:sys_enter_epoll_pwait", "syscalls:sys_enter_futex", "syscalls:sys_enter_nanosleep", "raw_syscalls:sys_enter"}
+
+// startPerf starts perf stat on the kernel process pid and on its worker;
+// the function it returns stops them and formats their counts per
+// trivial cell.
+func startPerf(pid int) (func() string, error) {
+	wpid := workerPID(pid)
+	if wpid == 0 {
+		return nil, fmt.Errorf("-perf: no worker process found")
+	}
+	dir, err := os.MkdirTemp("", "goclient-perf-")
+	if err != nil {
+		return nil, err
+	}
+	var cmds []*exec.Cmd
+	for _, p := range []int{pid, wpid} {
+		c := exec.Command("perf", "stat", "-x,", "-e", strings.Join(perfEvents, ","), "-p", strconv.Itoa(p),
+			"-o", filepath.Join(dir, strconv.Itoa(p)))
+		c.Stderr = os.Stderr
+		if err := c.Start(); err != nil {
+			return nil, fmt.Errorf("-perf: %v", err)
+		}
+		cmds = append(cmds, c)
+	}
+	time.Sleep(500 * time.Millisecond) // let perf attach
+	return func() string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "  per trivial cell (perf stat):\n")
+		for i, c := range cmds {
+			c.Process.Signal(os.Interrupt)
+			c.Wait()
+			out, _ := os.ReadFile(filepath.Join(dir, strconv.Itoa([]int{pid, wpid}[i])))
+			fmt.Fprintf(&b, "    %-7s", []string{"kernel", "worker"}[i])
+			for _, line := range strings.Split(string(out), "\n") {
+				f := strings.Split(line, ",")
+				if len(f) < 3 {
+					continue
+				}
+				v, err := strconv.ParseFloat(f[0], 64)
+				if err != nil {
+					continue
+				}
+				name := strings.TrimPrefix(strings.TrimPrefix(f[2], "syscalls:sys_enter_"), "raw_syscalls:sys_enter")
+				if name == "" {
+					name = "all syscalls"
+				}
+				fmt.Fprintf(&b, " %s %.2f,", name, v/float64(trivialN))
+			}
+			b.WriteString("\n")
+		}
+		os.RemoveAll(dir)
+		return b.String()
+	}, nil
+}
+
+// workerPID returns the process ID of the kernel's worker (its first
+// child), 0 if there is none.
+func workerPID(pid int) int {
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	for _, t := range tasks {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			if n, err := strconv.Atoi(f[0]); err == nil {
+				return n
+			}
+		}
+	}
+	return 0
 }
 
 func execContent(code string) map[string]any {

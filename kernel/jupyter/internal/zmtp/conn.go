@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -21,7 +20,7 @@ const handshakeTimeout = 10 * time.Second
 // time; write may be called from any goroutine.
 type conn struct {
 	nc    net.Conn
-	raw   syscall.RawConn // nil if nc has no file descriptor
+	raw   rawConn // nil if nc has no file descriptor (see rawOpen)
 	rd    reader
 	total *atomic.Int64        // the bytes queued on all connections of the socket (nil: not counted)
 	logf  func(string, ...any) // logs a lost connection (nil: silent)
@@ -37,12 +36,8 @@ func newConn(nc net.Conn) *conn {
 	if tc, ok := nc.(*net.TCPConn); ok {
 		tc.SetNoDelay(true)
 	}
-	c := &conn{nc: nc, rd: reader{bufio.NewReaderSize(nc, 64<<10)}}
-	if sc, ok := nc.(syscall.Conn); ok {
-		if raw, err := sc.SyscallConn(); err == nil {
-			c.raw = raw
-		}
-	}
+	c := &conn{nc: nc}
+	c.rd = reader{bufio.NewReaderSize(c.rawOpen(), 64<<10)}
 	return c
 }
 

@@ -2,6 +2,14 @@
 
 package zmtp
 
+import "io"
+
+// rawConn is unused off Unix.
+type rawConn = *struct{}
+
+// rawOpen returns c.nc: off Unix the connection reads the ordinary way.
+func (c *conn) rawOpen() io.Reader { return c.nc }
+
 // tryWrite writes b the ordinary way off Unix (it may wait for a peer that
 // does not read).
 func (c *conn) tryWrite(b []byte) (int, error) { return c.nc.Write(b) }

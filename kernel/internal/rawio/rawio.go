@@ -1,0 +1,127 @@
+//go:build unix
+
+// Package rawio reads and writes the kernel's sockets and pipes with raw
+// system calls, waiting for them in Go's network poller as os and net do.
+//
+// Why (issue 13, the latency target): every read(2) or write(2) made
+// through package syscall enters the runtime's syscall state, and when the
+// runtime's monitor thread (sysmon) sleeps because the process was idle,
+// that entry wakes it; sysmon then polls every 20 µs until the process is
+// idle again. The kernel process idles twice per cell (waiting for the
+// request, waiting for the worker), so each cell woke sysmon twice and
+// kept it spinning: perf put a fifth of the kernel's CPU in sysmon. A raw
+// system call does not enter the syscall state. That is safe only for file
+// descriptors in non-blocking mode (every socket and pipe Go's poller
+// manages): the call returns at once, EAGAIN included, and the waiting is
+// done by the poller, which does not wake sysmon either. The paired
+// benchmarks are BenchmarkEcho here (a round trip to a peer process that
+// computes 300 µs, through os.File and through Conn: context switches
+// and CPU per round trip) and bench/kernel/goclient -perf (the kernel's
+// CPU, context switches and system calls per cell) against a build
+// without this package.
+package rawio
+
+import (
+	"io"
+	"syscall"
+	"unsafe"
+)
+
+// Conn reads and writes one non-blocking file descriptor.
+type Conn struct {
+	rc syscall.RawConn
+}
+
+// New returns a Conn on c's file descriptor, which Go's poller manages
+// (a *net.TCPConn, *net.UnixConn or an *os.File opened non-blocking), or
+// nil if c has none.
+func New(c syscall.Conn) *Conn {
+	rc, err := c.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	return &Conn{rc: rc}
+}
+
+// rw is one raw read(2) or write(2), retried on EINTR.
+func rw(trap, fd uintptr, p []byte) (int, syscall.Errno) {
+	for {
+		n, _, e := syscall.RawSyscall(trap, fd, uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)))
+		if e != syscall.EINTR {
+			return int(n), e
+		}
+	}
+}
+
+// Read reads up to len(p) bytes, waiting until some are there; at the
+// end of the stream it returns io.EOF. Deadlines and Close of the
+// underlying connection or file apply as for its own Read.
+func (c *Conn) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	var n int
+	var errno syscall.Errno
+	err := c.rc.Read(func(fd uintptr) bool {
+		n, errno = rw(syscall.SYS_READ, fd, p)
+		return errno != syscall.EAGAIN
+	})
+	switch {
+	case err != nil:
+		return 0, err
+	case errno != 0:
+		return 0, errno
+	case n == 0:
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+// TryWrite writes as much of p as the file descriptor takes without
+// waiting, and returns how much that was.
+func (c *Conn) TryWrite(p []byte) (int, error) {
+	n := 0
+	var errno syscall.Errno
+	err := c.rc.Write(func(fd uintptr) bool {
+		for n < len(p) {
+			k, e := rw(syscall.SYS_WRITE, fd, p[n:])
+			if e != 0 {
+				if e != syscall.EAGAIN {
+					errno = e
+				}
+				return true
+			}
+			n += k
+		}
+		return true
+	})
+	if err == nil && errno != 0 {
+		err = errno
+	}
+	return n, err
+}
+
+// Write writes all of p, waiting while the file descriptor is full.
+func (c *Conn) Write(p []byte) (int, error) {
+	n := 0
+	var errno syscall.Errno
+	err := c.rc.Write(func(fd uintptr) bool {
+		for n < len(p) {
+			k, e := rw(syscall.SYS_WRITE, fd, p[n:])
+			switch e {
+			case 0:
+				n += k
+			case syscall.EAGAIN:
+				return false // wait until writable
+			default:
+				errno = e
+				return true
+			}
+		}
+		return true
+	})
+	if err == nil && errno != 0 {
+		err = errno
+	}
+	return n, err
+}
