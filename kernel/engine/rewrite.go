@@ -78,9 +78,6 @@ type sessionView struct {
 	// (known from the symbol tables).
 	voidFunc func(path, name string) (void, known bool)
 	script   bool
-	// ints holds the top-level names that held an int after the last
-	// cell that set them.
-	ints map[string]bool
 	// methods and funcDefs hold the normalized source of the methods
 	// ("Type.Method") and functions cells defined; callers maps a function
 	// to the functions and methods whose bodies name it.
@@ -281,9 +278,7 @@ type rewriter struct {
 	imported     map[string]string
 	rich         map[string]bool
 	autoImp      map[string]string
-	mainAt       *item           // a script's func main
-	ints         map[string]bool // names this cell made ints (true) or not
-	localInts    map[string]bool // int names inside the item being copied
+	mainAt       *item // a script's func main
 }
 
 // rewrite plans the evaluation of a cell. src is the cell, line0/col0 the
@@ -297,7 +292,7 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 		src: src, ps: ps, view: view,
 		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]int{},
 		types: map[string]string{}, imported: map[string]string{}, autoImp: map[string]string{},
-		rich: map[string]bool{}, ints: map[string]bool{},
+		rich: map[string]bool{},
 	}
 	items, err := splitItems(src, r.ps)
 	if err != nil {
@@ -676,30 +671,9 @@ func (r *rewriter) copyGuarded(b *strings.Builder, it *item, from, to int) {
 	}
 	var edits []edit
 	node := it.node()
-	r.collectLocalInts(node)
-	defer func() { r.localInts = nil }()
 	ast.Inspect(node, func(n ast.Node) bool {
 		for _, e := range r.guardEdits(it, n) { // guard.go
 			edits = append(edits, edit(e))
-		}
-		if rs, ok := n.(*ast.RangeStmt); ok && r.isIntExpr(rs.X) && rs.Value == nil {
-			// for i := range n (Go 1.22), which the interpreter cannot
-			// type, becomes for i := 0; i < n; i++ when n is known to be
-			// an int.
-			key := "__goldpI"
-			tok := ":="
-			if id, ok := rs.Key.(*ast.Ident); ok && id.Name != "_" {
-				key = id.Name
-				if rs.Tok == token.ASSIGN {
-					tok = "="
-				}
-			} else if rs.Key != nil {
-				return true
-			}
-			fs, xs, xe := it.off(rs.For), it.off(rs.X.Pos()), it.off(rs.X.End())
-			edits = append(edits, edit{at: fs, ins: "for " + key + " " + tok + " 0; " + key + " < ", skip: xs - fs, after: xs})
-			edits = append(edits, edit{at: xe, ins: "; " + key + "++", after: xe})
-			return true
 		}
 		gs, ok := n.(*ast.GoStmt)
 		if !ok {
@@ -816,67 +790,6 @@ func (r *rewriter) redefined(name string) bool {
 		}
 		if n == name {
 			return true
-		}
-	}
-	return false
-}
-
-// collectLocalInts notes the names node declares as ints: parameters and
-// variables of type int, and names defined from an int expression. Scopes
-// are not told apart (a shadowing name of another type makes the range
-// rewrite fail to compile, as the range itself would).
-func (r *rewriter) collectLocalInts(node ast.Node) {
-	r.localInts = map[string]bool{}
-	isInt := func(e ast.Expr) bool { id, ok := e.(*ast.Ident); return ok && id.Name == "int" }
-	ast.Inspect(node, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.Field:
-			if isInt(x.Type) {
-				for _, nm := range x.Names {
-					r.localInts[nm.Name] = true
-				}
-			}
-		case *ast.ValueSpec:
-			for i, nm := range x.Names {
-				if (x.Type != nil && isInt(x.Type)) || (x.Type == nil && i < len(x.Values) && r.isIntExpr(x.Values[i])) {
-					r.localInts[nm.Name] = true
-				}
-			}
-		case *ast.AssignStmt:
-			if x.Tok == token.DEFINE && len(x.Lhs) == len(x.Rhs) {
-				for i, l := range x.Lhs {
-					if id, ok := l.(*ast.Ident); ok && r.isIntExpr(x.Rhs[i]) {
-						r.localInts[id.Name] = true
-					}
-				}
-			}
-		}
-		return true
-	})
-}
-
-// isIntExpr reports whether e is known to be an int without type
-// checking: an integer literal, len or cap of something, or a name that
-// held an int after an earlier cell.
-func (r *rewriter) isIntExpr(e ast.Expr) bool {
-	switch x := unparen(e).(type) {
-	case *ast.BasicLit:
-		return x.Kind == token.INT
-	case *ast.CallExpr:
-		id, ok := x.Fun.(*ast.Ident)
-		return ok && (id.Name == "len" || id.Name == "cap") && !r.exists(id.Name)
-	case *ast.Ident:
-		if r.localInts[x.Name] {
-			return true
-		}
-		if v, ok := r.ints[x.Name]; ok {
-			return v
-		}
-		return r.view.ints[x.Name]
-	case *ast.BinaryExpr:
-		switch x.Op {
-		case token.ADD, token.SUB, token.MUL, token.QUO, token.REM:
-			return r.isIntExpr(x.X) && r.isIntExpr(x.Y)
 		}
 	}
 	return false
@@ -1151,7 +1064,6 @@ func (r *rewriter) varDecl(it *item, d *ast.GenDecl) error {
 	}
 	for _, n := range names {
 		r.vars[n] = true
-		r.ints[n] = false
 	}
 	if c.fallback == "" {
 		r.emitDecl(c)
@@ -1328,10 +1240,9 @@ func (r *rewriter) define(it *item, as *ast.AssignStmt) error {
 	default:
 		c.src = ";" + orig + "\n"
 	}
-	for i, n := range names {
+	for _, n := range names {
 		if n != "_" {
 			r.vars[n] = true
-			r.ints[n] = len(as.Rhs) == len(as.Lhs) && r.isIntExpr(as.Rhs[i])
 		}
 	}
 	r.emit(c)

@@ -222,7 +222,6 @@ func (s *Session) start() error {
 		rich:    map[string]bool{},
 		methods: map[string]string{}, funcDefs: map[string]string{},
 		callers: map[string]map[string]bool{},
-		ints:    map[string]bool{},
 		preload: auto,
 		voidFunc: func(path, name string) (bool, bool) {
 			v, ok := syms[path][name]
@@ -496,20 +495,6 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result
 		return nil, e
 	}
 	live := s.liveTypes(p)
-	for n, t := range live {
-		s.view.ints[n] = t.Kind() == reflect.Int
-	}
-	var g map[string]reflect.Value
-	for _, c := range p.chunks {
-		for _, n := range c.consts {
-			if g == nil {
-				g = s.in.Globals()
-			}
-			if v, ok := g[n]; ok && v.IsValid() {
-				s.view.ints[n] = v.Kind() == reflect.Int
-			}
-		}
-	}
 	s.idx.addCell(p, live)
 	res := &result{}
 	if value {
