@@ -74,10 +74,7 @@ type sessionView struct {
 	// preload maps a package name to the import path it is preloaded
 	// from; used to add imports on first use.
 	preload map[string]string
-	// voidFunc reports whether path.name is a function without results
-	// (known from the symbol tables).
-	voidFunc func(path, name string) (void, known bool)
-	script   bool
+	script  bool
 	// methods and funcDefs hold the normalized source of the methods
 	// ("Type.Method") and functions cells defined; callers maps a function
 	// to the functions and methods whose bodies name it.
@@ -93,7 +90,9 @@ type sessionView struct {
 	// lowered is set while the rewriter plans a cell the front end has
 	// already checked and rewritten; insAt and insLen the span the front
 	// end inserted (see front.Positioner); replayAt the offset of the
-	// declarations a redefinition declares again (-1: none).
+	// declarations a redefinition declares again (-1: none). checked is
+	// the cell as the front end checked it, while the cell is planned.
+	checked       *front.Checked
 	lowered       bool
 	insAt, insLen int
 	replayAt      int
@@ -115,9 +114,7 @@ func (v *sessionView) defined(name string) bool {
 type chunk struct {
 	src      string // text for the interpreter
 	fallback string // evaluated instead when src does not compile
-	// fallbackErr: when both fail, report the fallback's error (else src's)
-	fallbackErr bool
-	value       bool // src ends by passing the cell's last value to the runtime
+	value    bool   // src ends by passing the cell's last value to the runtime
 	// declared names, recorded in the session once the chunk compiled.
 	vars, consts []string
 	funcs        map[string]int
@@ -323,6 +320,8 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 		}
 		r.out.checked = checked
 		r.out.notes = append(r.out.notes, checked.Notes()...)
+		view.checked = checked
+		defer func() { view.checked = nil }()
 		if src2 != src {
 			// The front end rewrote constructs the interpreter gets
 			// wrong; plan the rewritten cell (same lines).
@@ -1283,23 +1282,17 @@ func isCommaOK(e ast.Expr) bool {
 }
 
 // value plans the cell's last expression statement: its results go to the
-// runtime, which renders them. A call known to return nothing is run as
-// is; a call of unknown shape is tried as a value first and run as is when
-// that does not compile.
+// runtime, which renders them, unless the front end says the cell shows
+// nothing (a call without results, fmt's printing functions).
 func (r *rewriter) value(it *item, es *ast.ExprStmt) error {
 	plain := r.text(it, it.Start, it.End)
-	void, known := r.isVoid(es.X)
-	if void {
+	if !r.view.checked.Shows() {
 		r.emitStatement(it, plain)
 		return nil
 	}
 	l, col := r.ps.Pos(it.Start)
 	val := rtName + ".Value(\n" + plain + ",\n)\n"
 	c := chunk{src: wrapOpen + val + wrapClose, value: true, line: l, col: col, wrapped: true}
-	if !known {
-		c.fallback = wrapOpen + plain + wrapClose
-		c.fallbackErr = true
-	}
 	var cands []string
 	for m := range displayMethods {
 		if r.rich[m] || r.view.rich[m] {
@@ -1312,62 +1305,6 @@ func (r *rewriter) value(it *item, es *ast.ExprStmt) error {
 	}
 	r.emit(c)
 	return nil
-}
-
-// voidBuiltins are the builtins without results; printFuncs are fmt's
-// printing functions, whose (n, err) results a cell does not show.
-var voidBuiltins = map[string]bool{"print": true, "println": true, "panic": true, "close": true, "delete": true, "clear": true}
-
-var printFuncs = map[string]bool{
-	"Print": true, "Println": true, "Printf": true,
-	"Fprint": true, "Fprintln": true, "Fprintf": true,
-}
-
-// isVoid reports whether e is a call known to have no results to show.
-func (r *rewriter) isVoid(e ast.Expr) (void, known bool) {
-	call, ok := e.(*ast.CallExpr)
-	if !ok {
-		return false, true
-	}
-	switch f := call.Fun.(type) {
-	case *ast.Ident:
-		if n, ok := r.funcs[f.Name]; ok && !r.vars[f.Name] {
-			return n < 0, true
-		}
-		if n, ok := r.view.funcs[f.Name]; ok && !r.vars[f.Name] && !r.view.vars[f.Name] {
-			return n < 0, true
-		}
-		if voidBuiltins[f.Name] && !r.exists(f.Name) {
-			return true, true
-		}
-		if _, ok := r.types[f.Name]; ok {
-			return false, true
-		}
-		if _, ok := r.view.types[f.Name]; ok {
-			return false, true
-		}
-	case *ast.SelectorExpr:
-		id, ok := f.X.(*ast.Ident)
-		if !ok {
-			return false, false
-		}
-		path, ok := r.imported[id.Name]
-		if !ok {
-			path, ok = r.view.imported[id.Name]
-		}
-		if !ok || r.exists(id.Name) {
-			return false, false
-		}
-		if path == "fmt" && printFuncs[f.Sel.Name] {
-			return true, true
-		}
-		if r.view.voidFunc != nil {
-			return r.view.voidFunc(path, f.Sel.Name)
-		}
-	case *ast.FuncLit:
-		return f.Type.Results == nil || f.Type.Results.NumFields() == 0, true
-	}
-	return false, false
 }
 
 // typeCheck checks the cell with the front end (go/types, in the context of

@@ -223,13 +223,6 @@ func (s *Session) start() error {
 		methods: map[string]string{}, funcDefs: map[string]string{},
 		callers: map[string]map[string]bool{},
 		preload: auto,
-		voidFunc: func(path, name string) (bool, bool) {
-			v, ok := syms[path][name]
-			if !ok || v.Kind() != reflect.Func {
-				return false, ok
-			}
-			return v.Type().NumOut() == 0, true
-		},
 		script: s.opts.Filename != "",
 	}
 	s.idx.reset(pre, syms)
@@ -443,13 +436,8 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result
 			prog, err = s.compile(c.src)
 		}
 		if err != nil && c.fallback != "" {
-			prog2, err2 := s.compile(c.fallback)
-			switch {
-			case err2 == nil:
+			if prog2, err2 := s.compile(c.fallback); err2 == nil {
 				prog, err = prog2, nil
-				c.value = false
-			case c.fallbackErr:
-				err = err2
 			}
 		}
 		if err != nil {

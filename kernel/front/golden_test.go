@@ -17,7 +17,8 @@ var update = flag.Bool("update", false, "rewrite the golden files with the curre
 // each case is a file NAME.cells (cells separated by a line "%%", run one
 // after the other in one session) and a file NAME.out with what the
 // interpreter gets for the last cell, or "error: L:C: message" when the
-// front end refuses it.
+// front end refuses it. In plan.txtar the program is followed by the
+// plan the engine gets (planText).
 func TestGolden(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.txtar")
 	if len(files) == 0 {
@@ -81,6 +82,9 @@ func goldenRun(t *testing.T, data string, file string) string {
 			return "error: " + e.Error() + "\n"
 		}
 		if i == len(cells)-1 {
+			if file == "plan.txtar" {
+				return c.Rewritten() + "\n" + planText(c)
+			}
 			return c.Rewritten() + "\n"
 		}
 	}
