@@ -223,7 +223,7 @@ func (s *Session) start() error {
 		methods: map[string]string{}, funcDefs: map[string]string{},
 		callers: map[string]map[string]bool{},
 		preload: auto,
-		script: s.opts.Filename != "",
+		script:  s.opts.Filename != "",
 	}
 	s.idx.reset(pre, syms)
 	return nil
