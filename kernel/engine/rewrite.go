@@ -148,7 +148,6 @@ var displayMethods = map[string]bool{
 type plan struct {
 	checked *front.Checked // the cell as the front end checked it
 	notes   []string       // warnings to print before the cell runs
-	unknown []string       // names used as pkg.X that nothing defines
 	src     string
 	items   []item
 	ps      *front.Positioner
@@ -274,7 +273,6 @@ type rewriter struct {
 	types        map[string]string
 	imported     map[string]string
 	rich         map[string]bool
-	autoImp      map[string]string
 	mainAt       *item // a script's func main
 }
 
@@ -288,7 +286,7 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 	r := &rewriter{
 		src: src, ps: ps, view: view,
 		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]int{},
-		types: map[string]string{}, imported: map[string]string{}, autoImp: map[string]string{},
+		types: map[string]string{}, imported: map[string]string{},
 		rich: map[string]bool{},
 	}
 	items, err := splitItems(src, r.ps)
@@ -469,144 +467,32 @@ func typeDef(it *item, ts *ast.TypeSpec, src string) string {
 	return front.TokenText(src[it.off(ts.Pos()):it.off(ts.End())])
 }
 
-// autoImports adds imports for preloaded packages the cell uses by name
-// (pkg.Member) that are not imported yet and not shadowed by a name of the
-// session or the cell.
+// autoImports adds the imports of the packages the cell's program uses by
+// a name that neither the cell nor the interpreter imports yet (the
+// preloaded packages, imported on first use; see front.Checked.Imports).
 func (r *rewriter) autoImports() {
-	declared := map[string]bool{}
-	for i := range r.items {
-		for _, n := range itemNames(&r.items[i]) {
-			declared[n] = true
-		}
-	}
-	used := map[string]bool{}
-	for i := range r.items {
-		it := &r.items[i]
-		node := it.node()
-		if node == nil {
-			continue
-		}
-		if gd, ok := it.decl.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
-			continue
-		}
-		ast.Inspect(node, func(n ast.Node) bool {
-			if se, ok := n.(*ast.SelectorExpr); ok {
-				if id, ok := se.X.(*ast.Ident); ok {
-					used[id.Name] = true
-				}
-			}
-			return true
-		})
-	}
-	names := make([]string, 0, len(used))
+	var names []string
+	used := r.view.checked.Imports()
 	for n := range used {
-		names = append(names, n)
+		if _, ok := r.view.imported[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return
 	}
 	sort.Strings(names)
-	local := r.localNames()
+	var b strings.Builder
+	b.WriteString("import (\n")
+	imps := map[string]string{}
 	for _, n := range names {
-		path, ok := r.view.preload[n]
-		if !ok && !declared[n] && !r.view.defined(n) && !local[n] && !r.explicitImport(n) {
-			if _, imp := r.view.imported[n]; !imp {
-				r.out.unknown = append(r.out.unknown, n)
-			}
-		}
-		if !ok || declared[n] || r.view.defined(n) {
-			continue
-		}
-		if _, ok := r.view.imported[n]; ok {
-			continue
-		}
-		if r.explicitImport(n) {
-			continue
-		}
-		r.autoImp[n] = path
+		fmt.Fprintf(&b, "%s %q\n", n, used[n])
+		imps[n] = used[n]
+		r.imported[n] = used[n]
 	}
-	if len(r.autoImp) > 0 {
-		var b strings.Builder
-		b.WriteString("import (\n")
-		imps := map[string]string{}
-		for _, n := range names {
-			if p, ok := r.autoImp[n]; ok {
-				fmt.Fprintf(&b, "%s %q\n", n, p)
-				imps[n] = p
-			}
-		}
-		b.WriteString(")\n")
-		line0, _ := r.ps.Pos(0)
-		r.out.chunks = append(r.out.chunks, chunk{src: b.String(), imports: imps, line: line0})
-		for n, p := range imps {
-			r.imported[n] = p
-		}
-	}
-}
-
-// localNames returns every name the cell defines anywhere (parameters,
-// local variables, results, range variables), so that x.f on one of them is
-// not taken for a package.
-func (r *rewriter) localNames() map[string]bool {
-	out := map[string]bool{}
-	for i := range r.items {
-		it := &r.items[i]
-		node := it.node()
-		if node == nil {
-			continue
-		}
-		ast.Inspect(node, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.Field:
-				for _, nm := range x.Names {
-					out[nm.Name] = true
-				}
-			case *ast.ValueSpec:
-				for _, nm := range x.Names {
-					out[nm.Name] = true
-				}
-			case *ast.AssignStmt:
-				if x.Tok == token.DEFINE {
-					for _, l := range x.Lhs {
-						if id, ok := l.(*ast.Ident); ok {
-							out[id.Name] = true
-						}
-					}
-				}
-			case *ast.RangeStmt:
-				for _, e := range []ast.Expr{x.Key, x.Value} {
-					if id, ok := e.(*ast.Ident); ok {
-						out[id.Name] = true
-					}
-				}
-			case *ast.TypeSwitchStmt:
-				if as, ok := x.Assign.(*ast.AssignStmt); ok {
-					for _, l := range as.Lhs {
-						if id, ok := l.(*ast.Ident); ok {
-							out[id.Name] = true
-						}
-					}
-				}
-			}
-			return true
-		})
-	}
-	return out
-}
-
-// explicitImport reports whether the cell imports some package as name.
-func (r *rewriter) explicitImport(name string) bool {
-	for i := range r.items {
-		gd, ok := r.items[i].decl.(*ast.GenDecl)
-		if !ok || gd.Tok != token.IMPORT {
-			continue
-		}
-		for _, sp := range gd.Specs {
-			is := sp.(*ast.ImportSpec)
-			p, _ := strconv.Unquote(is.Path.Value)
-			if importName(is, p) == name {
-				return true
-			}
-		}
-	}
-	return false
+	b.WriteString(")\n")
+	line0, _ := r.ps.Pos(0)
+	r.emit(chunk{src: b.String(), imports: imps, line: line0})
 }
 
 func importName(is *ast.ImportSpec, path string) string {
@@ -619,36 +505,6 @@ func importName(is *ast.ImportSpec, path string) string {
 		base = p[strings.LastIndex(p, "/")+1:]
 	}
 	return base
-}
-
-// itemNames lists the top-level names an item declares.
-func itemNames(it *item) []string {
-	var out []string
-	switch d := it.decl.(type) {
-	case *ast.FuncDecl:
-		if d.Recv == nil {
-			out = append(out, d.Name.Name)
-		}
-	case *ast.GenDecl:
-		for _, sp := range d.Specs {
-			switch s := sp.(type) {
-			case *ast.ValueSpec:
-				for _, n := range s.Names {
-					out = append(out, n.Name)
-				}
-			case *ast.TypeSpec:
-				out = append(out, s.Name.Name)
-			}
-		}
-	}
-	if as, ok := it.stmt.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
-		for _, e := range as.Lhs {
-			if id, ok := e.(*ast.Ident); ok {
-				out = append(out, id.Name)
-			}
-		}
-	}
-	return out
 }
 
 // text copies src[from:to] preceded by its position directive, applying

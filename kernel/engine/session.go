@@ -441,14 +441,7 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result
 			}
 		}
 		if err != nil {
-			e := s.compileError(err, c)
-			if isCrash(e.Message) && len(p.unknown) > 0 {
-				// The interpreter fails badly on a type of an unknown
-				// package; say what is missing instead.
-				msg := fmt.Sprintf("undefined: %s (if it is a package, import it: import %q)", p.unknown[0], "path/to/"+p.unknown[0])
-				e = s.newError("CompileError", msg, e.Line, e.Col)
-			}
-			return nil, e
+			return nil, s.compileError(err, c)
 		}
 		s.record(c)
 		kept := s.kept
@@ -791,13 +784,6 @@ func explain(msg string) string {
 		return msg + " (the interpreter implements Go 1.20 builtins: delete map keys in a loop, or assign a new map)"
 	}
 	return msg
-}
-
-// isCrash reports whether a compile message is an interpreter failure
-// rather than a diagnostic.
-func isCrash(msg string) bool {
-	return strings.Contains(msg, "runtime error:") || strings.Contains(msg, "CFG post-order panic") ||
-		strings.Contains(msg, "incomplete type") || strings.Contains(msg, "nil reflect type")
 }
 
 // runError converts an error of a running chunk c (nil for a script's

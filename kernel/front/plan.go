@@ -3,11 +3,13 @@ package front
 import (
 	"go/ast"
 	"go/types"
+	"strings"
 )
 
 // This file answers the questions the engine asks when it plans how the
 // interpreter runs a cell, from the type checker's information rather than
-// from the cell's syntax: whether the cell shows a value.
+// from the cell's syntax: whether the cell shows a value, which packages
+// it uses.
 
 // printFuncs are fmt's printing functions: a cell ending with a call of one
 // shows what it prints, not the byte count and error it returns.
@@ -43,4 +45,36 @@ func (c *Checked) hasValue(e ast.Expr) bool {
 		}
 	}
 	return true
+}
+
+// Imports returns the packages the cell's program uses by a name the cell
+// does not import itself (name → path): the preloaded packages and those
+// earlier cells imported, which the type checker resolved the cell's
+// pkg.X to, and the packages the rules wrote into the program (the type
+// of a variable written out, an instance's parameter types). The engine
+// imports those the interpreter does not have yet.
+func (c *Checked) Imports() map[string]string {
+	out := map[string]string{}
+	ast.Inspect(c.File, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok {
+				if pn, ok := c.Info.Uses[id].(*types.PkgName); ok {
+					out[id.Name] = pn.Imported().Path()
+				}
+			}
+		}
+		return true
+	})
+	if len(c.named) > 0 {
+		text := c.Rewritten()
+		for n, p := range c.named {
+			if strings.Contains(text, n+".") {
+				out[n] = p
+			}
+		}
+	}
+	for n := range c.imports {
+		delete(out, n)
+	}
+	return out
 }

@@ -1,9 +1,24 @@
 package front
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
 
 // planText is the plan of a checked cell as plan.txtar states it, after
 // the program: one line per question the engine asks (plan.go).
 func planText(c *Checked) string {
-	return fmt.Sprintf("== shows: %v\n", c.Shows())
+	var b strings.Builder
+	fmt.Fprintf(&b, "== shows: %v\n", c.Shows())
+	imps := c.Imports()
+	names := make([]string, 0, len(imps))
+	for n := range imps {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(&b, "== import %s %q\n", n, imps[n])
+	}
+	return b.String()
 }

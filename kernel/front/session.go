@@ -146,6 +146,9 @@ type Checked struct {
 	// imports maps the names of the packages the cell imports explicitly to
 	// their paths.
 	imports map[string]string
+	// named maps the package names the rules wrote into the program
+	// (pkgName) to their paths.
+	named map[string]string
 	// monomorph.go: the cell's generics, their declarations, the holes of
 	// the rewritten text, the instances the cell makes and its final text.
 	gens     map[string]*generic
