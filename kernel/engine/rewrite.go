@@ -75,12 +75,8 @@ type sessionView struct {
 	// from; used to add imports on first use.
 	preload map[string]string
 	script  bool
-	// methods and funcDefs hold the normalized source of the methods
-	// ("Type.Method") and functions cells defined; callers maps a function
-	// to the functions and methods whose bodies name it.
-	methods  map[string]string
-	funcDefs map[string]string
-	callers  map[string]map[string]bool
+	// methods holds the methods cells defined ("Type.Method").
+	methods map[string]bool
 	// rich holds the names of display methods (String, HTML, PNG, ...)
 	// that some cell type declares.
 	rich map[string]bool
@@ -120,14 +116,12 @@ type chunk struct {
 	funcs        map[string]int
 	types        map[string]string
 	imports      map[string]string
-	methods      []string            // display method names declared (see sessionView.rich)
-	methodDefs   map[string]string   // "Type.Method" → normalized source
-	funcDefs     map[string]string   // func name → normalized source
-	refs         map[string][]string // func or method → identifiers its body uses
-	rich         *richValue          // the last value may be of a cell type with display methods
-	line, col    int                 // cell position where the chunk starts (for messages)
-	wrapped      bool                // src is a statement wrapped in an init function
-	decl         bool                // src holds declarations only (see emitDecl)
+	methods      []string   // display method names declared (see sessionView.rich)
+	methodKeys   []string   // methods declared ("Type.Method")
+	rich         *richValue // the last value may be of a cell type with display methods
+	line, col    int        // cell position where the chunk starts (for messages)
+	wrapped      bool       // src is a statement wrapped in an init function
+	decl         bool       // src holds declarations only (see emitDecl)
 }
 
 // richValue is the cell's last expression when cell types have display
@@ -317,7 +311,7 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 			return nil, err
 		}
 		r.out.checked = checked
-		r.out.notes = append(r.out.notes, checked.Notes()...)
+		r.out.notes = append(append(r.out.notes, checked.Notes()...), checked.Stale()...)
 		view.checked = checked
 		defer func() { view.checked = nil }()
 		if src2 != src {
@@ -330,8 +324,7 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 			p, err := rewrite(src2, line0, col0, view)
 			if p != nil {
 				p.checked = checked
-				p.notes = append(checked.Notes(), p.notes...)
-				noteStaleGenerics(p, view)
+				p.notes = append(append(checked.Notes(), checked.Stale()...), p.notes...)
 			}
 			return p, err
 		}
@@ -410,8 +403,9 @@ func replayFirst(items []item, at int) []item {
 }
 
 // check reports the errors found before anything runs: func main in a
-// cell (redef false), a type or method redefined differently (redef
-// true).
+// cell (redef false), a type redefined differently (redef true; the front
+// end gives a redefined type, and the type of a changed method, a new
+// name, so the same name is the same definition).
 func (r *rewriter) check(redef bool) error {
 	seen := map[string]string{}
 	for i := range r.items {
@@ -427,16 +421,6 @@ func (r *rewriter) check(redef bool) error {
 			}
 			if !redef && d.Recv == nil && d.Name.Name == "init" {
 				return r.errAt(it.off(d.Name.Pos()), "CompileError", "func init is not allowed in a cell: write its body as statements")
-			}
-			// With the front end, a method whose source changed
-			// redefines its type (a new name here); the same key is
-			// the same method (see decl).
-			if redef && r.view.front == nil && d.Recv != nil && len(d.Recv.List) > 0 {
-				key := recvName(d.Recv.List[0].Type) + "." + d.Name.Name
-				if prev, ok := r.view.methods[key]; ok && prev != front.TokenText(r.src[it.Start:it.End]) {
-					return r.errAt(it.off(d.Name.Pos()), "CompileError",
-						"method %s is already defined, and the interpreter cannot replace a method: give it another name, or %%reset and run the cells again", key)
-				}
 			}
 		case *ast.GenDecl:
 			if !redef || d.Tok != token.TYPE {
@@ -493,18 +477,6 @@ func (r *rewriter) autoImports() {
 	b.WriteString(")\n")
 	line0, _ := r.ps.Pos(0)
 	r.emit(chunk{src: b.String(), imports: imps, line: line0})
-}
-
-func importName(is *ast.ImportSpec, path string) string {
-	if is.Name != nil {
-		return is.Name.Name
-	}
-	base := path[strings.LastIndex(path, "/")+1:]
-	if len(base) >= 2 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" && strings.Contains(path, "/") {
-		p := path[:strings.LastIndex(path, "/")]
-		base = p[strings.LastIndex(p, "/")+1:]
-	}
-	return base
 }
 
 // text copies src[from:to] preceded by its position directive, applying
@@ -586,70 +558,6 @@ func (r *rewriter) copyGuarded(b *strings.Builder, it *item, from, to int) {
 	b.WriteString(r.src[pos:to])
 }
 
-// noteStale adds a note naming the functions and methods of earlier cells
-// that still use the previous definition of name (a function or a
-// constant: the interpreter binds them when a function is defined).
-func (r *rewriter) noteStale(name string) {
-	var stale []string
-	for callerName := range r.view.callers[name] {
-		if !r.redefined(callerName) {
-			stale = append(stale, callerName)
-		}
-	}
-	sort.Strings(stale)
-	if len(stale) > 0 {
-		r.out.notes = append(r.out.notes, fmt.Sprintf(
-			"note: %s still use the previous %s (the interpreter binds it when a function is defined); run the cells that define them again to use the new one",
-			strings.Join(stale, ", "), name))
-	}
-}
-
-// noteStaleGenerics adds a note naming the functions and methods of
-// earlier cells that still use an instance of the previous definition of
-// a generic the cell redefines (the interpreter runs instances of
-// generics, see front/monomorph.go).
-func noteStaleGenerics(p *plan, view *sessionView) {
-	for name, insts := range p.checked.Redefined() {
-		set := map[string]bool{}
-		for _, inst := range insts {
-			for caller := range view.callers[inst] {
-				if !strings.HasPrefix(caller, "__goldp") {
-					set[caller] = true
-				}
-			}
-		}
-		var stale []string
-		for caller := range set {
-			stale = append(stale, caller)
-		}
-		sort.Strings(stale)
-		if len(stale) > 0 {
-			p.notes = append(p.notes, fmt.Sprintf(
-				"note: %s still use the previous %s (the interpreter binds it when a function is defined); run the cells that define them again to use the new one",
-				strings.Join(stale, ", "), name))
-		}
-	}
-}
-
-// redefined reports whether the cell defines the function or method name
-// ("f" or "T.M").
-func (r *rewriter) redefined(name string) bool {
-	for i := range r.items {
-		d, ok := r.items[i].decl.(*ast.FuncDecl)
-		if !ok {
-			continue
-		}
-		n := d.Name.Name
-		if d.Recv != nil && len(d.Recv.List) > 0 {
-			n = recvName(d.Recv.List[0].Type) + "." + n
-		}
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
-
 // isConstExpr reports whether e is made of literals and known constants
 // only (no variables, no calls but conversions of such operands are
 // treated as non-constant, which only costs a typed copy).
@@ -688,41 +596,16 @@ func (r *rewriter) item(it *item, last bool) error {
 func (r *rewriter) decl(it *item) error {
 	switch d := it.decl.(type) {
 	case *ast.FuncDecl:
-		def := front.TokenText(r.src[it.Start:it.End])
-		if d.Recv != nil && len(d.Recv.List) > 0 {
-			key := recvName(d.Recv.List[0].Type) + "." + d.Name.Name
-			if prev, ok := r.view.methods[key]; ok && (prev == def || r.view.front != nil) {
-				// The same method again: nothing to do. With the front
-				// end the text may differ only by what it wrote (the
-				// cell number in positions): a changed source gives the
-				// type a new name.
-				return nil
-			}
-		}
 		c := chunk{src: r.text(it, it.Start, it.End) + "\n", line: r.line(it), col: r.col(it)}
 		if d.Recv != nil && len(d.Recv.List) > 0 {
-			c.methodDefs = map[string]string{recvName(d.Recv.List[0].Type) + "." + d.Name.Name: def}
-		}
-		caller := d.Name.Name
-		if d.Recv != nil && len(d.Recv.List) > 0 {
-			caller = recvName(d.Recv.List[0].Type) + "." + d.Name.Name
-		}
-		c.refs = map[string][]string{}
-		if d.Body != nil {
-			seen := map[string]bool{}
-			ast.Inspect(d.Body, func(n ast.Node) bool {
-				if id, ok := n.(*ast.Ident); ok && !seen[id.Name] {
-					seen[id.Name] = true
-					c.refs[caller] = append(c.refs[caller], id.Name)
-				}
-				return true
-			})
-		}
-		if d.Recv == nil {
-			if prev, ok := r.view.funcDefs[d.Name.Name]; ok && prev != def {
-				r.noteStale(d.Name.Name)
+			key := recvName(d.Recv.List[0].Type) + "." + d.Name.Name
+			if r.view.methods[key] {
+				// The same method again: nothing to do (the front end
+				// gives the type a new name when a method's source
+				// changed).
+				return nil
 			}
-			c.funcDefs = map[string]string{d.Name.Name: def}
+			c.methodKeys = []string{key}
 		}
 		if d.Recv != nil && displayMethods[d.Name.Name] {
 			c.methods = []string{d.Name.Name}
@@ -788,17 +671,10 @@ func (r *rewriter) decl(it *item) error {
 			r.emitDecl(c)
 		case token.CONST:
 			c := chunk{src: r.text(it, it.Start, it.End) + "\n", line: r.line(it), col: r.col(it)}
-			c.funcDefs = map[string]string{}
 			for _, sp := range d.Specs {
-				vs := sp.(*ast.ValueSpec)
-				def := front.TokenText(r.src[it.off(vs.Pos()):it.off(vs.End())])
-				for _, n := range vs.Names {
+				for _, n := range sp.(*ast.ValueSpec).Names {
 					c.consts = append(c.consts, n.Name)
 					r.consts[n.Name] = true
-					if prev, ok := r.view.funcDefs["const "+n.Name]; ok && prev != def {
-						r.noteStale(n.Name)
-					}
-					c.funcDefs["const "+n.Name] = def
 				}
 			}
 			r.emitDecl(c)
@@ -830,7 +706,10 @@ func (r *rewriter) imports(it *item, d *ast.GenDecl) error {
 		if err != nil {
 			return r.errAt(it.off(is.Path.Pos()), "SyntaxError", "bad import path %s", is.Path.Value)
 		}
-		name := importName(is, path)
+		name := front.PackageName(path)
+		if is.Name != nil {
+			name = is.Name.Name
+		}
 		if name == "_" || name == "." {
 			return r.errAt(it.off(is.Pos()), "CompileError", "import %s %q: blank and dot imports are not supported in cells", name, path)
 		}
@@ -992,9 +871,7 @@ func (r *rewriter) emitDecl(c chunk) {
 		}
 		p.types[k] = v
 	}
-	p.methodDefs = mergeMap(p.methodDefs, c.methodDefs)
-	p.funcDefs = mergeMap(p.funcDefs, c.funcDefs)
-	p.refs = mergeMap(p.refs, c.refs)
+	p.methodKeys = append(p.methodKeys, c.methodKeys...)
 }
 
 func mergeMap[V any](dst, src map[string]V) map[string]V {

@@ -220,8 +220,7 @@ func (s *Session) start() error {
 		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]int{},
 		types: map[string]string{}, imported: map[string]string{rtName: rtPath, fmtName: "fmt", displayName: "github.com/goldp/goldp/kernel/display", genericName: genericPath},
 		rich:    map[string]bool{},
-		methods: map[string]string{}, funcDefs: map[string]string{},
-		callers: map[string]map[string]bool{},
+		methods: map[string]bool{},
 		preload: auto,
 		script:  s.opts.Filename != "",
 	}
@@ -594,21 +593,8 @@ func (s *Session) record(c *chunk) {
 	for _, m := range c.methods {
 		s.view.rich[m] = true
 	}
-	for k, d := range c.methodDefs {
-		s.view.methods[k] = d
-	}
-	for k, d := range c.funcDefs {
-		s.view.funcDefs[k] = d
-	}
-	for caller, ids := range c.refs {
-		for _, id := range ids {
-			set := s.view.callers[id]
-			if set == nil {
-				set = map[string]bool{}
-				s.view.callers[id] = set
-			}
-			set[caller] = true
-		}
+	for _, k := range c.methodKeys {
+		s.view.methods[k] = true
 	}
 }
 

@@ -78,3 +78,14 @@ func (c *Checked) Imports() map[string]string {
 	}
 	return out
 }
+
+// PackageName returns the name the package at path declares, from its
+// export data ("" for a path the front end does not know): the name an
+// import without one gives it.
+func PackageName(path string) string {
+	p, err := packages.Import(path)
+	if err != nil {
+		return ""
+	}
+	return p.Name()
+}

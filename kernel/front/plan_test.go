@@ -20,5 +20,8 @@ func planText(c *Checked) string {
 	for _, n := range names {
 		fmt.Fprintf(&b, "== import %s %q\n", n, imps[n])
 	}
+	for _, n := range c.Stale() {
+		fmt.Fprintf(&b, "== %s\n", n)
+	}
 	return b.String()
 }
