@@ -359,7 +359,12 @@ func (r *rewriter) exists(name string) bool {
 	return r.vars[name] || r.consts[name] || r.view.defined(name) || isFunc || r.types[name] != ""
 }
 
-func (r *rewriter) varExists(name string) bool { return r.vars[name] || r.view.vars[name] }
+// varExists reports whether name is a variable the cell assigns rather
+// than declares: one it declared before, or a variable of an earlier cell
+// it declares again with the same type (front.Checked.Kept).
+func (r *rewriter) varExists(name string) bool {
+	return r.vars[name] || r.view.vars[name] && r.view.checked.Kept(name)
+}
 
 func (r *rewriter) errAt(off int, name, format string, a ...any) error {
 	l, c := r.ps.Pos(off)

@@ -89,3 +89,41 @@ func PackageName(path string) string {
 	}
 	return p.Name()
 }
+
+// Kept reports whether the cell declares the variable name of an earlier
+// cell again with the same type. The interpreter then assigns it, so that
+// the functions of earlier cells see the new value (as in Go, where the
+// declaration of a name that keeps its type is an assignment); a variable
+// whose type changes (x := 5 after x := 2.5 is an int) is a new variable
+// and is declared afresh.
+func (c *Checked) Kept(name string) bool {
+	if c.sess == nil {
+		return false
+	}
+	obj, ok := c.Pkg.Scope().Lookup(name).(*types.Var)
+	if !ok {
+		return false
+	}
+	for _, n := range c.Fresh() {
+		if n == name {
+			return false
+		}
+	}
+	if old, ok := c.sess.opaque[name]; ok {
+		return types.Identical(old.Type(), obj.Type())
+	}
+	old, ok := c.sess.decls[name]
+	if !ok || !writableIn(obj.Type()) {
+		return false
+	}
+	known := true
+	t := types.TypeString(obj.Type(), func(p *types.Package) string {
+		if p.Path() == mainPath {
+			return ""
+		}
+		a, ok := c.sess.aliases[p.Path()]
+		known = known && ok
+		return a
+	})
+	return known && old == "var "+name+" "+t
+}

@@ -20,6 +20,16 @@ func planText(c *Checked) string {
 	for _, n := range names {
 		fmt.Fprintf(&b, "== import %s %q\n", n, imps[n])
 	}
+	var kept []string
+	for n := range c.declared {
+		if c.Kept(n) {
+			kept = append(kept, n)
+		}
+	}
+	sort.Strings(kept)
+	for _, n := range kept {
+		fmt.Fprintf(&b, "== kept %s\n", n)
+	}
 	for _, n := range c.Stale() {
 		fmt.Fprintf(&b, "== %s\n", n)
 	}
