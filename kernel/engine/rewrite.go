@@ -77,9 +77,6 @@ type sessionView struct {
 	script  bool
 	// methods holds the methods cells defined ("Type.Method").
 	methods map[string]bool
-	// rich holds the names of display methods (String, HTML, PNG, ...)
-	// that some cell type declares.
-	rich map[string]bool
 	// front type-checks cells in the context of the session (created on
 	// the first cell).
 	front *front.Session
@@ -116,7 +113,6 @@ type chunk struct {
 	funcs        map[string]int
 	types        map[string]string
 	imports      map[string]string
-	methods      []string   // display method names declared (see sessionView.rich)
 	methodKeys   []string   // methods declared ("Type.Method")
 	rich         *richValue // the last value may be of a cell type with display methods
 	line, col    int        // cell position where the chunk starts (for messages)
@@ -124,18 +120,12 @@ type chunk struct {
 	decl         bool       // src holds declarations only (see emitDecl)
 }
 
-// richValue is the cell's last expression when cell types have display
-// methods: the session finds out by compiling which interfaces its type
-// implements and renders it through them.
+// richValue is the cell's last expression when its type implements the
+// interfaces of display methods that cell types declare (see
+// front.Checked.Renders): the session renders it through them.
 type richValue struct {
-	expr  string   // the expression's text with position directives
-	cands []string // method names to try
-}
-
-// displayMethods are the methods that change how a value is shown.
-var displayMethods = map[string]bool{
-	"String": true, "Error": true, "HTML": true, "Markdown": true, "LaTeX": true,
-	"SVG": true, "PNG": true, "JSON": true, "MIMEBundle": true,
+	expr    string   // the expression's text with position directives
+	methods []string // the display methods to render it through
 }
 
 // plan is a rewritten cell.
@@ -266,7 +256,6 @@ type rewriter struct {
 	funcs        map[string]int
 	types        map[string]string
 	imported     map[string]string
-	rich         map[string]bool
 	mainAt       *item // a script's func main
 }
 
@@ -281,7 +270,6 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 		src: src, ps: ps, view: view,
 		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]int{},
 		types: map[string]string{}, imported: map[string]string{},
-		rich: map[string]bool{},
 	}
 	items, err := splitItems(src, r.ps)
 	if err != nil {
@@ -612,10 +600,6 @@ func (r *rewriter) decl(it *item) error {
 			}
 			c.methodKeys = []string{key}
 		}
-		if d.Recv != nil && displayMethods[d.Name.Name] {
-			c.methods = []string{d.Name.Name}
-			r.rich[d.Name.Name] = true
-		}
 		if d.Recv == nil {
 			nres := 0
 			if d.Type.Results != nil {
@@ -863,7 +847,6 @@ func (r *rewriter) emitDecl(c chunk) {
 	p.src += c.src
 	p.vars = append(p.vars, c.vars...)
 	p.consts = append(p.consts, c.consts...)
-	p.methods = append(p.methods, c.methods...)
 	for k, v := range c.funcs {
 		if p.funcs == nil {
 			p.funcs = map[string]int{}
@@ -1031,15 +1014,8 @@ func (r *rewriter) value(it *item, es *ast.ExprStmt) error {
 	l, col := r.ps.Pos(it.Start)
 	val := rtName + ".Value(\n" + plain + ",\n)\n"
 	c := chunk{src: wrapOpen + val + wrapClose, value: true, line: l, col: col, wrapped: true}
-	var cands []string
-	for m := range displayMethods {
-		if r.rich[m] || r.view.rich[m] {
-			cands = append(cands, m)
-		}
-	}
-	if len(cands) > 0 {
-		sort.Strings(cands)
-		c.rich = &richValue{expr: r.text(it, it.off(es.X.Pos()), it.off(es.X.End())), cands: cands}
+	if ms := r.view.checked.Renders(); len(ms) > 0 {
+		c.rich = &richValue{expr: r.text(it, it.off(es.X.Pos()), it.off(es.X.End())), methods: ms}
 	}
 	r.emit(c)
 	return nil

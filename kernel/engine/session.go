@@ -219,7 +219,6 @@ func (s *Session) start() error {
 	s.view = sessionView{
 		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]int{},
 		types: map[string]string{}, imported: map[string]string{rtName: rtPath, fmtName: "fmt", displayName: "github.com/goldp/goldp/kernel/display", genericName: genericPath},
-		rich:    map[string]bool{},
 		methods: map[string]bool{},
 		preload: auto,
 		script:  s.opts.Filename != "",
@@ -488,13 +487,6 @@ func (s *Session) compile(src string) (*interp.Program, error) {
 	return s.compileFiles(src, true)
 }
 
-// probe compiles src only to learn whether it compiles: the program never
-// runs, and none of its source positions are kept.
-func (s *Session) probe(src string) error {
-	_, err := s.compileFiles(src, false)
-	return err
-}
-
 // compileFiles compiles src. The interpreter adds up to four files to its
 // file set per compile and never removes one: an empty file to read the
 // first token, one to check build constraints, the parse (and its retry
@@ -590,33 +582,29 @@ func (s *Session) record(c *chunk) {
 	for n, p := range c.imports {
 		s.view.imported[n] = p
 	}
-	for _, m := range c.methods {
-		s.view.rich[m] = true
-	}
 	for _, k := range c.methodKeys {
 		s.view.methods[k] = true
 	}
 }
 
-// richIfaces maps a display method to the interface that has it and the
-// call that renders a value through it (nil: the value's text).
-var richIfaces = map[string][2]string{
-	"String":     {fmtName + ".Stringer", ""},
-	"Error":      {"error", ""},
-	"HTML":       {displayName + ".HTMLer", displayName + ".RenderHTMLer(__v)"},
-	"Markdown":   {displayName + ".Markdowner", displayName + ".RenderMarkdowner(__v)"},
-	"LaTeX":      {displayName + ".LaTeXer", displayName + ".RenderLaTeXer(__v)"},
-	"SVG":        {displayName + ".SVGer", displayName + ".RenderSVGer(__v)"},
-	"PNG":        {displayName + ".PNGer", displayName + ".RenderPNGer(__v)"},
-	"JSON":       {displayName + ".JSONer", displayName + ".RenderJSONer(__v)"},
-	"MIMEBundle": {displayName + ".MIMEBundler", displayName + ".RenderMIMEBundler(__v)"},
+// richRenders maps a display method to the call that renders a value
+// through its interface ("": the value's text, fmt.Sprint).
+var richRenders = map[string]string{
+	"String":     "",
+	"Error":      "",
+	"HTML":       displayName + ".RenderHTMLer(__v)",
+	"Markdown":   displayName + ".RenderMarkdowner(__v)",
+	"LaTeX":      displayName + ".RenderLaTeXer(__v)",
+	"SVG":        displayName + ".RenderSVGer(__v)",
+	"PNG":        displayName + ".RenderPNGer(__v)",
+	"JSON":       displayName + ".RenderJSONer(__v)",
+	"MIMEBundle": displayName + ".RenderMIMEBundler(__v)",
 }
 
-// compileRich compiles the last-value chunk of a session whose cell types
-// have display methods: each candidate interface is tried by compiling an
-// assignment to it (nothing runs), and the value is then rendered through
-// the interfaces its type implements. It returns nil, nil when the value
-// needs no such help.
+// compileRich compiles the last-value chunk of a cell whose value is
+// rendered through the interfaces of display methods its type implements
+// (front.Checked.Renders). It returns nil, nil when the value needs no
+// such help.
 func (s *Session) compileRich(c *chunk) (*interp.Program, error) {
 	if c.rich == nil {
 		return nil, nil
@@ -624,18 +612,14 @@ func (s *Session) compileRich(c *chunk) (*interp.Program, error) {
 	head := wrapOpen + "__v := (" + c.rich.expr + ")\n"
 	text := `""`
 	var renders []string
-	for _, m := range c.rich.cands {
-		ri, ok := richIfaces[m]
-		if !ok {
-			continue
-		}
-		if err := s.probe(head + "var _ " + ri[0] + " = __v" + wrapClose); err != nil {
-			continue
-		}
-		if ri[1] == "" {
+	for _, m := range c.rich.methods {
+		r, ok := richRenders[m]
+		switch {
+		case !ok:
+		case r == "":
 			text = fmtName + ".Sprint(__v)"
-		} else {
-			renders = append(renders, ri[1])
+		default:
+			renders = append(renders, r)
 		}
 	}
 	if text == `""` && len(renders) == 0 {

@@ -3,6 +3,7 @@ package front
 import (
 	"go/ast"
 	"go/types"
+	"sort"
 	"strings"
 )
 
@@ -22,13 +23,19 @@ var printFuncs = map[string]bool{
 // expression with a value (a call without results shows nothing, nor does a
 // call of fmt's printing functions).
 func (c *Checked) Shows() bool {
+	e := c.value()
+	return e != nil && c.hasValue(e)
+}
+
+// value is the cell's last expression statement's expression, or nil.
+func (c *Checked) value() ast.Expr {
 	for _, d := range c.File.Decls {
 		es, ok := stmtOf(d).(*ast.ExprStmt)
 		if ok && c.values[es.X.Pos()] {
-			return c.hasValue(es.X)
+			return es.X
 		}
 	}
-	return false
+	return nil
 }
 
 // hasValue reports whether the expression statement e has a value to show.
@@ -126,4 +133,77 @@ func (c *Checked) Kept(name string) bool {
 		return a
 	})
 	return known && old == "var "+name+" "+t
+}
+
+// displayIfaces maps the methods that change how a value is shown to the
+// interface that has each: fmt.Stringer, error, and the interfaces of the
+// package display (HTMLer, ...).
+var displayIfaces = map[string]string{
+	"String": "fmt.Stringer", "Error": "error", "HTML": "HTMLer", "Markdown": "Markdowner",
+	"LaTeX": "LaTeXer", "SVG": "SVGer", "PNG": "PNGer", "JSON": "JSONer", "MIMEBundle": "MIMEBundler",
+}
+
+const displayPath = "github.com/goldp/goldp/kernel/display"
+
+// Renders lists, sorted, the display methods (String, Error, HTML, ...;
+// see displayIfaces) through whose interfaces the engine renders the
+// cell's value: those a cell type of the session declares, when the
+// value's type implements their interface. The interpreter's reflection
+// does not see the methods of cell types, so a value that may hold one is
+// rendered through the interfaces instead. Nil when the cell shows no
+// value or none applies (a type without methods, a method with a pointer
+// receiver on a value, as in Go).
+func (c *Checked) Renders() []string {
+	e := c.value()
+	if e == nil || !c.hasValue(e) {
+		return nil
+	}
+	t := c.Info.Types[e].Type
+	if _, ok := t.(*types.Tuple); ok || types.NewMethodSet(t).Len() == 0 {
+		return nil
+	}
+	declared := map[string]bool{}
+	for _, fd := range c.methods {
+		declared[fd.Name.Name] = true
+	}
+	if c.sess != nil {
+		for k := range c.sess.decls {
+			if _, m, ok := strings.Cut(k, "."); ok {
+				declared[m] = true
+			}
+		}
+	}
+	var out []string
+	for m, name := range displayIfaces {
+		if !declared[m] {
+			continue
+		}
+		if iface := displayIface(name); iface != nil && types.Implements(t, iface) {
+			out = append(out, m)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// displayIface is the interface named in displayIfaces, nil if unknown.
+func displayIface(name string) *types.Interface {
+	var obj types.Object
+	switch name {
+	case "error":
+		obj = types.Universe.Lookup("error")
+	case "fmt.Stringer":
+		if p, err := packages.Import("fmt"); err == nil {
+			obj = p.Scope().Lookup("Stringer")
+		}
+	default:
+		if p, err := packages.Import(displayPath); err == nil {
+			obj = p.Scope().Lookup(name)
+		}
+	}
+	if obj == nil {
+		return nil
+	}
+	iface, _ := obj.Type().Underlying().(*types.Interface)
+	return iface
 }

@@ -11,6 +11,9 @@ import (
 func planText(c *Checked) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "== shows: %v\n", c.Shows())
+	if r := c.Renders(); len(r) > 0 {
+		fmt.Fprintf(&b, "== renders through: %s\n", strings.Join(r, ", "))
+	}
 	imps := c.Imports()
 	names := make([]string, 0, len(imps))
 	for n := range imps {
