@@ -78,16 +78,11 @@ func FuzzRewrite(f *testing.F) {
 			return
 		}
 		for _, c := range p.chunks {
-			if c.src == "" && c.fallback == "" {
+			if c.src == "" {
 				t.Fatalf("empty chunk for %q", code)
 			}
-			for _, src := range []string{c.src, c.fallback} {
-				if src == "" {
-					continue
-				}
-				if err := parseLikeInterpreter(src); err != nil {
-					t.Fatalf("cell %q gave a chunk that does not parse: %v\n%s", code, err, src)
-				}
+			if err := parseLikeInterpreter(c.src); err != nil {
+				t.Fatalf("cell %q gave a chunk that does not parse: %v\n%s", code, err, c.src)
 			}
 		}
 		s := &Session{}

@@ -105,9 +105,8 @@ func (v *sessionView) defined(name string) bool {
 // chunkKind tells how a chunk is evaluated and what the engine records once
 // it succeeds.
 type chunk struct {
-	src      string // text for the interpreter
-	fallback string // evaluated instead when src does not compile
-	value    bool   // src ends by passing the cell's last value to the runtime
+	src   string // text for the interpreter
+	value bool   // src ends by passing the cell's last value to the runtime
 	// declared names, recorded in the session once the chunk compiled.
 	vars, consts []string
 	funcs        map[string]int
@@ -728,9 +727,9 @@ func (r *rewriter) imports(it *item, d *ast.GenDecl) error {
 	return nil
 }
 
-// varDecl turns `var x = e` on an existing variable into an assignment (so
-// functions defined earlier see the new value), with the fresh declaration
-// as fallback when the type changes.
+// varDecl turns `var x = e` on existing variables that keep their type
+// (see varExists) into an assignment, so that functions defined earlier
+// see the new value; otherwise the declaration is evaluated as written.
 func (r *rewriter) varDecl(it *item, d *ast.GenDecl) error {
 	orig := r.text(it, it.Start, it.End) + "\n"
 	all := true
@@ -745,6 +744,7 @@ func (r *rewriter) varDecl(it *item, d *ast.GenDecl) error {
 		}
 	}
 	c := chunk{src: orig, vars: names, line: r.line(it), col: r.col(it)}
+	assign := false
 	if all {
 		var b strings.Builder
 		b.WriteString(";")
@@ -782,16 +782,16 @@ func (r *rewriter) varDecl(it *item, d *ast.GenDecl) error {
 			b.WriteString("\n")
 		}
 		if all {
-			c.src, c.fallback = b.String(), orig
+			c.src, assign = b.String(), true
 		}
 	}
 	for _, n := range names {
 		r.vars[n] = true
 	}
-	if c.fallback == "" {
-		r.emitDecl(c)
-	} else {
+	if assign {
 		r.emit(c)
+	} else {
+		r.emitDecl(c)
 	}
 	return nil
 }
@@ -928,13 +928,9 @@ func (r *rewriter) define(it *item, as *ast.AssignStmt) error {
 		case commaOK:
 			c.src = wrapOpen + r.zeroFirst(it, as, names) + assign + wrapClose
 		case len(as.Lhs) > 1 && len(as.Rhs) == 1:
-			// `a, b = f()` into existing variables of another type is not
-			// caught when compiled but panics in reflect when run; through
-			// temporaries the mismatch is a compile error, so the fresh
-			// declaration (the fallback) takes over as it should.
-			c.src, c.fallback = wrapOpen+multiAssign(r.ps.Directive(srcName, it.Start), names, rhs)+wrapClose, orig+"\n"
+			c.src = wrapOpen + multiAssign(r.ps.Directive(srcName, it.Start), names, rhs) + wrapClose
 		default:
-			c.src, c.fallback = assign, orig+"\n"
+			c.src = assign
 		}
 	case commaOK:
 		var decl string

@@ -433,11 +433,6 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result
 		if prog == nil && err == nil {
 			prog, err = s.compile(c.src)
 		}
-		if err != nil && c.fallback != "" {
-			if prog2, err2 := s.compile(c.fallback); err2 == nil {
-				prog, err = prog2, nil
-			}
-		}
 		if err != nil {
 			return nil, s.compileError(err, c)
 		}

@@ -140,6 +140,9 @@ type Checked struct {
 	// defines are the top-level `a, b := e` of the cell, as the
 	// package-level declarations lower made of them.
 	defines []*ast.ValueSpec
+	// again maps the blank names lower put for the names a top-level :=
+	// declares again in the same cell to those names (redeclare.go).
+	again   map[*ast.Ident]string
 	edits   []edit
 	refused *Error
 	temps   int
