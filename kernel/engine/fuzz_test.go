@@ -66,7 +66,7 @@ func FuzzRewrite(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, code string) {
 		view := &sessionView{
-			vars: map[string]bool{"x": true, "m": true}, consts: map[string]bool{}, funcs: map[string]int{"f": 1},
+			vars: map[string]bool{"x": true, "m": true}, consts: map[string]bool{}, funcs: map[string]bool{"f": true},
 			types: map[string]string{}, imported: map[string]string{"fmt": "fmt"},
 			preload: map[string]string{"strings": "strings", "rand": "math/rand/v2"},
 		}

@@ -18,13 +18,18 @@ import (
 	"github.com/goldp/goldp/kernel/front"
 )
 
-// This file turns a cell into chunks the interpreter can evaluate one after
-// the other. The cell is cut into top-level items at the semicolons (written
-// or implied by a newline) that sit outside any bracket. Each item is a
-// declaration (import, func, method, type, const, var) or a statement, and
-// is parsed on its own to learn what it declares. The chunks copy the cell's
-// text verbatim, each piece preceded by a /*line _.go:L:C*/ directive so that
-// the interpreter's positions are the cell's positions.
+// This file turns a cell, as the front end checked and rewrote it, into
+// chunks the interpreter can evaluate one after the other. The cell is cut
+// into top-level items at the semicolons (written or implied by a newline)
+// that sit outside any bracket (front.Cut). Each item is a declaration
+// (import, func, method, type, const, var) or a statement, and is parsed on
+// its own to learn what it declares. The chunks copy the cell's text
+// verbatim, each piece preceded by a /*line _.go:L:C*/ directive so that
+// the interpreter's positions are the cell's positions. What needs types
+// is the front end's answer (kernel/front/plan.go): whether the last value
+// is shown and through which display interfaces, which packages to import,
+// which variables keep their type (assigned) or are declared afresh, and
+// the notes on functions that keep a previous definition.
 
 // srcName is the file name the interpreter gives to evaluated source. Its
 // error messages leave this name out, which is why every line directive
@@ -68,7 +73,7 @@ type sessionView struct {
 	cell     int               // the number of the cell being run, from 1
 	vars     map[string]bool   // top-level variables
 	consts   map[string]bool   // top-level constants
-	funcs    map[string]int    // top-level functions → number of results
+	funcs    map[string]bool   // top-level functions
 	types    map[string]string // type name → normalized definition
 	imported map[string]string // package name in scope → import path
 	// preload maps a package name to the import path it is preloaded
@@ -95,7 +100,7 @@ func (v *sessionView) defined(name string) bool {
 	if v.vars[name] || v.consts[name] {
 		return true
 	}
-	if _, ok := v.funcs[name]; ok {
+	if v.funcs[name] {
 		return true
 	}
 	_, ok := v.types[name]
@@ -109,7 +114,7 @@ type chunk struct {
 	value bool   // src ends by passing the cell's last value to the runtime
 	// declared names, recorded in the session once the chunk compiled.
 	vars, consts []string
-	funcs        map[string]int
+	funcs        []string
 	types        map[string]string
 	imports      map[string]string
 	methodKeys   []string   // methods declared ("Type.Method")
@@ -252,7 +257,7 @@ type rewriter struct {
 	out   plan
 	// names declared so far by this cell (on top of the session's).
 	vars, consts map[string]bool
-	funcs        map[string]int
+	funcs        map[string]bool
 	types        map[string]string
 	imported     map[string]string
 	mainAt       *item // a script's func main
@@ -267,7 +272,7 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 	}
 	r := &rewriter{
 		src: src, ps: ps, view: view,
-		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]int{},
+		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]bool{},
 		types: map[string]string{}, imported: map[string]string{},
 	}
 	items, err := splitItems(src, r.ps)
@@ -342,8 +347,7 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 }
 
 func (r *rewriter) exists(name string) bool {
-	_, isFunc := r.funcs[name]
-	return r.vars[name] || r.consts[name] || r.view.defined(name) || isFunc || r.types[name] != ""
+	return r.vars[name] || r.consts[name] || r.view.defined(name) || r.funcs[name] || r.types[name] != ""
 }
 
 // varExists reports whether name is a variable the cell assigns rather
@@ -600,10 +604,6 @@ func (r *rewriter) decl(it *item) error {
 			c.methodKeys = []string{key}
 		}
 		if d.Recv == nil {
-			nres := 0
-			if d.Type.Results != nil {
-				nres = d.Type.Results.NumFields()
-			}
 			name := d.Name.Name
 			if name == "main" && r.view.script {
 				// A script's main is renamed (an interpreted func main
@@ -614,12 +614,8 @@ func (r *rewriter) decl(it *item) error {
 				c.src = r.text(it, it.Start, ns) + mainName + r.text(it, ne, it.End) + "\n"
 				r.mainAt = it
 			}
-			c.funcs = map[string]int{name: nres}
-			r.funcs[name] = nres
-			if nres == 0 {
-				r.funcs[name] = -1
-				c.funcs[name] = -1
-			}
+			c.funcs = []string{name}
+			r.funcs[name] = true
 		}
 		r.emitDecl(c)
 	case *ast.GenDecl:
@@ -847,12 +843,7 @@ func (r *rewriter) emitDecl(c chunk) {
 	p.src += c.src
 	p.vars = append(p.vars, c.vars...)
 	p.consts = append(p.consts, c.consts...)
-	for k, v := range c.funcs {
-		if p.funcs == nil {
-			p.funcs = map[string]int{}
-		}
-		p.funcs[k] = v
-	}
+	p.funcs = append(p.funcs, c.funcs...)
 	for k, v := range c.types {
 		if p.types == nil {
 			p.types = map[string]string{}

@@ -217,7 +217,7 @@ func (s *Session) start() error {
 		}
 	}
 	s.view = sessionView{
-		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]int{},
+		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]bool{},
 		types: map[string]string{}, imported: map[string]string{rtName: rtPath, fmtName: "fmt", displayName: "github.com/goldp/goldp/kernel/display", genericName: genericPath},
 		methods: map[string]bool{},
 		preload: auto,
@@ -567,8 +567,8 @@ func (s *Session) record(c *chunk) {
 		s.view.consts[n] = true
 		delete(s.view.vars, n)
 	}
-	for n, k := range c.funcs {
-		s.view.funcs[n] = k
+	for _, n := range c.funcs {
+		s.view.funcs[n] = true
 		delete(s.view.vars, n)
 	}
 	for n, d := range c.types {
@@ -742,7 +742,7 @@ func (s *Session) compileError(err error, c *chunk) *cell.Error {
 func explain(msg string) string {
 	switch {
 	case msg == "nil type":
-		return "the interpreter could not type this statement (a yaegi limit; the usual cause is `for i := range n` over an int the engine could not see as one): write `for i := 0; i < n; i++`"
+		return "the interpreter could not type this statement (a yaegi limit): write it with explicit types, or `for i := 0; i < n; i++` for a range over an int"
 	case strings.HasPrefix(msg, "undefined: min") || strings.HasPrefix(msg, "undefined: max"):
 		return msg + " (the interpreter implements Go 1.20 builtins: use math.Min/math.Max or a comparison)"
 	case strings.HasPrefix(msg, "undefined: clear"):
