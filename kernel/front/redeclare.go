@@ -1,7 +1,9 @@
 package front
 
 import (
+	"go/ast"
 	"go/types"
+	"sort"
 )
 
 // Rule redeclare: a top-level x := e of a name the same cell declared
@@ -12,7 +14,13 @@ import (
 // with the types, as Go refuses the assignment.
 func init() {
 	register(rule{"redeclare", 1, 0, func(c *Checked) {
-		for blank, name := range c.again {
+		blanks := make([]*ast.Ident, 0, len(c.again))
+		for b := range c.again {
+			blanks = append(blanks, b)
+		}
+		sort.Slice(blanks, func(i, j int) bool { return blanks[i].Pos() < blanks[j].Pos() })
+		for _, blank := range blanks {
+			name := c.again[blank]
 			v, ok := c.Info.Defs[blank].(*types.Var)
 			if !ok {
 				continue
