@@ -1028,6 +1028,7 @@ func (v *sessionView) typeCheck(src string, line0, col0 int) (checked *front.Che
 		v.front.LineFile = srcName
 		v.front.ErrorsHook = rtName
 		v.front.FmtHook = rtName
+		v.front.CallbackHook = callbackGuard
 		if _, ok := loadable()[genericPath]; ok {
 			v.front.GenericHook = genericName
 		}

@@ -58,8 +58,9 @@ func TestGolden(t *testing.T) {
 }
 
 // goldenRun checks the cells in one session; the golden files of the
-// panics, faults and errorsas rules enable the engine's helpers of those rules
-// (their calls would clutter every other golden file).
+// panics, faults, errorsas and callbackguard rules enable the engine's
+// helpers of those rules (their calls would clutter every other golden
+// file).
 func goldenRun(t *testing.T, data string, file string) string {
 	cells := strings.Split(strings.TrimSuffix(data, "\n"), "\n%%\n")
 	s := newTestSession()
@@ -68,6 +69,8 @@ func goldenRun(t *testing.T, data string, file string) string {
 		s.PanicHook = "H"
 	case "errorsas.txtar":
 		s.ErrorsHook = "H"
+	case "callbackguard.txtar":
+		s.CallbackHook = "CB"
 	}
 	s.FmtHook = "H"
 	s.GenericHook = "G"

@@ -72,6 +72,11 @@ type Session struct {
 	// interpreter imports it: calls of the generic standard library (see
 	// genlib.go) become calls of its functions.
 	GenericHook string
+	// CallbackHook, if set, names the interpreted function (func(pos
+	// string)) that a function literal handed to compiled code defers
+	// first, so that a panic on a goroutine the compiled code started is
+	// reported rather than ending the process (rule callbackguard).
+	CallbackHook string
 	// Cell is the number the engine gives the cell being checked; it is
 	// part of the positions the panic helpers report, so that a panic in
 	// a function of an earlier cell names that cell.
