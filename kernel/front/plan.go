@@ -61,12 +61,18 @@ func (c *Checked) hasValue(e ast.Expr) bool {
 // of a variable written out, an instance's parameter types). The engine
 // imports those the interpreter does not have yet.
 func (c *Checked) Imports() map[string]string {
-	out := map[string]string{}
+	var out map[string]string // nil (no allocation) for most cells
+	add := func(n, p string) {
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[n] = p
+	}
 	ast.Inspect(c.File, func(n ast.Node) bool {
 		if sel, ok := n.(*ast.SelectorExpr); ok {
 			if id, ok := sel.X.(*ast.Ident); ok {
 				if pn, ok := c.Info.Uses[id].(*types.PkgName); ok {
-					out[id.Name] = pn.Imported().Path()
+					add(id.Name, pn.Imported().Path())
 				}
 			}
 		}
@@ -76,7 +82,7 @@ func (c *Checked) Imports() map[string]string {
 		text := c.Rewritten()
 		for n, p := range c.named {
 			if strings.Contains(text, n+".") {
-				out[n] = p
+				add(n, p)
 			}
 		}
 	}
@@ -159,7 +165,11 @@ func (c *Checked) Renders() []string {
 		return nil
 	}
 	t := c.Info.Types[e].Type
-	if _, ok := t.(*types.Tuple); ok || types.NewMethodSet(t).Len() == 0 {
+	switch t.(type) {
+	case *types.Basic, *types.Tuple:
+		return nil // no methods
+	}
+	if types.NewMethodSet(t).Len() == 0 {
 		return nil
 	}
 	declared := map[string]bool{}

@@ -14,6 +14,9 @@ import (
 // with the types, as Go refuses the assignment.
 func init() {
 	register(rule{"redeclare", 1, 0, func(c *Checked) {
+		if len(c.again) == 0 {
+			return
+		}
 		blanks := make([]*ast.Ident, 0, len(c.again))
 		for b := range c.again {
 			blanks = append(blanks, b)

@@ -21,7 +21,7 @@ import (
 // constant or a generic the cell declares anew, one note per name, in the
 // cell's order.
 func (c *Checked) Stale() []string {
-	if c.sess == nil || len(c.sess.redef.decls) == 0 {
+	if c.sess == nil || len(c.sess.redef.decls) == 0 || !c.declaresCode() {
 		return nil
 	}
 	st := &c.sess.redef
@@ -99,4 +99,25 @@ func constSpec(text, name string) string {
 		}
 	}
 	return ""
+}
+
+// declaresCode reports whether the cell declares a function, a method, a
+// constant or a generic: what Stale looks at (most cells declare none).
+func (c *Checked) declaresCode() bool {
+	if len(c.gens) > 0 {
+		return true
+	}
+	for _, d := range c.File.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Name.Name != "_" {
+				return true
+			}
+		case *ast.GenDecl:
+			if d.Tok == token.CONST {
+				return true
+			}
+		}
+	}
+	return false
 }
