@@ -805,3 +805,33 @@ func typedMembers(t types.Type) []member {
 	}
 	return out
 }
+
+// itemNames lists the top-level names an item declares.
+func itemNames(it *item) []string {
+	var out []string
+	switch d := it.decl.(type) {
+	case *ast.FuncDecl:
+		if d.Recv == nil {
+			out = append(out, d.Name.Name)
+		}
+	case *ast.GenDecl:
+		for _, sp := range d.Specs {
+			switch s := sp.(type) {
+			case *ast.ValueSpec:
+				for _, n := range s.Names {
+					out = append(out, n.Name)
+				}
+			case *ast.TypeSpec:
+				out = append(out, s.Name.Name)
+			}
+		}
+	}
+	if as, ok := it.stmt.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+		for _, e := range as.Lhs {
+			if id, ok := e.(*ast.Ident); ok {
+				out = append(out, id.Name)
+			}
+		}
+	}
+	return out
+}

@@ -110,14 +110,14 @@ type allocEdit struct {
 }
 
 // guardEdits returns the edits of the guards at n: the size checks of
-// make, the panic guards of callbacks (see callbackEdits) and the count of
-// goroutines (see spawnEdits).
+// make and the count of goroutines (see spawnEdits). The panic guards of
+// callbacks are the front end's (rule callbackguard).
 func (r *rewriter) guardEdits(it *item, n ast.Node) []allocEdit {
 	call, ok := n.(*ast.CallExpr)
 	if !ok {
 		return r.spawnEdits(it, n)
 	}
-	return append(r.allocEdits(it, call), r.callbackEdits(it, call)...)
+	return r.allocEdits(it, call)
 }
 
 // Goroutine storms: a cell that starts a million goroutines holds gigabytes
@@ -170,46 +170,17 @@ func (r *rewriter) allocEdits(it *item, call *ast.CallExpr) []allocEdit {
 	return out
 }
 
-// Callbacks: a function literal passed to a function of a compiled
-// package (time.AfterFunc(d, func() { ... })) may run on a goroutine the
-// compiled code starts, where a panic would end the worker. Such a literal
-// starts with a deferred callbackGuard, which recovers a panic and hands
+// Callbacks: a function literal passed to a function or method of a
+// compiled package (time.AfterFunc(d, func() { ... })) may run on a
+// goroutine the compiled code starts, where a panic would end the worker.
+// Such a literal starts with a deferred callbackGuard (the front end's rule
+// callbackguard writes it), which recovers a panic and hands
 // it to the runtime helper Callback: on a goroutine the interpreter runs
 // (the cell's own, or a go statement's, which has its own guard) the panic
 // goes on as it was, so that sort.Slice(s, func...) panics in the cell as
 // in Go; on a goroutine compiled code started, it is reported in the cell
 // that runs (or on standard error) instead.
 const callbackGuard = "__goldpCallback"
-
-// callbackEdits returns the edits that guard the function literals passed
-// to pkg.F(...), pkg a package.
-func (r *rewriter) callbackEdits(it *item, call *ast.CallExpr) []allocEdit {
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	id, ok := sel.X.(*ast.Ident)
-	if !ok || r.exists(id.Name) {
-		return nil
-	}
-	_, imp := r.view.imported[id.Name]
-	_, cellImp := r.imported[id.Name]
-	_, pre := r.view.preload[id.Name]
-	if !imp && !cellImp && !pre {
-		return nil
-	}
-	var out []allocEdit
-	for _, a := range call.Args {
-		fl, ok := a.(*ast.FuncLit)
-		if !ok {
-			continue
-		}
-		l, c := r.ps.Pos(it.off(fl.Pos()))
-		at := it.off(fl.Body.Lbrace) + 1
-		out = append(out, allocEdit{at: at, ins: fmt.Sprintf("defer %s(%q); ", callbackGuard, fmt.Sprintf("%d:%d", l, c)), after: at})
-	}
-	return out
-}
 
 // rtCallback receives a panic recovered by a callback guard: it panics on
 // with it on a goroutine the interpreter started, and reports it on one

@@ -18,13 +18,18 @@ import (
 	"github.com/goldp/goldp/kernel/front"
 )
 
-// This file turns a cell into chunks the interpreter can evaluate one after
-// the other. The cell is cut into top-level items at the semicolons (written
-// or implied by a newline) that sit outside any bracket. Each item is a
-// declaration (import, func, method, type, const, var) or a statement, and
-// is parsed on its own to learn what it declares. The chunks copy the cell's
-// text verbatim, each piece preceded by a /*line _.go:L:C*/ directive so that
-// the interpreter's positions are the cell's positions.
+// This file turns a cell, as the front end checked and rewrote it, into
+// chunks the interpreter can evaluate one after the other. The cell is cut
+// into top-level items at the semicolons (written or implied by a newline)
+// that sit outside any bracket (front.Cut). Each item is a declaration
+// (import, func, method, type, const, var) or a statement, and is parsed on
+// its own to learn what it declares. The chunks copy the cell's text
+// verbatim, each piece preceded by a /*line _.go:L:C*/ directive so that
+// the interpreter's positions are the cell's positions. What needs types
+// is the front end's answer (kernel/front/plan.go): whether the last value
+// is shown and through which display interfaces, which packages to import,
+// which variables keep their type (assigned) or are declared afresh, and
+// the notes on functions that keep a previous definition.
 
 // srcName is the file name the interpreter gives to evaluated source. Its
 // error messages leave this name out, which is why every line directive
@@ -68,35 +73,24 @@ type sessionView struct {
 	cell     int               // the number of the cell being run, from 1
 	vars     map[string]bool   // top-level variables
 	consts   map[string]bool   // top-level constants
-	funcs    map[string]int    // top-level functions → number of results
+	funcs    map[string]bool   // top-level functions
 	types    map[string]string // type name → normalized definition
 	imported map[string]string // package name in scope → import path
 	// preload maps a package name to the import path it is preloaded
 	// from; used to add imports on first use.
 	preload map[string]string
-	// voidFunc reports whether path.name is a function without results
-	// (known from the symbol tables).
-	voidFunc func(path, name string) (void, known bool)
-	script   bool
-	// ints holds the top-level names that held an int after the last
-	// cell that set them.
-	ints map[string]bool
-	// methods and funcDefs hold the normalized source of the methods
-	// ("Type.Method") and functions cells defined; callers maps a function
-	// to the functions and methods whose bodies name it.
-	methods  map[string]string
-	funcDefs map[string]string
-	callers  map[string]map[string]bool
-	// rich holds the names of display methods (String, HTML, PNG, ...)
-	// that some cell type declares.
-	rich map[string]bool
+	script  bool
+	// methods holds the methods cells defined ("Type.Method").
+	methods map[string]bool
 	// front type-checks cells in the context of the session (created on
 	// the first cell).
 	front *front.Session
 	// lowered is set while the rewriter plans a cell the front end has
 	// already checked and rewritten; insAt and insLen the span the front
 	// end inserted (see front.Positioner); replayAt the offset of the
-	// declarations a redefinition declares again (-1: none).
+	// declarations a redefinition declares again (-1: none). checked is
+	// the cell as the front end checked it, while the cell is planned.
+	checked       *front.Checked
 	lowered       bool
 	insAt, insLen int
 	replayAt      int
@@ -106,7 +100,7 @@ func (v *sessionView) defined(name string) bool {
 	if v.vars[name] || v.consts[name] {
 		return true
 	}
-	if _, ok := v.funcs[name]; ok {
+	if v.funcs[name] {
 		return true
 	}
 	_, ok := v.types[name]
@@ -116,45 +110,32 @@ func (v *sessionView) defined(name string) bool {
 // chunkKind tells how a chunk is evaluated and what the engine records once
 // it succeeds.
 type chunk struct {
-	src      string // text for the interpreter
-	fallback string // evaluated instead when src does not compile
-	// fallbackErr: when both fail, report the fallback's error (else src's)
-	fallbackErr bool
-	value       bool // src ends by passing the cell's last value to the runtime
+	src   string // text for the interpreter
+	value bool   // src ends by passing the cell's last value to the runtime
 	// declared names, recorded in the session once the chunk compiled.
 	vars, consts []string
-	funcs        map[string]int
+	funcs        []string
 	types        map[string]string
 	imports      map[string]string
-	methods      []string            // display method names declared (see sessionView.rich)
-	methodDefs   map[string]string   // "Type.Method" → normalized source
-	funcDefs     map[string]string   // func name → normalized source
-	refs         map[string][]string // func or method → identifiers its body uses
-	rich         *richValue          // the last value may be of a cell type with display methods
-	line, col    int                 // cell position where the chunk starts (for messages)
-	wrapped      bool                // src is a statement wrapped in an init function
-	decl         bool                // src holds declarations only (see emitDecl)
+	methodKeys   []string   // methods declared ("Type.Method")
+	rich         *richValue // the last value may be of a cell type with display methods
+	line, col    int        // cell position where the chunk starts (for messages)
+	wrapped      bool       // src is a statement wrapped in an init function
+	decl         bool       // src holds declarations only (see emitDecl)
 }
 
-// richValue is the cell's last expression when cell types have display
-// methods: the session finds out by compiling which interfaces its type
-// implements and renders it through them.
+// richValue is the cell's last expression when its type implements the
+// interfaces of display methods that cell types declare (see
+// front.Checked.Renders): the session renders it through them.
 type richValue struct {
-	expr  string   // the expression's text with position directives
-	cands []string // method names to try
-}
-
-// displayMethods are the methods that change how a value is shown.
-var displayMethods = map[string]bool{
-	"String": true, "Error": true, "HTML": true, "Markdown": true, "LaTeX": true,
-	"SVG": true, "PNG": true, "JSON": true, "MIMEBundle": true,
+	expr    string   // the expression's text with position directives
+	methods []string // the display methods to render it through
 }
 
 // plan is a rewritten cell.
 type plan struct {
 	checked *front.Checked // the cell as the front end checked it
 	notes   []string       // warnings to print before the cell runs
-	unknown []string       // names used as pkg.X that nothing defines
 	src     string
 	items   []item
 	ps      *front.Positioner
@@ -276,14 +257,10 @@ type rewriter struct {
 	out   plan
 	// names declared so far by this cell (on top of the session's).
 	vars, consts map[string]bool
-	funcs        map[string]int
+	funcs        map[string]bool
 	types        map[string]string
 	imported     map[string]string
-	rich         map[string]bool
-	autoImp      map[string]string
-	mainAt       *item           // a script's func main
-	ints         map[string]bool // names this cell made ints (true) or not
-	localInts    map[string]bool // int names inside the item being copied
+	mainAt       *item // a script's func main
 }
 
 // rewrite plans the evaluation of a cell. src is the cell, line0/col0 the
@@ -295,9 +272,8 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 	}
 	r := &rewriter{
 		src: src, ps: ps, view: view,
-		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]int{},
-		types: map[string]string{}, imported: map[string]string{}, autoImp: map[string]string{},
-		rich: map[string]bool{}, ints: map[string]bool{},
+		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]bool{},
+		types: map[string]string{}, imported: map[string]string{},
 	}
 	items, err := splitItems(src, r.ps)
 	if err != nil {
@@ -327,7 +303,9 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 			return nil, err
 		}
 		r.out.checked = checked
-		r.out.notes = append(r.out.notes, checked.Notes()...)
+		r.out.notes = append(append(r.out.notes, checked.Notes()...), checked.Stale()...)
+		view.checked = checked
+		defer func() { view.checked = nil }()
 		if src2 != src {
 			// The front end rewrote constructs the interpreter gets
 			// wrong; plan the rewritten cell (same lines).
@@ -338,8 +316,7 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 			p, err := rewrite(src2, line0, col0, view)
 			if p != nil {
 				p.checked = checked
-				p.notes = append(checked.Notes(), p.notes...)
-				noteStaleGenerics(p, view)
+				p.notes = append(append(checked.Notes(), checked.Stale()...), p.notes...)
 			}
 			return p, err
 		}
@@ -370,11 +347,15 @@ func rewrite(src string, line0, col0 int, view *sessionView) (*plan, error) {
 }
 
 func (r *rewriter) exists(name string) bool {
-	_, isFunc := r.funcs[name]
-	return r.vars[name] || r.consts[name] || r.view.defined(name) || isFunc || r.types[name] != ""
+	return r.vars[name] || r.consts[name] || r.view.defined(name) || r.funcs[name] || r.types[name] != ""
 }
 
-func (r *rewriter) varExists(name string) bool { return r.vars[name] || r.view.vars[name] }
+// varExists reports whether name is a variable the cell assigns rather
+// than declares: one it declared before, or a variable of an earlier cell
+// it declares again with the same type (front.Checked.Kept).
+func (r *rewriter) varExists(name string) bool {
+	return r.vars[name] || r.view.vars[name] && r.view.checked.Kept(name)
+}
 
 func (r *rewriter) errAt(off int, name, format string, a ...any) error {
 	l, c := r.ps.Pos(off)
@@ -418,8 +399,9 @@ func replayFirst(items []item, at int) []item {
 }
 
 // check reports the errors found before anything runs: func main in a
-// cell (redef false), a type or method redefined differently (redef
-// true).
+// cell (redef false), a type redefined differently (redef true; the front
+// end gives a redefined type, and the type of a changed method, a new
+// name, so the same name is the same definition).
 func (r *rewriter) check(redef bool) error {
 	seen := map[string]string{}
 	for i := range r.items {
@@ -435,16 +417,6 @@ func (r *rewriter) check(redef bool) error {
 			}
 			if !redef && d.Recv == nil && d.Name.Name == "init" {
 				return r.errAt(it.off(d.Name.Pos()), "CompileError", "func init is not allowed in a cell: write its body as statements")
-			}
-			// With the front end, a method whose source changed
-			// redefines its type (a new name here); the same key is
-			// the same method (see decl).
-			if redef && r.view.front == nil && d.Recv != nil && len(d.Recv.List) > 0 {
-				key := recvName(d.Recv.List[0].Type) + "." + d.Name.Name
-				if prev, ok := r.view.methods[key]; ok && prev != front.TokenText(r.src[it.Start:it.End]) {
-					return r.errAt(it.off(d.Name.Pos()), "CompileError",
-						"method %s is already defined, and the interpreter cannot replace a method: give it another name, or %%reset and run the cells again", key)
-				}
 			}
 		case *ast.GenDecl:
 			if !redef || d.Tok != token.TYPE {
@@ -475,186 +447,32 @@ func typeDef(it *item, ts *ast.TypeSpec, src string) string {
 	return front.TokenText(src[it.off(ts.Pos()):it.off(ts.End())])
 }
 
-// autoImports adds imports for preloaded packages the cell uses by name
-// (pkg.Member) that are not imported yet and not shadowed by a name of the
-// session or the cell.
+// autoImports adds the imports of the packages the cell's program uses by
+// a name that neither the cell nor the interpreter imports yet (the
+// preloaded packages, imported on first use; see front.Checked.Imports).
 func (r *rewriter) autoImports() {
-	declared := map[string]bool{}
-	for i := range r.items {
-		for _, n := range itemNames(&r.items[i]) {
-			declared[n] = true
-		}
-	}
-	used := map[string]bool{}
-	for i := range r.items {
-		it := &r.items[i]
-		node := it.node()
-		if node == nil {
-			continue
-		}
-		if gd, ok := it.decl.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
-			continue
-		}
-		ast.Inspect(node, func(n ast.Node) bool {
-			if se, ok := n.(*ast.SelectorExpr); ok {
-				if id, ok := se.X.(*ast.Ident); ok {
-					used[id.Name] = true
-				}
-			}
-			return true
-		})
-	}
-	names := make([]string, 0, len(used))
+	var names []string
+	used := r.view.checked.Imports()
 	for n := range used {
-		names = append(names, n)
+		if _, ok := r.view.imported[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return
 	}
 	sort.Strings(names)
-	local := r.localNames()
+	var b strings.Builder
+	b.WriteString("import (\n")
+	imps := map[string]string{}
 	for _, n := range names {
-		path, ok := r.view.preload[n]
-		if !ok && !declared[n] && !r.view.defined(n) && !local[n] && !r.explicitImport(n) {
-			if _, imp := r.view.imported[n]; !imp {
-				r.out.unknown = append(r.out.unknown, n)
-			}
-		}
-		if !ok || declared[n] || r.view.defined(n) {
-			continue
-		}
-		if _, ok := r.view.imported[n]; ok {
-			continue
-		}
-		if r.explicitImport(n) {
-			continue
-		}
-		r.autoImp[n] = path
+		fmt.Fprintf(&b, "%s %q\n", n, used[n])
+		imps[n] = used[n]
+		r.imported[n] = used[n]
 	}
-	if len(r.autoImp) > 0 {
-		var b strings.Builder
-		b.WriteString("import (\n")
-		imps := map[string]string{}
-		for _, n := range names {
-			if p, ok := r.autoImp[n]; ok {
-				fmt.Fprintf(&b, "%s %q\n", n, p)
-				imps[n] = p
-			}
-		}
-		b.WriteString(")\n")
-		line0, _ := r.ps.Pos(0)
-		r.out.chunks = append(r.out.chunks, chunk{src: b.String(), imports: imps, line: line0})
-		for n, p := range imps {
-			r.imported[n] = p
-		}
-	}
-}
-
-// localNames returns every name the cell defines anywhere (parameters,
-// local variables, results, range variables), so that x.f on one of them is
-// not taken for a package.
-func (r *rewriter) localNames() map[string]bool {
-	out := map[string]bool{}
-	for i := range r.items {
-		it := &r.items[i]
-		node := it.node()
-		if node == nil {
-			continue
-		}
-		ast.Inspect(node, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.Field:
-				for _, nm := range x.Names {
-					out[nm.Name] = true
-				}
-			case *ast.ValueSpec:
-				for _, nm := range x.Names {
-					out[nm.Name] = true
-				}
-			case *ast.AssignStmt:
-				if x.Tok == token.DEFINE {
-					for _, l := range x.Lhs {
-						if id, ok := l.(*ast.Ident); ok {
-							out[id.Name] = true
-						}
-					}
-				}
-			case *ast.RangeStmt:
-				for _, e := range []ast.Expr{x.Key, x.Value} {
-					if id, ok := e.(*ast.Ident); ok {
-						out[id.Name] = true
-					}
-				}
-			case *ast.TypeSwitchStmt:
-				if as, ok := x.Assign.(*ast.AssignStmt); ok {
-					for _, l := range as.Lhs {
-						if id, ok := l.(*ast.Ident); ok {
-							out[id.Name] = true
-						}
-					}
-				}
-			}
-			return true
-		})
-	}
-	return out
-}
-
-// explicitImport reports whether the cell imports some package as name.
-func (r *rewriter) explicitImport(name string) bool {
-	for i := range r.items {
-		gd, ok := r.items[i].decl.(*ast.GenDecl)
-		if !ok || gd.Tok != token.IMPORT {
-			continue
-		}
-		for _, sp := range gd.Specs {
-			is := sp.(*ast.ImportSpec)
-			p, _ := strconv.Unquote(is.Path.Value)
-			if importName(is, p) == name {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func importName(is *ast.ImportSpec, path string) string {
-	if is.Name != nil {
-		return is.Name.Name
-	}
-	base := path[strings.LastIndex(path, "/")+1:]
-	if len(base) >= 2 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" && strings.Contains(path, "/") {
-		p := path[:strings.LastIndex(path, "/")]
-		base = p[strings.LastIndex(p, "/")+1:]
-	}
-	return base
-}
-
-// itemNames lists the top-level names an item declares.
-func itemNames(it *item) []string {
-	var out []string
-	switch d := it.decl.(type) {
-	case *ast.FuncDecl:
-		if d.Recv == nil {
-			out = append(out, d.Name.Name)
-		}
-	case *ast.GenDecl:
-		for _, sp := range d.Specs {
-			switch s := sp.(type) {
-			case *ast.ValueSpec:
-				for _, n := range s.Names {
-					out = append(out, n.Name)
-				}
-			case *ast.TypeSpec:
-				out = append(out, s.Name.Name)
-			}
-		}
-	}
-	if as, ok := it.stmt.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
-		for _, e := range as.Lhs {
-			if id, ok := e.(*ast.Ident); ok {
-				out = append(out, id.Name)
-			}
-		}
-	}
-	return out
+	b.WriteString(")\n")
+	line0, _ := r.ps.Pos(0)
+	r.emit(chunk{src: b.String(), imports: imps, line: line0})
 }
 
 // text copies src[from:to] preceded by its position directive, applying
@@ -676,30 +494,9 @@ func (r *rewriter) copyGuarded(b *strings.Builder, it *item, from, to int) {
 	}
 	var edits []edit
 	node := it.node()
-	r.collectLocalInts(node)
-	defer func() { r.localInts = nil }()
 	ast.Inspect(node, func(n ast.Node) bool {
 		for _, e := range r.guardEdits(it, n) { // guard.go
 			edits = append(edits, edit(e))
-		}
-		if rs, ok := n.(*ast.RangeStmt); ok && r.isIntExpr(rs.X) && rs.Value == nil {
-			// for i := range n (Go 1.22), which the interpreter cannot
-			// type, becomes for i := 0; i < n; i++ when n is known to be
-			// an int.
-			key := "__goldpI"
-			tok := ":="
-			if id, ok := rs.Key.(*ast.Ident); ok && id.Name != "_" {
-				key = id.Name
-				if rs.Tok == token.ASSIGN {
-					tok = "="
-				}
-			} else if rs.Key != nil {
-				return true
-			}
-			fs, xs, xe := it.off(rs.For), it.off(rs.X.Pos()), it.off(rs.X.End())
-			edits = append(edits, edit{at: fs, ins: "for " + key + " " + tok + " 0; " + key + " < ", skip: xs - fs, after: xs})
-			edits = append(edits, edit{at: xe, ins: "; " + key + "++", after: xe})
-			return true
 		}
 		gs, ok := n.(*ast.GoStmt)
 		if !ok {
@@ -757,131 +554,6 @@ func (r *rewriter) copyGuarded(b *strings.Builder, it *item, from, to int) {
 	b.WriteString(r.src[pos:to])
 }
 
-// noteStale adds a note naming the functions and methods of earlier cells
-// that still use the previous definition of name (a function or a
-// constant: the interpreter binds them when a function is defined).
-func (r *rewriter) noteStale(name string) {
-	var stale []string
-	for callerName := range r.view.callers[name] {
-		if !r.redefined(callerName) {
-			stale = append(stale, callerName)
-		}
-	}
-	sort.Strings(stale)
-	if len(stale) > 0 {
-		r.out.notes = append(r.out.notes, fmt.Sprintf(
-			"note: %s still use the previous %s (the interpreter binds it when a function is defined); run the cells that define them again to use the new one",
-			strings.Join(stale, ", "), name))
-	}
-}
-
-// noteStaleGenerics adds a note naming the functions and methods of
-// earlier cells that still use an instance of the previous definition of
-// a generic the cell redefines (the interpreter runs instances of
-// generics, see front/monomorph.go).
-func noteStaleGenerics(p *plan, view *sessionView) {
-	for name, insts := range p.checked.Redefined() {
-		set := map[string]bool{}
-		for _, inst := range insts {
-			for caller := range view.callers[inst] {
-				if !strings.HasPrefix(caller, "__goldp") {
-					set[caller] = true
-				}
-			}
-		}
-		var stale []string
-		for caller := range set {
-			stale = append(stale, caller)
-		}
-		sort.Strings(stale)
-		if len(stale) > 0 {
-			p.notes = append(p.notes, fmt.Sprintf(
-				"note: %s still use the previous %s (the interpreter binds it when a function is defined); run the cells that define them again to use the new one",
-				strings.Join(stale, ", "), name))
-		}
-	}
-}
-
-// redefined reports whether the cell defines the function or method name
-// ("f" or "T.M").
-func (r *rewriter) redefined(name string) bool {
-	for i := range r.items {
-		d, ok := r.items[i].decl.(*ast.FuncDecl)
-		if !ok {
-			continue
-		}
-		n := d.Name.Name
-		if d.Recv != nil && len(d.Recv.List) > 0 {
-			n = recvName(d.Recv.List[0].Type) + "." + n
-		}
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
-
-// collectLocalInts notes the names node declares as ints: parameters and
-// variables of type int, and names defined from an int expression. Scopes
-// are not told apart (a shadowing name of another type makes the range
-// rewrite fail to compile, as the range itself would).
-func (r *rewriter) collectLocalInts(node ast.Node) {
-	r.localInts = map[string]bool{}
-	isInt := func(e ast.Expr) bool { id, ok := e.(*ast.Ident); return ok && id.Name == "int" }
-	ast.Inspect(node, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.Field:
-			if isInt(x.Type) {
-				for _, nm := range x.Names {
-					r.localInts[nm.Name] = true
-				}
-			}
-		case *ast.ValueSpec:
-			for i, nm := range x.Names {
-				if (x.Type != nil && isInt(x.Type)) || (x.Type == nil && i < len(x.Values) && r.isIntExpr(x.Values[i])) {
-					r.localInts[nm.Name] = true
-				}
-			}
-		case *ast.AssignStmt:
-			if x.Tok == token.DEFINE && len(x.Lhs) == len(x.Rhs) {
-				for i, l := range x.Lhs {
-					if id, ok := l.(*ast.Ident); ok && r.isIntExpr(x.Rhs[i]) {
-						r.localInts[id.Name] = true
-					}
-				}
-			}
-		}
-		return true
-	})
-}
-
-// isIntExpr reports whether e is known to be an int without type
-// checking: an integer literal, len or cap of something, or a name that
-// held an int after an earlier cell.
-func (r *rewriter) isIntExpr(e ast.Expr) bool {
-	switch x := unparen(e).(type) {
-	case *ast.BasicLit:
-		return x.Kind == token.INT
-	case *ast.CallExpr:
-		id, ok := x.Fun.(*ast.Ident)
-		return ok && (id.Name == "len" || id.Name == "cap") && !r.exists(id.Name)
-	case *ast.Ident:
-		if r.localInts[x.Name] {
-			return true
-		}
-		if v, ok := r.ints[x.Name]; ok {
-			return v
-		}
-		return r.view.ints[x.Name]
-	case *ast.BinaryExpr:
-		switch x.Op {
-		case token.ADD, token.SUB, token.MUL, token.QUO, token.REM:
-			return r.isIntExpr(x.X) && r.isIntExpr(x.Y)
-		}
-	}
-	return false
-}
-
 // isConstExpr reports whether e is made of literals and known constants
 // only (no variables, no calls but conversions of such operands are
 // treated as non-constant, which only costs a typed copy).
@@ -920,51 +592,18 @@ func (r *rewriter) item(it *item, last bool) error {
 func (r *rewriter) decl(it *item) error {
 	switch d := it.decl.(type) {
 	case *ast.FuncDecl:
-		def := front.TokenText(r.src[it.Start:it.End])
-		if d.Recv != nil && len(d.Recv.List) > 0 {
-			key := recvName(d.Recv.List[0].Type) + "." + d.Name.Name
-			if prev, ok := r.view.methods[key]; ok && (prev == def || r.view.front != nil) {
-				// The same method again: nothing to do. With the front
-				// end the text may differ only by what it wrote (the
-				// cell number in positions): a changed source gives the
-				// type a new name.
-				return nil
-			}
-		}
 		c := chunk{src: r.text(it, it.Start, it.End) + "\n", line: r.line(it), col: r.col(it)}
 		if d.Recv != nil && len(d.Recv.List) > 0 {
-			c.methodDefs = map[string]string{recvName(d.Recv.List[0].Type) + "." + d.Name.Name: def}
-		}
-		caller := d.Name.Name
-		if d.Recv != nil && len(d.Recv.List) > 0 {
-			caller = recvName(d.Recv.List[0].Type) + "." + d.Name.Name
-		}
-		c.refs = map[string][]string{}
-		if d.Body != nil {
-			seen := map[string]bool{}
-			ast.Inspect(d.Body, func(n ast.Node) bool {
-				if id, ok := n.(*ast.Ident); ok && !seen[id.Name] {
-					seen[id.Name] = true
-					c.refs[caller] = append(c.refs[caller], id.Name)
-				}
-				return true
-			})
+			key := recvName(d.Recv.List[0].Type) + "." + d.Name.Name
+			if r.view.methods[key] {
+				// The same method again: nothing to do (the front end
+				// gives the type a new name when a method's source
+				// changed).
+				return nil
+			}
+			c.methodKeys = []string{key}
 		}
 		if d.Recv == nil {
-			if prev, ok := r.view.funcDefs[d.Name.Name]; ok && prev != def {
-				r.noteStale(d.Name.Name)
-			}
-			c.funcDefs = map[string]string{d.Name.Name: def}
-		}
-		if d.Recv != nil && displayMethods[d.Name.Name] {
-			c.methods = []string{d.Name.Name}
-			r.rich[d.Name.Name] = true
-		}
-		if d.Recv == nil {
-			nres := 0
-			if d.Type.Results != nil {
-				nres = d.Type.Results.NumFields()
-			}
 			name := d.Name.Name
 			if name == "main" && r.view.script {
 				// A script's main is renamed (an interpreted func main
@@ -975,12 +614,8 @@ func (r *rewriter) decl(it *item) error {
 				c.src = r.text(it, it.Start, ns) + mainName + r.text(it, ne, it.End) + "\n"
 				r.mainAt = it
 			}
-			c.funcs = map[string]int{name: nres}
-			r.funcs[name] = nres
-			if nres == 0 {
-				r.funcs[name] = -1
-				c.funcs[name] = -1
-			}
+			c.funcs = []string{name}
+			r.funcs[name] = true
 		}
 		r.emitDecl(c)
 	case *ast.GenDecl:
@@ -1020,17 +655,10 @@ func (r *rewriter) decl(it *item) error {
 			r.emitDecl(c)
 		case token.CONST:
 			c := chunk{src: r.text(it, it.Start, it.End) + "\n", line: r.line(it), col: r.col(it)}
-			c.funcDefs = map[string]string{}
 			for _, sp := range d.Specs {
-				vs := sp.(*ast.ValueSpec)
-				def := front.TokenText(r.src[it.off(vs.Pos()):it.off(vs.End())])
-				for _, n := range vs.Names {
+				for _, n := range sp.(*ast.ValueSpec).Names {
 					c.consts = append(c.consts, n.Name)
 					r.consts[n.Name] = true
-					if prev, ok := r.view.funcDefs["const "+n.Name]; ok && prev != def {
-						r.noteStale(n.Name)
-					}
-					c.funcDefs["const "+n.Name] = def
 				}
 			}
 			r.emitDecl(c)
@@ -1062,7 +690,10 @@ func (r *rewriter) imports(it *item, d *ast.GenDecl) error {
 		if err != nil {
 			return r.errAt(it.off(is.Path.Pos()), "SyntaxError", "bad import path %s", is.Path.Value)
 		}
-		name := importName(is, path)
+		name := front.PackageName(path)
+		if is.Name != nil {
+			name = is.Name.Name
+		}
 		if name == "_" || name == "." {
 			return r.errAt(it.off(is.Pos()), "CompileError", "import %s %q: blank and dot imports are not supported in cells", name, path)
 		}
@@ -1092,9 +723,9 @@ func (r *rewriter) imports(it *item, d *ast.GenDecl) error {
 	return nil
 }
 
-// varDecl turns `var x = e` on an existing variable into an assignment (so
-// functions defined earlier see the new value), with the fresh declaration
-// as fallback when the type changes.
+// varDecl turns `var x = e` on existing variables that keep their type
+// (see varExists) into an assignment, so that functions defined earlier
+// see the new value; otherwise the declaration is evaluated as written.
 func (r *rewriter) varDecl(it *item, d *ast.GenDecl) error {
 	orig := r.text(it, it.Start, it.End) + "\n"
 	all := true
@@ -1109,6 +740,7 @@ func (r *rewriter) varDecl(it *item, d *ast.GenDecl) error {
 		}
 	}
 	c := chunk{src: orig, vars: names, line: r.line(it), col: r.col(it)}
+	assign := false
 	if all {
 		var b strings.Builder
 		b.WriteString(";")
@@ -1146,17 +778,16 @@ func (r *rewriter) varDecl(it *item, d *ast.GenDecl) error {
 			b.WriteString("\n")
 		}
 		if all {
-			c.src, c.fallback = b.String(), orig
+			c.src, assign = b.String(), true
 		}
 	}
 	for _, n := range names {
 		r.vars[n] = true
-		r.ints[n] = false
 	}
-	if c.fallback == "" {
-		r.emitDecl(c)
-	} else {
+	if assign {
 		r.emit(c)
+	} else {
+		r.emitDecl(c)
 	}
 	return nil
 }
@@ -1212,22 +843,14 @@ func (r *rewriter) emitDecl(c chunk) {
 	p.src += c.src
 	p.vars = append(p.vars, c.vars...)
 	p.consts = append(p.consts, c.consts...)
-	p.methods = append(p.methods, c.methods...)
-	for k, v := range c.funcs {
-		if p.funcs == nil {
-			p.funcs = map[string]int{}
-		}
-		p.funcs[k] = v
-	}
+	p.funcs = append(p.funcs, c.funcs...)
 	for k, v := range c.types {
 		if p.types == nil {
 			p.types = map[string]string{}
 		}
 		p.types[k] = v
 	}
-	p.methodDefs = mergeMap(p.methodDefs, c.methodDefs)
-	p.funcDefs = mergeMap(p.funcDefs, c.funcDefs)
-	p.refs = mergeMap(p.refs, c.refs)
+	p.methodKeys = append(p.methodKeys, c.methodKeys...)
 }
 
 func mergeMap[V any](dst, src map[string]V) map[string]V {
@@ -1296,13 +919,9 @@ func (r *rewriter) define(it *item, as *ast.AssignStmt) error {
 		case commaOK:
 			c.src = wrapOpen + r.zeroFirst(it, as, names) + assign + wrapClose
 		case len(as.Lhs) > 1 && len(as.Rhs) == 1:
-			// `a, b = f()` into existing variables of another type is not
-			// caught when compiled but panics in reflect when run; through
-			// temporaries the mismatch is a compile error, so the fresh
-			// declaration (the fallback) takes over as it should.
-			c.src, c.fallback = wrapOpen+multiAssign(r.ps.Directive(srcName, it.Start), names, rhs)+wrapClose, orig+"\n"
+			c.src = wrapOpen + multiAssign(r.ps.Directive(srcName, it.Start), names, rhs) + wrapClose
 		default:
-			c.src, c.fallback = assign, orig+"\n"
+			c.src = assign
 		}
 	case commaOK:
 		var decl string
@@ -1328,10 +947,9 @@ func (r *rewriter) define(it *item, as *ast.AssignStmt) error {
 	default:
 		c.src = ";" + orig + "\n"
 	}
-	for i, n := range names {
+	for _, n := range names {
 		if n != "_" {
 			r.vars[n] = true
-			r.ints[n] = len(as.Rhs) == len(as.Lhs) && r.isIntExpr(as.Rhs[i])
 		}
 	}
 	r.emit(c)
@@ -1372,91 +990,22 @@ func isCommaOK(e ast.Expr) bool {
 }
 
 // value plans the cell's last expression statement: its results go to the
-// runtime, which renders them. A call known to return nothing is run as
-// is; a call of unknown shape is tried as a value first and run as is when
-// that does not compile.
+// runtime, which renders them, unless the front end says the cell shows
+// nothing (a call without results, fmt's printing functions).
 func (r *rewriter) value(it *item, es *ast.ExprStmt) error {
 	plain := r.text(it, it.Start, it.End)
-	void, known := r.isVoid(es.X)
-	if void {
+	if !r.view.checked.Shows() {
 		r.emitStatement(it, plain)
 		return nil
 	}
 	l, col := r.ps.Pos(it.Start)
 	val := rtName + ".Value(\n" + plain + ",\n)\n"
 	c := chunk{src: wrapOpen + val + wrapClose, value: true, line: l, col: col, wrapped: true}
-	if !known {
-		c.fallback = wrapOpen + plain + wrapClose
-		c.fallbackErr = true
-	}
-	var cands []string
-	for m := range displayMethods {
-		if r.rich[m] || r.view.rich[m] {
-			cands = append(cands, m)
-		}
-	}
-	if len(cands) > 0 {
-		sort.Strings(cands)
-		c.rich = &richValue{expr: r.text(it, it.off(es.X.Pos()), it.off(es.X.End())), cands: cands}
+	if ms := r.view.checked.Renders(); len(ms) > 0 {
+		c.rich = &richValue{expr: r.text(it, it.off(es.X.Pos()), it.off(es.X.End())), methods: ms}
 	}
 	r.emit(c)
 	return nil
-}
-
-// voidBuiltins are the builtins without results; printFuncs are fmt's
-// printing functions, whose (n, err) results a cell does not show.
-var voidBuiltins = map[string]bool{"print": true, "println": true, "panic": true, "close": true, "delete": true, "clear": true}
-
-var printFuncs = map[string]bool{
-	"Print": true, "Println": true, "Printf": true,
-	"Fprint": true, "Fprintln": true, "Fprintf": true,
-}
-
-// isVoid reports whether e is a call known to have no results to show.
-func (r *rewriter) isVoid(e ast.Expr) (void, known bool) {
-	call, ok := e.(*ast.CallExpr)
-	if !ok {
-		return false, true
-	}
-	switch f := call.Fun.(type) {
-	case *ast.Ident:
-		if n, ok := r.funcs[f.Name]; ok && !r.vars[f.Name] {
-			return n < 0, true
-		}
-		if n, ok := r.view.funcs[f.Name]; ok && !r.vars[f.Name] && !r.view.vars[f.Name] {
-			return n < 0, true
-		}
-		if voidBuiltins[f.Name] && !r.exists(f.Name) {
-			return true, true
-		}
-		if _, ok := r.types[f.Name]; ok {
-			return false, true
-		}
-		if _, ok := r.view.types[f.Name]; ok {
-			return false, true
-		}
-	case *ast.SelectorExpr:
-		id, ok := f.X.(*ast.Ident)
-		if !ok {
-			return false, false
-		}
-		path, ok := r.imported[id.Name]
-		if !ok {
-			path, ok = r.view.imported[id.Name]
-		}
-		if !ok || r.exists(id.Name) {
-			return false, false
-		}
-		if path == "fmt" && printFuncs[f.Sel.Name] {
-			return true, true
-		}
-		if r.view.voidFunc != nil {
-			return r.view.voidFunc(path, f.Sel.Name)
-		}
-	case *ast.FuncLit:
-		return f.Type.Results == nil || f.Type.Results.NumFields() == 0, true
-	}
-	return false, false
 }
 
 // typeCheck checks the cell with the front end (go/types, in the context of
@@ -1479,6 +1028,7 @@ func (v *sessionView) typeCheck(src string, line0, col0 int) (checked *front.Che
 		v.front.LineFile = srcName
 		v.front.ErrorsHook = rtName
 		v.front.FmtHook = rtName
+		v.front.CallbackHook = callbackGuard
 		if _, ok := loadable()[genericPath]; ok {
 			v.front.GenericHook = genericName
 		}

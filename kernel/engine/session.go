@@ -218,21 +218,11 @@ func (s *Session) start() error {
 		}
 	}
 	s.view = sessionView{
-		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]int{},
+		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]bool{},
 		types: map[string]string{}, imported: map[string]string{rtName: rtPath, fmtName: "fmt", displayName: "github.com/goldp/goldp/kernel/display", genericName: genericPath},
-		rich:    map[string]bool{},
-		methods: map[string]string{}, funcDefs: map[string]string{},
-		callers: map[string]map[string]bool{},
-		ints:    map[string]bool{},
+		methods: map[string]bool{},
 		preload: auto,
-		voidFunc: func(path, name string) (bool, bool) {
-			v, ok := syms[path][name]
-			if !ok || v.Kind() != reflect.Func {
-				return false, ok
-			}
-			return v.Type().NumOut() == 0, true
-		},
-		script: s.opts.Filename != "",
+		script:  s.opts.Filename != "",
 	}
 	s.idx.reset(pre, syms)
 	return nil
@@ -445,25 +435,8 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result
 		if prog == nil && err == nil {
 			prog, err = s.compile(c.src)
 		}
-		if err != nil && c.fallback != "" {
-			prog2, err2 := s.compile(c.fallback)
-			switch {
-			case err2 == nil:
-				prog, err = prog2, nil
-				c.value = false
-			case c.fallbackErr:
-				err = err2
-			}
-		}
 		if err != nil {
-			e := s.compileError(err, c)
-			if isCrash(e.Message) && len(p.unknown) > 0 {
-				// The interpreter fails badly on a type of an unknown
-				// package; say what is missing instead.
-				msg := fmt.Sprintf("undefined: %s (if it is a package, import it: import %q)", p.unknown[0], "path/to/"+p.unknown[0])
-				e = s.newError("CompileError", msg, e.Line, e.Col)
-			}
-			return nil, e
+			return nil, s.compileError(err, c)
 		}
 		s.record(c)
 		kept := s.kept
@@ -498,20 +471,6 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result
 		return nil, e
 	}
 	live := s.liveTypes(p)
-	for n, t := range live {
-		s.view.ints[n] = t.Kind() == reflect.Int
-	}
-	var g map[string]reflect.Value
-	for _, c := range p.chunks {
-		for _, n := range c.consts {
-			if g == nil {
-				g = s.in.Globals()
-			}
-			if v, ok := g[n]; ok && v.IsValid() {
-				s.view.ints[n] = v.Kind() == reflect.Int
-			}
-		}
-	}
 	s.idx.addCell(p, live)
 	res := &result{}
 	if value {
@@ -523,13 +482,6 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result
 // compile compiles one chunk, turning an interpreter panic into an error.
 func (s *Session) compile(src string) (*interp.Program, error) {
 	return s.compileFiles(src, true)
-}
-
-// probe compiles src only to learn whether it compiles: the program never
-// runs, and none of its source positions are kept.
-func (s *Session) probe(src string) error {
-	_, err := s.compileFiles(src, false)
-	return err
 }
 
 // compileFiles compiles src. The interpreter adds up to four files to its
@@ -617,8 +569,8 @@ func (s *Session) record(c *chunk) {
 		s.view.consts[n] = true
 		delete(s.view.vars, n)
 	}
-	for n, k := range c.funcs {
-		s.view.funcs[n] = k
+	for _, n := range c.funcs {
+		s.view.funcs[n] = true
 		delete(s.view.vars, n)
 	}
 	for n, d := range c.types {
@@ -627,46 +579,29 @@ func (s *Session) record(c *chunk) {
 	for n, p := range c.imports {
 		s.view.imported[n] = p
 	}
-	for _, m := range c.methods {
-		s.view.rich[m] = true
-	}
-	for k, d := range c.methodDefs {
-		s.view.methods[k] = d
-	}
-	for k, d := range c.funcDefs {
-		s.view.funcDefs[k] = d
-	}
-	for caller, ids := range c.refs {
-		for _, id := range ids {
-			set := s.view.callers[id]
-			if set == nil {
-				set = map[string]bool{}
-				s.view.callers[id] = set
-			}
-			set[caller] = true
-		}
+	for _, k := range c.methodKeys {
+		s.view.methods[k] = true
 	}
 }
 
-// richIfaces maps a display method to the interface that has it and the
-// call that renders a value through it (nil: the value's text).
-var richIfaces = map[string][2]string{
-	"String":     {fmtName + ".Stringer", ""},
-	"Error":      {"error", ""},
-	"HTML":       {displayName + ".HTMLer", displayName + ".RenderHTMLer(__v)"},
-	"Markdown":   {displayName + ".Markdowner", displayName + ".RenderMarkdowner(__v)"},
-	"LaTeX":      {displayName + ".LaTeXer", displayName + ".RenderLaTeXer(__v)"},
-	"SVG":        {displayName + ".SVGer", displayName + ".RenderSVGer(__v)"},
-	"PNG":        {displayName + ".PNGer", displayName + ".RenderPNGer(__v)"},
-	"JSON":       {displayName + ".JSONer", displayName + ".RenderJSONer(__v)"},
-	"MIMEBundle": {displayName + ".MIMEBundler", displayName + ".RenderMIMEBundler(__v)"},
+// richRenders maps a display method to the call that renders a value
+// through its interface ("": the value's text, fmt.Sprint).
+var richRenders = map[string]string{
+	"String":     "",
+	"Error":      "",
+	"HTML":       displayName + ".RenderHTMLer(__v)",
+	"Markdown":   displayName + ".RenderMarkdowner(__v)",
+	"LaTeX":      displayName + ".RenderLaTeXer(__v)",
+	"SVG":        displayName + ".RenderSVGer(__v)",
+	"PNG":        displayName + ".RenderPNGer(__v)",
+	"JSON":       displayName + ".RenderJSONer(__v)",
+	"MIMEBundle": displayName + ".RenderMIMEBundler(__v)",
 }
 
-// compileRich compiles the last-value chunk of a session whose cell types
-// have display methods: each candidate interface is tried by compiling an
-// assignment to it (nothing runs), and the value is then rendered through
-// the interfaces its type implements. It returns nil, nil when the value
-// needs no such help.
+// compileRich compiles the last-value chunk of a cell whose value is
+// rendered through the interfaces of display methods its type implements
+// (front.Checked.Renders). It returns nil, nil when the value needs no
+// such help.
 func (s *Session) compileRich(c *chunk) (*interp.Program, error) {
 	if c.rich == nil {
 		return nil, nil
@@ -674,18 +609,14 @@ func (s *Session) compileRich(c *chunk) (*interp.Program, error) {
 	head := wrapOpen + "__v := (" + c.rich.expr + ")\n"
 	text := `""`
 	var renders []string
-	for _, m := range c.rich.cands {
-		ri, ok := richIfaces[m]
-		if !ok {
-			continue
-		}
-		if err := s.probe(head + "var _ " + ri[0] + " = __v" + wrapClose); err != nil {
-			continue
-		}
-		if ri[1] == "" {
+	for _, m := range c.rich.methods {
+		r, ok := richRenders[m]
+		switch {
+		case !ok:
+		case r == "":
 			text = fmtName + ".Sprint(__v)"
-		} else {
-			renders = append(renders, ri[1])
+		default:
+			renders = append(renders, r)
 		}
 	}
 	if text == `""` && len(renders) == 0 {
@@ -813,20 +744,13 @@ func (s *Session) compileError(err error, c *chunk) *cell.Error {
 func explain(msg string) string {
 	switch {
 	case msg == "nil type":
-		return "the interpreter could not type this statement (a yaegi limit; the usual cause is `for i := range n` over an int the engine could not see as one): write `for i := 0; i < n; i++`"
+		return "the interpreter could not type this statement (a yaegi limit): write it with explicit types, or `for i := 0; i < n; i++` for a range over an int"
 	case strings.HasPrefix(msg, "undefined: min") || strings.HasPrefix(msg, "undefined: max"):
 		return msg + " (the interpreter implements Go 1.20 builtins: use math.Min/math.Max or a comparison)"
 	case strings.HasPrefix(msg, "undefined: clear"):
 		return msg + " (the interpreter implements Go 1.20 builtins: delete map keys in a loop, or assign a new map)"
 	}
 	return msg
-}
-
-// isCrash reports whether a compile message is an interpreter failure
-// rather than a diagnostic.
-func isCrash(msg string) bool {
-	return strings.Contains(msg, "runtime error:") || strings.Contains(msg, "CFG post-order panic") ||
-		strings.Contains(msg, "incomplete type") || strings.Contains(msg, "nil reflect type")
 }
 
 // runError converts an error of a running chunk c (nil for a script's

@@ -128,7 +128,13 @@ func (s *Session) lower(c *Checked) {
 				if c.declared[id.Name] {
 					// declared earlier in this cell: assigned again
 					// (Go's := keeps its type), so checked as _
-					id = &ast.Ident{NamePos: id.NamePos, Name: "_"}
+					// (redeclare.go checks the type)
+					blank := &ast.Ident{NamePos: id.NamePos, Name: "_"}
+					if c.again == nil {
+						c.again = map[*ast.Ident]string{}
+					}
+					c.again[blank] = id.Name
+					id = blank
 				}
 				names = append(names, id)
 			}

@@ -59,6 +59,16 @@
 //	panics       checked indexes and slice bounds, panic and recover
 //	             positions and values in Go's words
 //
+//	redeclare    a := in a cell of a name it declared before keeps the type
+//
+// The engine plans how the interpreter runs the rewritten cell from the
+// answers of plan.go, made from the checker's information rather than the
+// cell's syntax (golden tests in testdata/plan.txtar print them after the
+// program): whether the cell shows its last value and through which
+// display interfaces of cell types, the packages its program uses by name,
+// the variables it declares again with the same type, and (stale.go) the
+// functions of earlier cells that keep a previous definition.
+//
 // TestRefused lists every refused construct.
 package front
 

@@ -17,7 +17,8 @@ var update = flag.Bool("update", false, "rewrite the golden files with the curre
 // each case is a file NAME.cells (cells separated by a line "%%", run one
 // after the other in one session) and a file NAME.out with what the
 // interpreter gets for the last cell, or "error: L:C: message" when the
-// front end refuses it.
+// front end refuses it. In plan.txtar the program is followed by the
+// plan the engine gets (planText).
 func TestGolden(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.txtar")
 	if len(files) == 0 {
@@ -57,8 +58,9 @@ func TestGolden(t *testing.T) {
 }
 
 // goldenRun checks the cells in one session; the golden files of the
-// panics, faults, errorsas and nilconv rules enable the engine's helpers of those rules
-// (their calls would clutter every other golden file).
+// panics, faults, errorsas, nilconv and callbackguard rules enable the
+// engine's helpers of those rules (their calls would clutter every other
+// golden file).
 func goldenRun(t *testing.T, data string, file string) string {
 	cells := strings.Split(strings.TrimSuffix(data, "\n"), "\n%%\n")
 	s := newTestSession()
@@ -67,6 +69,8 @@ func goldenRun(t *testing.T, data string, file string) string {
 		s.PanicHook = "H"
 	case "errorsas.txtar", "nilconv.txtar":
 		s.ErrorsHook = "H"
+	case "callbackguard.txtar":
+		s.CallbackHook = "CB"
 	}
 	s.FmtHook = "H"
 	s.GenericHook = "G"
@@ -81,6 +85,9 @@ func goldenRun(t *testing.T, data string, file string) string {
 			return "error: " + e.Error() + "\n"
 		}
 		if i == len(cells)-1 {
+			if file == "plan.txtar" {
+				return c.Rewritten() + "\n" + planText(c)
+			}
 			return c.Rewritten() + "\n"
 		}
 	}

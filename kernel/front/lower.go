@@ -254,8 +254,21 @@ func (c *Checked) typeText(t types.Type) (string, bool) {
 	return s, true
 }
 
-// pkgName is the name under which the cell reaches the package at path.
+// pkgName is the name under which the cell reaches the package at path;
+// the name is noted for Imports.
 func (c *Checked) pkgName(path string) (string, bool) {
+	n, ok := c.reach(path)
+	if ok {
+		if c.named == nil {
+			c.named = map[string]string{}
+		}
+		c.named[n] = path
+	}
+	return n, ok
+}
+
+// reach finds the name under which the cell reaches the package at path.
+func (c *Checked) reach(path string) (string, bool) {
 	for _, is := range c.File.Imports {
 		if is.Name != nil && strings.Trim(is.Path.Value, `"`) == path {
 			return is.Name.Name, true

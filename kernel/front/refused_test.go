@@ -11,6 +11,7 @@ import (
 // supported moves to a golden file.
 func TestRefused(t *testing.T) {
 	for _, c := range []struct{ construct, cell, msg string }{
+		{"a top-level := of a name the same cell declared, with another type", "y := 1\ny := 2.5", "use another name"},
 		{"goto out of the body of a loop over a function", "func f(seq func(func(int) bool)) {\n\tfor v := range seq { if v > 0 { goto done } }\ndone:\n}", "use break or continue with a label"},
 		{"goto the label of a loop over a function", "func f(seq func(func(int) bool)) {\nL:\n\tfor range seq {}\n\tgoto L\n}", "use a for loop with break or continue"},
 		{"defer in a loop over a function inside a function", "func f(seq func(func(int) bool)) { for v := range seq { defer fmt.Println(v) } }", "defer in a loop over the slice"},

@@ -72,6 +72,11 @@ type Session struct {
 	// interpreter imports it: calls of the generic standard library (see
 	// genlib.go) become calls of its functions.
 	GenericHook string
+	// CallbackHook, if set, names the interpreted function (func(pos
+	// string)) that a function literal handed to compiled code defers
+	// first, so that a panic on a goroutine the compiled code started is
+	// reported rather than ending the process (rule callbackguard).
+	CallbackHook string
 	// Cell is the number the engine gives the cell being checked; it is
 	// part of the positions the panic helpers report, so that a panic in
 	// a function of an earlier cell names that cell.
@@ -140,12 +145,18 @@ type Checked struct {
 	// defines are the top-level `a, b := e` of the cell, as the
 	// package-level declarations lower made of them.
 	defines []*ast.ValueSpec
+	// again maps the blank names lower put for the names a top-level :=
+	// declares again in the same cell to those names (redeclare.go).
+	again   map[*ast.Ident]string
 	edits   []edit
 	refused *Error
 	temps   int
 	// imports maps the names of the packages the cell imports explicitly to
 	// their paths.
 	imports map[string]string
+	// named maps the package names the rules wrote into the program
+	// (pkgName) to their paths.
+	named map[string]string
 	// monomorph.go: the cell's generics, their declarations, the holes of
 	// the rewritten text, the instances the cell makes and its final text.
 	gens     map[string]*generic
