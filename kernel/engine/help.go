@@ -37,7 +37,9 @@ func helpText() string {
 Write declarations (func, type, var, const, import) and statements in any
 order. The last expression of a cell is its value (all results of a
 multi-value call; a call without results shows nothing). x := e on an
-existing x assigns it, so functions defined earlier see the new value.
+existing x of the same type assigns it, so functions defined earlier see the
+new value; of another type it declares a new x, as Go would (within one cell
+that is refused: use another name).
 Imports are optional for the preloaded packages:
 
 `)
