@@ -527,6 +527,12 @@ type keptFile struct {
 // are not needed once it ran. The wrapper of statements counts as none.
 func runsLater(src string) bool {
 	src = strings.TrimPrefix(src, wrapOpen)
+	if !hasWord(src, "func") && !hasWord(src, "go") {
+		// Most chunks (a value, an assignment) have neither word: no
+		// need for a file set and a scan (a tenth of a trivial cell's
+		// time in the engine).
+		return false
+	}
 	var sc scanner.Scanner
 	fset := token.NewFileSet()
 	sc.Init(fset.AddFile("", -1, len(src)), []byte(src), nil, 0)
@@ -539,6 +545,40 @@ func runsLater(src string) bool {
 			return true
 		}
 	}
+}
+
+// hasWord reports whether w occurs in src as a whole word: not inside a
+// longer identifier (__goldp holds "go" but is not the keyword) and not
+// right after a selector's dot (the _.go of a line directive). A keyword
+// token of compiled Go source is always such a word (after a dot only
+// as in ...func), so without one src has no such token.
+func hasWord(src, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(src[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		k := j + len(w)
+		if (j == 0 || !identByte(src[j-1]) && !selectorDot(src, j-1)) && (k == len(src) || !identByte(src[k])) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+// selectorDot reports whether src[i] is a single dot, not the last of an
+// ellipsis.
+func selectorDot(src string, i int) bool {
+	return src[i] == '.' && (i == 0 || src[i-1] != '.')
+}
+
+// identByte reports whether b may be part of an identifier. Bytes of
+// multibyte runes count as such: outside strings and comments, Go source
+// that compiled has non-ASCII runes only in identifiers (letters and
+// digits), and inside them hasWord ignores nothing the scanner sees.
+func identByte(b byte) bool {
+	return b == '_' || b >= 0x80 || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
 }
 
 // addedFiles returns the files of fset whose base is base or later, in

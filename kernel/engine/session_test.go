@@ -307,3 +307,28 @@ func TestFrontEndPanic(t *testing.T) {
 		t.Fatalf("x = %s after the refused cell, want 1 (nothing of it ran)", got)
 	}
 }
+
+// TestRunsLaterWords compares runsLater's word test with a scan of the
+// tokens.
+func TestRunsLaterWords(t *testing.T) {
+	for src, want := range map[string]bool{
+		wrapOpen + "__goldp.Value(\nx + 1,\n)\n" + wrapClose:                  false,
+		wrapOpen + "f := func() int { return 1 }" + wrapClose:                 true,
+		wrapOpen + "go f()" + wrapClose:                                       true,
+		"func f() {}":                                                         true,
+		"x := gofunc + funcgo + go_ + _func + goλ + λfunc + ago1":             false,
+		`s := "go func" // go func` + "\n":                                    false,
+		"x := []any{1, 2}\ngo\tf(x)":                                          true,
+		"var f = (func)(nil)":                                                 true,
+		"x = `func`+\"go\"":                                                   false,
+		wrapOpen + "__goldp.Value(\n/*line _.go:1:1*/x + 1,\n)\n" + wrapClose: false,
+		"//line _.go:1:1\nfunc f() {}":                                        true,
+		"var f func(...func())":                                               true,
+		"f := func(fs ...func()) {}":                                          true,
+		"x := a.go + b.func_":                                                 false,
+	} {
+		if got := runsLater(src); got != want {
+			t.Errorf("runsLater(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
