@@ -116,6 +116,21 @@ func TestHelpLimits(t *testing.T) {
 	if got := s.exec("v, ok := 5, true\nv, ok = m[\"x\"]\nfmt.Sprint(v, ok)"); got != "0 false" {
 		t.Errorf("top-level comma-ok assignment: %q", got)
 	}
+	// encoding/json: unexported fields hidden as in Go, embedded fields refused
+	s.out.Reset()
+	s.exec("type Rec struct {\n\tID int `json:\"id\"`\n\tsecret string\n}\nb, _ := json.Marshal(Rec{1, \"x\"})\nfmt.Print(string(b))")
+	if got := s.out.String(); got != `{"id":1}` {
+		t.Errorf("json of unexported fields: %q", got)
+	}
+	s.exec("type Base struct{ N int }\ntype Wrap struct{ Base }")
+	if e := s.fail("json.Marshal(Wrap{})"); !strings.Contains(e.Message, "give the field a name and a tag") {
+		t.Errorf("json of an embedded field: %+v", e)
+	}
+	s.out.Reset()
+	s.exec("type Wrap2 struct{ Base Base `json:\"base\"` }\nb2, _ := json.Marshal(Wrap2{Base{3}})\nfmt.Print(string(b2))")
+	if got := s.out.String(); got != `{"base":{"N":3}}` {
+		t.Errorf("json of a named field, the alternative: %q", got)
+	}
 	// every limit is in the help text
 	h := helpText()
 	for _, l := range limits {

@@ -32,6 +32,10 @@
 //	             checked before their statement, so panics name its line
 //	explicit     x := y[i] gets its type written out
 //	constfold    constant divisions and shifts become their values
+//	constbig     constant comparisons and sums beyond int64 become their
+//	             values
+//	jsontags     unexported fields of cell structs are hidden from
+//	             encoding/json and xml; embedded fields there are refused
 //	builtins     min, max, clear; print and println to standard error
 //	methodvalue  method values of cell types bind a copy of the receiver
 //	methodexpr   method expressions become function literals
