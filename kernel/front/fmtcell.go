@@ -166,7 +166,14 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 			c.refuse(a, "an error of a cell type wrapped with %w loses its type in the interpreter (errors.As and type assertions on the unwrapped error fail): return the cell error itself, or wrap its text with %v")
 			return
 		case v == "T":
-			if lit == nil || !pure(a) {
+			if lit != nil && !pure(a) {
+				// evaluate the operand where Go does, print its name
+				newVerbs[i] = flags + "s"
+				c.replace(a, "func() string { _ = "+c.text(c.off(a.Pos()), c.off(a.End()))+"; return "+strconv.Quote(c.goTypeName(t))+" }()")
+				changed = true
+				continue
+			}
+			if lit == nil {
 				if !c.hasCellType(t) {
 					c.refuse(a, "the interpreter prints %T of an iterator (iter.Seq, iter.Seq2) by its function type, not its name: write the name yourself, or assign the value to a variable first")
 					return
