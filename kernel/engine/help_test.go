@@ -131,6 +131,14 @@ func TestHelpLimits(t *testing.T) {
 	if got := s.out.String(); got != `{"base":{"N":3}}` {
 		t.Errorf("json of a named field, the alternative: %q", got)
 	}
+	// reflect: names of cell types only as one expression
+	s.exec("type Named struct{ N int }")
+	if got := s.exec("reflect.TypeOf(Named{}).Name() + \" \" + fmt.Sprintf(\"%T\", Named{})"); got != "Named main.Named" {
+		t.Errorf("reflect name of a cell type: %q", got)
+	}
+	if e := s.fail("rt := reflect.TypeOf(Named{})\n_ = rt"); !strings.Contains(e.Message, "print the type with %T") {
+		t.Errorf("reflect.TypeOf of a cell type: %+v", e)
+	}
 	// every limit is in the help text
 	h := helpText()
 	for _, l := range limits {

@@ -36,6 +36,8 @@
 //	             values
 //	jsontags     unexported fields of cell structs are hidden from
 //	             encoding/json and xml; embedded fields there are refused
+//	reflectname  reflect.TypeOf(v).Name() and .String() of cell types give
+//	             the name; other uses of reflect.TypeOf on them are refused
 //	builtins     min, max, clear; print and println to standard error
 //	methodvalue  method values of cell types bind a copy of the receiver
 //	methodexpr   method expressions become function literals
