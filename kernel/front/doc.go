@@ -32,6 +32,8 @@
 //	             checked before their statement, so panics name its line
 //	explicit     x := y[i] gets its type written out
 //	constfold    constant divisions and shifts become their values
+//	constiota    float constant groups built from shifts of iota are
+//	             written out with their values
 //	constbig     constant comparisons and sums beyond int64 become their
 //	             values
 //	jsontags     unexported fields of cell structs are hidden from
