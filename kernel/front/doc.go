@@ -32,6 +32,8 @@
 //	             checked before their statement, so panics name its line
 //	explicit     x := y[i] gets its type written out
 //	constfold    constant divisions and shifts become their values
+//	promoted     methods promoted from an embedded interface are called
+//	             through the field (s.Log → s.Logger.Log)
 //	constiota    float constant groups built from shifts of iota are
 //	             written out with their values
 //	constbig     constant comparisons and sums beyond int64 become their
