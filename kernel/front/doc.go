@@ -48,6 +48,8 @@
 //	rangefunc    range over a function (Go 1.23 iterators) becomes a
 //	             call with the body as yield function
 //	rangeint     range over an integer
+//	rangestring  range over a string with its index decodes as Go does
+//	             (an invalid byte advances the index by one)
 //	loopvar      per-iteration loop variables (Go 1.22)
 //	callback     function literals handed to compiled code in loops
 //	fmtcell      %T, %#v, numeric verbs and String/Error of cell types in
