@@ -42,6 +42,7 @@
 //	             encoding/json and xml; embedded fields there are refused
 //	reflectname  reflect.TypeOf(v).Name() and .String() of cell types give
 //	             the name; other uses of reflect.TypeOf on them are refused
+//	complexconst complex of constants of a package becomes its value
 //	builtins     min, max, clear; print and println to standard error
 //	methodvalue  method values of cell types bind a copy of the receiver
 //	methodexpr   method expressions become function literals
