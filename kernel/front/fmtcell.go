@@ -217,6 +217,13 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 					c.refuse(a, "fmt."+name+" of a value of a cell type with a "+m+" method: use Println or Printf (the interpreter's fmt does not call it reliably, and a string would change Print's spacing)")
 					return
 				}
+				if pt, ok := c.typeText(t); ok && isPointer(t) {
+					// fmt prints "<nil>" when the method panics on a
+					// nil pointer receiver
+					c.insert(a.Pos(), "func(__goldpp "+pt+") (__goldps string) { defer func() { if __goldpp == nil && recover() != nil { __goldps = \"<nil>\" } }(); return __goldpp."+m+"() }(")
+					c.insert(a.End(), ")")
+					continue
+				}
 				c.insert(a.Pos(), "(")
 				c.insert(a.End(), ")."+m+"()")
 				continue
@@ -539,4 +546,10 @@ func (c *Checked) replaceTree(a ast.Expr, t types.Type, flags, v string) bool {
 	}
 	c.replace(a, tree)
 	return true
+}
+
+// isPointer reports whether t is a pointer type.
+func isPointer(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Pointer)
+	return ok
 }
