@@ -53,6 +53,8 @@
 //	             (an invalid byte advances the index by one)
 //	loopvar      per-iteration loop variables (Go 1.22)
 //	callback     function literals handed to compiled code in loops
+//	fmtspread    a slice of interface values spread into fmt is passed one
+//	             element at a time
 //	fmtcell      %T, %#v, numeric verbs and String/Error of cell types in
 //	             fmt, also inside containers (fmttree.go, kernel/fmtval)
 //	nilconv      a nil cell pointer converted to error is checked; typed

@@ -1,0 +1,90 @@
+package front
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+)
+
+// Rule fmtspread: a slice of interface values spread into fmt
+// (fmt.Printf(format, args...), the logging helper's idiom) reaches the
+// compiled fmt with the interpreter's own representation of the values of
+// cell types in it, and fmt prints that representation
+// ({0xc000... {...}}) instead of the value or its String method. Passed
+// one by one, the values arrive as Go values. So the call becomes a
+// switch on the slice's length that passes up to spreadMax elements one by
+// one (longer slices are still spread):
+//
+//	fmt.Printf(f, args...)  →
+//	func(p0 string, a []any) (int, error) { switch len(a) { case 0: return fmt.Printf(p0); case 1: return fmt.Printf(p0, a[0]); ...; default: return fmt.Printf(p0, a...) } }(f, args)
+const spreadMax = 12
+
+func init() {
+	register(rule{"fmtspread", 45, kCall, func(c *Checked) {
+		c.walk(func(n ast.Node, _ []ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || !call.Ellipsis.IsValid() || len(call.Args) == 0 {
+				return true
+			}
+			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			fn, ok := c.Info.Uses[sel.Sel].(*types.Func)
+			if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" {
+				return true
+			}
+			sig := fn.Type().(*types.Signature)
+			if !sig.Variadic() || sig.Params().Len() != len(call.Args) {
+				return true
+			}
+			last := call.Args[len(call.Args)-1]
+			st, ok := c.typeOf(last).Underlying().(*types.Slice)
+			if !ok || !types.IsInterface(st.Elem()) {
+				return true
+			}
+			c.spreadOneByOne(call, sig)
+			return true
+		})
+	}})
+}
+
+// spreadOneByOne replaces call (of a variadic fmt function with sig) by
+// the switch on the length of its spread slice.
+func (c *Checked) spreadOneByOne(call *ast.CallExpr, sig *types.Signature) {
+	var params, fixed, args []string
+	for i := 0; i < sig.Params().Len(); i++ {
+		t, ok := c.typeText(sig.Params().At(i).Type())
+		if !ok {
+			return
+		}
+		p := c.temp("p")
+		params = append(params, p+" "+t)
+		args = append(args, c.text(c.off(call.Args[i].Pos()), c.off(call.Args[i].End())))
+		if i < sig.Params().Len()-1 {
+			fixed = append(fixed, p)
+		}
+	}
+	var results []string
+	for i := 0; i < sig.Results().Len(); i++ {
+		t, ok := c.typeText(sig.Results().At(i).Type())
+		if !ok {
+			return
+		}
+		results = append(results, t)
+	}
+	a := strings.Fields(params[len(params)-1])[0]
+	fun := c.src(call.Fun)
+	callWith := func(extra []string) string {
+		return "return " + fun + "(" + strings.Join(append(append([]string(nil), fixed...), extra...), ", ") + ")"
+	}
+	var b strings.Builder
+	b.WriteString("func(" + strings.Join(params, ", ") + ") (" + strings.Join(results, ", ") + ") { switch len(" + a + ") {")
+	var elems []string
+	for k := 0; k <= spreadMax; k++ {
+		b.WriteString(" case " + itoa(k) + ": " + callWith(elems) + ";")
+		elems = append(elems, a+"["+itoa(k)+"]")
+	}
+	b.WriteString(" default: " + callWith([]string{a + "..."}) + " } }(" + strings.Join(args, ", ") + ")")
+	c.replace(call, b.String())
+}
