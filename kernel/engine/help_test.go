@@ -139,6 +139,25 @@ func TestHelpLimits(t *testing.T) {
 	if e := s.fail("rt := reflect.TypeOf(Named{})\n_ = rt"); !strings.Contains(e.Message, "print the type with %T") {
 		t.Errorf("reflect.TypeOf of a cell type: %+v", e)
 	}
+	// a spread slice of any: one by one up to 12 elements
+	s.exec("type Tag int\nfunc (Tag) String() string { return \"tag\" }")
+	if got := s.exec("fmt.Sprint([]any{Tag(1), 2}...)"); got != "tag 2" {
+		t.Errorf("spread of a short []any: %q", got)
+	}
+	if got := s.exec("long := make([]any, 13)\nfor i := range long { long[i] = Tag(i) }\nfmt.Sprint(long...)"); strings.Count(got, "tag") == 13 {
+		t.Errorf("a spread of 13 cell values now prints their String methods: update %%help (%q)", got)
+	}
+	s.out.Reset()
+	s.exec("for _, a := range long[:2] { fmt.Print(a, \" \") }")
+	if got := s.out.String(); got != "tag tag " {
+		t.Errorf("spread alternative: %q", got)
+	}
+	if e := s.fail("lg := log.New(os.Stdout, \"\", 0)\nlg.Println(Tag(1))"); !strings.Contains(e.Message, "logger.Print(fmt.Sprintln(...))") {
+		t.Errorf("a compiled method with a cell value in ...any: %+v", e)
+	}
+	if got := s.exec("var lgb strings.Builder\nlg2 := log.New(&lgb, \"\", 0)\nlg2.Print(fmt.Sprintln(Tag(1), 2))\nlgb.String()"); got != "tag 2\n" {
+		t.Errorf("compiled method alternative: %q", got)
+	}
 	// every limit is in the help text
 	h := helpText()
 	for _, l := range limits {

@@ -49,6 +49,7 @@ func TestRefused(t *testing.T) {
 		{"a method of a generic type declared in another cell", "type B[T any] struct{ v T }\n%%\nfunc (b B[T]) Get() T { return b.v }", "run the type and its methods in one cell"},
 		{"encoding/json of a cell struct with an embedded field", "import \"encoding/json\"\ntype A struct{ N int }\ntype B struct{ A }\njson.Marshal(B{})", "give the field a name and a tag"},
 		{"reflect.TypeOf of a cell type kept as a value", "import \"reflect\"\ntype P struct{ N int }\nt := reflect.TypeOf(P{})\nfmt.Println(t)", "print the type with %T"},
+		{"a cell value in the ...any parameter of a compiled method", "import \"log\"\ntype L int\nlg := log.Default()\nlg.Println(L(1))", "logger.Print(fmt.Sprintln(...))"},
 		{"an embedded instance of a generic type of the cells", "type B[T any] struct{ v T }\ntype S struct{ B[int] }", "name the field (F B[int])"},
 		{"a generic taking a method value of a type parameter's value, instantiated with a cell type", "type C int\nfunc (C) Get() int { return 1 }\nfunc Bind[T interface{ Get() int }](x T) func() int { return x.Get }\nBind(C(1))", "write a non-generic version of Bind"},
 		{"a type local to a function as a type argument of a cell generic", "func Id[T any](x T) T { return x }\nfunc f() { type L int; _ = Id(L(1)) }", "declare L at the top level of a cell"},
