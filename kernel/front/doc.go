@@ -53,6 +53,8 @@
 //	             (an invalid byte advances the index by one)
 //	loopvar      per-iteration loop variables (Go 1.22)
 //	callback     function literals handed to compiled code in loops
+//	ifaceloop    in loops, cell values converted to compiled interfaces
+//	             (error, fmt.Stringer) are converted by a call
 //	fmtspread    a slice of interface values spread into fmt is passed one
 //	             element at a time
 //	fmtcell      %T, %#v, numeric verbs and String/Error of cell types in
