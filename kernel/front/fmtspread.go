@@ -27,7 +27,7 @@ const spreadMax = 12
 
 func init() {
 	register(rule{"fmtspread", 45, kCall, func(c *Checked) {
-		c.walk(func(n ast.Node, _ []ast.Node) bool {
+		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || len(call.Args) == 0 {
 				return true
@@ -53,7 +53,11 @@ func init() {
 			if !ok || !types.IsInterface(st.Elem()) {
 				return true
 			}
-			c.spreadOneByOne(call, sig)
+			// a statement of fmt's printing functions shows no value (the
+			// engine knows them by name): nor does the literal
+			_, stmt := stack[len(stack)-1].(*ast.ExprStmt)
+			printing := fn.Pkg().Path() == "fmt" && strings.Contains(fn.Name(), "rint") && !strings.HasPrefix(fn.Name(), "S") && !strings.HasPrefix(fn.Name(), "A")
+			c.spreadOneByOne(call, sig, stmt && printing)
 			return true
 		})
 	}})
@@ -61,7 +65,7 @@ func init() {
 
 // spreadOneByOne replaces call (of a variadic fmt function with sig) by
 // the switch on the length of its spread slice.
-func (c *Checked) spreadOneByOne(call *ast.CallExpr, sig *types.Signature) {
+func (c *Checked) spreadOneByOne(call *ast.CallExpr, sig *types.Signature, stmt bool) {
 	var params, fixed, args []string
 	fun := c.src(call.Fun)
 	for i := 0; i < sig.Params().Len(); i++ {
@@ -77,7 +81,7 @@ func (c *Checked) spreadOneByOne(call *ast.CallExpr, sig *types.Signature) {
 		}
 	}
 	var results []string
-	for i := 0; i < sig.Results().Len(); i++ {
+	for i := 0; i < sig.Results().Len() && !stmt; i++ {
 		t, ok := c.typeText(sig.Results().At(i).Type())
 		if !ok {
 			return

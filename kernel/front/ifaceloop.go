@@ -8,7 +8,8 @@ import (
 
 // Rule ifaceloop: converted to a compiled interface (error, fmt.Stringer,
 // sort.Interface) inside a loop, values of cell types all answer with the
-// method of the last one converted there: the interpreter's wrapper for
+// method of the last one converted there (converted to any, they reach
+// fmt as the interpreter's representation when spread): the interpreter's wrapper for
 // the interface is made once per conversion in a frame, and a loop runs
 // the same conversion again in the same frame. Collecting errors in a loop
 // (errs = append(errs, &ValidationError{f})) printed the last error for
@@ -90,6 +91,11 @@ func (c *Checked) loopCallConv(call *ast.CallExpr) {
 			return
 		}
 	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if f, ok := c.Info.Uses[sel.Sel].(*types.Func); ok && f.Pkg() != nil && f.Pkg().Path() == "fmt" {
+			return // fmt's operands are fmtcell's, and arrive as Go values
+		}
+	}
 	t := c.typeOf(call.Fun)
 	if t == nil {
 		return
@@ -152,7 +158,7 @@ func (c *Checked) loopLitConv(lit *ast.CompositeLit) {
 // loopConv makes the conversion of e to target explicit when target is a
 // compiled interface and e a value of a cell type.
 func (c *Checked) loopConv(e ast.Expr, target types.Type) {
-	if target == nil || !compiledIface(target) {
+	if target == nil || !compiledIface(target) && !emptyIface(target) {
 		return
 	}
 	t := c.typeOf(e)
@@ -169,4 +175,10 @@ func (c *Checked) loopConv(e ast.Expr, target types.Type) {
 	}
 	c.insert(e.Pos(), "func(__goldpcv "+vt+") "+it+" { return __goldpcv }(")
 	c.insert(e.End(), ")")
+}
+
+// emptyIface reports whether t is an interface without methods (any).
+func emptyIface(t types.Type) bool {
+	i, ok := t.Underlying().(*types.Interface)
+	return ok && i.NumMethods() == 0
 }
