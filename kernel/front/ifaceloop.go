@@ -20,9 +20,12 @@ import (
 //	errs = append(errs, &E{f})  →  errs = append(errs, func(v *E) error { return v }(&E{f}))
 //
 // It covers the operands of append, of calls, of assignments and variable
-// declarations, of composite literals and of sends.
+// declarations, of composite literals and of sends. It runs after the rules
+// that edit inside such an operand (nilconv's check of a nil value, whose
+// edits it takes along) and leaves operands that another rule's edit
+// contains (errorsas's helpers, fmtspread's literal).
 func init() {
-	register(rule{"ifaceloop", 8, kLoop, func(c *Checked) {
+	register(rule{"ifaceloop", 62, kLoop, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			if !inLoop(stack) {
 				return true
@@ -173,8 +176,13 @@ func (c *Checked) loopConv(e ast.Expr, target types.Type) {
 	if !ok1 || !ok2 {
 		return
 	}
-	c.insert(e.Pos(), "func(__goldpcv "+vt+") "+it+" { return __goldpcv }(")
-	c.insert(e.End(), ")")
+	start, end := c.off(e.Pos()), c.off(e.End())
+	for _, ed := range c.edits {
+		if ed.start <= start && end <= ed.end && (ed.start < start || end < ed.end) {
+			return // inside the edit of another rule (errorsas, fmtspread)
+		}
+	}
+	c.replaceRange(start, end, "func(__goldpcv "+vt+") "+it+" { return __goldpcv }("+c.text(start, end)+")")
 }
 
 // emptyIface reports whether t is an interface without methods (any).
