@@ -121,6 +121,51 @@ func TestHelpLimits(t *testing.T) {
 	if got := s.exec("v, ok := 5, true\nv, ok = m[\"x\"]\nfmt.Sprint(v, ok)"); got != "0 false" {
 		t.Errorf("top-level comma-ok assignment: %q", got)
 	}
+	// encoding/json: unexported fields hidden as in Go, embedded fields refused
+	s.out.Reset()
+	s.exec("type Rec struct {\n\tID int `json:\"id\"`\n\tsecret string\n}\nb, _ := json.Marshal(Rec{1, \"x\"})\nfmt.Print(string(b))")
+	if got := s.out.String(); got != `{"id":1}` {
+		t.Errorf("json of unexported fields: %q", got)
+	}
+	s.exec("type Base struct{ N int }\ntype Wrap struct{ Base }")
+	if e := s.fail("json.Marshal(Wrap{})"); !strings.Contains(e.Message, "give the field a name and a tag") {
+		t.Errorf("json of an embedded field: %+v", e)
+	}
+	s.out.Reset()
+	s.exec("type Wrap2 struct{ Base Base `json:\"base\"` }\nb2, _ := json.Marshal(Wrap2{Base{3}})\nfmt.Print(string(b2))")
+	if got := s.out.String(); got != `{"base":{"N":3}}` {
+		t.Errorf("json of a named field, the alternative: %q", got)
+	}
+	// reflect: names of cell types only as one expression
+	s.exec("type Named struct{ N int }")
+	if got := s.exec("reflect.TypeOf(Named{}).Name() + \" \" + fmt.Sprintf(\"%T\", Named{})"); got != "Named main.Named" {
+		t.Errorf("reflect name of a cell type: %q", got)
+	}
+	if e := s.fail("rt := reflect.TypeOf(Named{})\n_ = rt"); !strings.Contains(e.Message, "print the type with %T") {
+		t.Errorf("reflect.TypeOf of a cell type: %+v", e)
+	}
+	// a spread slice of any: one by one up to 12 elements (in a session
+	// of its own: NE and NS above share an underlying type, which makes
+	// printing an any holding a cell type a refusal)
+	s = newTest(t)
+	s.exec("type Tag int\nfunc (Tag) String() string { return \"tag\" }")
+	if got := s.exec("fmt.Sprint([]any{Tag(1), 2}...)"); got != "tag 2" {
+		t.Errorf("spread of a short []any: %q", got)
+	}
+	if got := s.exec("long := make([]any, 13)\nfor i := range long { long[i] = Tag(i) }\nfmt.Sprint(long...)"); strings.Count(got, "tag") == 13 {
+		t.Errorf("a spread of 13 cell values now prints their String methods: update %%help (%q)", got)
+	}
+	s.out.Reset()
+	s.exec("for _, a := range long[:2] { fmt.Print(a, \" \") }")
+	if got := s.out.String(); got != "tag tag " {
+		t.Errorf("spread alternative: %q", got)
+	}
+	if e := s.fail("lg := log.New(os.Stdout, \"\", 0)\nlg.Println(Tag(1))"); !strings.Contains(e.Message, "logger.Print(fmt.Sprintln(...))") {
+		t.Errorf("a compiled method with a cell value in ...any: %+v", e)
+	}
+	if got := s.exec("var lgb strings.Builder\nlg2 := log.New(&lgb, \"\", 0)\nlg2.Print(fmt.Sprintln(Tag(1), 2))\nlgb.String()"); got != "tag 2\n" {
+		t.Errorf("compiled method alternative: %q", got)
+	}
 	// every limit is in the help text
 	h := helpText()
 	for _, l := range limits {

@@ -148,7 +148,8 @@ func (e *conversionError) RuntimeError() {}
 // panic values that stand for Go's runtime errors become those errors
 // (reflect's error on the zero Value that the interpreter meets where Go
 // dereferences a nil pointer; a failed type assertion, which the
-// interpreter prefixes with its position).
+// interpreter prefixes with its position), and the value of an explicit
+// panic(v) is v, not the interpreter's reflect.Value of it.
 //
 // A recovered panic's frames, which the interpreter wrote while
 // unwinding, are dropped: they are not those of a later panic.
@@ -157,6 +158,12 @@ func (s *Session) rtRecovered(r any) any {
 		return nil
 	}
 	s.stderr.take()
+	if rv, isRV := r.(reflect.Value); isRV && rv.IsValid() && rv.CanInterface() {
+		// the interpreter's panic builtin panics with a Value holding the
+		// value: recover() in Go returns the value itself, so that
+		// r.(string) or r.(error) match
+		r = rv.Interface()
+	}
 	e, ok := r.(error)
 	if !ok {
 		return r

@@ -32,14 +32,31 @@
 //	             checked before their statement, so panics name its line
 //	explicit     x := y[i] gets its type written out
 //	constfold    constant divisions and shifts become their values
+//	promoted     methods promoted from an embedded interface are called
+//	             through the field (s.Log → s.Logger.Log)
+//	constiota    float constant groups built from shifts of iota are
+//	             written out with their values
+//	constbig     constant comparisons and sums beyond int64 become their
+//	             values
+//	jsontags     unexported fields of cell structs are hidden from
+//	             encoding/json and xml; embedded fields there are refused
+//	reflectname  reflect.TypeOf(v).Name() and .String() of cell types give
+//	             the name; other uses of reflect.TypeOf on them are refused
+//	complexconst complex of constants of a package becomes its value
 //	builtins     min, max, clear; print and println to standard error
 //	methodvalue  method values of cell types bind a copy of the receiver
 //	methodexpr   method expressions become function literals
 //	rangefunc    range over a function (Go 1.23 iterators) becomes a
 //	             call with the body as yield function
 //	rangeint     range over an integer
+//	rangestring  range over a string with its index decodes as Go does
+//	             (an invalid byte advances the index by one)
 //	loopvar      per-iteration loop variables (Go 1.22)
 //	callback     function literals handed to compiled code in loops
+//	ifaceloop    in loops, cell values converted to compiled interfaces
+//	             (error, fmt.Stringer) are converted by a call
+//	fmtspread    a slice of interface values spread into fmt is passed one
+//	             element at a time
 //	fmtcell      %T, %#v, numeric verbs and String/Error of cell types in
 //	             fmt, also inside containers (fmttree.go, kernel/fmtval)
 //	nilconv      a nil cell pointer converted to error is Go's non-nil

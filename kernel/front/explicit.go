@@ -2,6 +2,7 @@ package front
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 )
 
@@ -12,7 +13,8 @@ import (
 // does the conversion, which changes nothing else. The comma-ok form
 // `v, ok := m[k]` of a map index fails the same way and has no conversion;
 // its value comes from a function literal with the types written out:
-// v, ok := func() (T, bool) { v, ok := m[k]; return v, ok }().
+// v, ok := func() (T, bool) { v, ok := m[k]; return v, ok }(); so does
+// that of a comma-ok receive v, ok := <-ch.
 func init() {
 	register(rule{"explicit", 10, 0, func(c *Checked) {
 		for _, sp := range c.defines {
@@ -45,6 +47,24 @@ func init() {
 
 // commaOK writes the types of a top-level `v, ok := m[k]`.
 func (c *Checked) commaOK(e ast.Expr) {
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+		// v, ok := <-ch: the same, with the channel's element type
+		xt := c.typeOf(u.X)
+		if xt == nil {
+			return
+		}
+		ct, ok := xt.Underlying().(*types.Chan)
+		if !ok {
+			return
+		}
+		t, ok := c.typeText(ct.Elem())
+		if !ok {
+			return
+		}
+		c.insert(e.Pos(), "func() ("+t+", bool) { __goldpv, __goldpok := ")
+		c.insert(e.End(), "; return __goldpv, __goldpok }()")
+		return
+	}
 	ix, ok := ast.Unparen(e).(*ast.IndexExpr)
 	if !ok {
 		return

@@ -166,7 +166,14 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 			c.refuse(a, "an error of a cell type wrapped with %w loses its type in the interpreter (errors.As and type assertions on the unwrapped error fail): return the cell error itself, or wrap its text with %v")
 			return
 		case v == "T":
-			if lit == nil || !pure(a) {
+			if lit != nil && !pure(a) {
+				// evaluate the operand where Go does, print its name
+				newVerbs[i] = flags + "s"
+				c.replace(a, "func() string { _ = "+c.text(c.off(a.Pos()), c.off(a.End()))+"; return "+strconv.Quote(c.goTypeName(t))+" }()")
+				changed = true
+				continue
+			}
+			if lit == nil {
 				if !c.hasCellType(t) {
 					c.refuse(a, "the interpreter prints %T of an iterator (iter.Seq, iter.Seq2) by its function type, not its name: write the name yourself, or assign the value to a variable first")
 					return
@@ -209,6 +216,13 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 				if !strings.HasSuffix(name, "f") && name != "Println" && name != "Sprintln" && name != "Fprintln" && name != "Appendln" {
 					c.refuse(a, "fmt."+name+" of a value of a cell type with a "+m+" method: use Println or Printf (the interpreter's fmt does not call it reliably, and a string would change Print's spacing)")
 					return
+				}
+				if pt, ok := c.typeText(t); ok && isPointer(t) {
+					// fmt prints "<nil>" when the method panics on a
+					// nil pointer receiver
+					c.insert(a.Pos(), "func(__goldpp "+pt+") (__goldps string) { defer func() { if __goldpp == nil && recover() != nil { __goldps = \"<nil>\" } }(); return __goldpp."+m+"() }(")
+					c.insert(a.End(), ")")
+					continue
 				}
 				c.insert(a.Pos(), "(")
 				c.insert(a.End(), ")."+m+"()")
@@ -532,4 +546,10 @@ func (c *Checked) replaceTree(a ast.Expr, t types.Type, flags, v string) bool {
 	}
 	c.replace(a, tree)
 	return true
+}
+
+// isPointer reports whether t is a pointer type.
+func isPointer(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Pointer)
+	return ok
 }

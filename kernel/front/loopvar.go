@@ -28,8 +28,8 @@ func init() {
 				}
 				body, threeClause = l.Body, true
 			case *ast.RangeStmt:
-				if isInt(c.typeOf(l.X)) || isFunc(c.typeOf(l.X)) {
-					return true // see rangeint.go, rangefunc.go: their variables are fresh
+				if isInt(c.typeOf(l.X)) || isFunc(c.typeOf(l.X)) || c.decodesString(l) {
+					return true // see rangeint.go, rangefunc.go, rangestring.go: their variables are fresh
 				}
 				if l.Tok == token.DEFINE {
 					vars = c.defined(l.Key, l.Value)

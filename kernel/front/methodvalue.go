@@ -51,7 +51,8 @@ func init() {
 				return true
 			}
 			r := c.temp("r")
-			c.insert(sel.Pos(), "func("+r+" "+rt+") "+ft+" { return "+r+"."+sel.Sel.Name+" }(")
+			path, _ := embeddedPath(s.Recv(), s.Index()) // rule promoted
+			c.insert(sel.Pos(), "func("+r+" "+rt+") "+ft+" { return "+r+path+"."+sel.Sel.Name+" }(")
 			c.replaceRange(c.off(sel.X.End()), c.off(sel.End()), ")")
 			return true
 		})

@@ -68,6 +68,10 @@ type Session struct {
 	// (kernel/fmtval's Leaf, Methods, Seq, Map, Struct and Ptr as FmtLeaf,
 	// ..., and its Node as FmtNode; see fmttree.go).
 	FmtHook string
+	// plainFields leaves the tags of unexported fields as written (rule
+	// jsontags); golden tests of the other rules set it, so that their
+	// output shows only their own edits.
+	plainFields bool
 	// GenericHook, if set, names the package kernel/generic as the
 	// interpreter imports it: calls of the generic standard library (see
 	// genlib.go) become calls of its functions.

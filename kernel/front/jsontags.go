@@ -1,0 +1,193 @@
+package front
+
+import (
+	"go/ast"
+	"go/types"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// Rule jsontags: encoding/json and encoding/xml ignore unexported fields,
+// but the interpreter builds its struct types with every field exported
+// (an unexported field secret becomes Xsecret), so json.Marshal of a cell
+// struct silently printed its private fields ("Xsecret":"x") and
+// json.Unmarshal filled them. Each unexported field of a struct type
+// written in a cell gets the tags json:"-" and xml:"-" (its other tags
+// are kept), which is what Go does with it anyway.
+//
+// Embedded fields have no such fix: Go promotes the fields of an embedded
+// struct into the JSON object ({"Name":"Rex","breed":"collie"}), the
+// interpreter nests them under the type's name ({"Animal":{...}}). A
+// call of the encoders and decoders of encoding/json and encoding/xml
+// with a value whose type holds a cell struct with an embedded field
+// (without a json name tag) is refused.
+func init() {
+	register(rule{"jsontags", 5, 0, func(c *Checked) {
+		c.walk(func(n ast.Node, _ []ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.StructType:
+				if c.sess == nil || !c.sess.plainFields {
+					c.hideUnexported(n)
+				}
+			case *ast.CallExpr:
+				c.encodingEmbedded(n)
+			}
+			return true
+		})
+	}})
+}
+
+// hideUnexported tags the unexported fields of st json:"-" xml:"-".
+func (c *Checked) hideUnexported(st *ast.StructType) {
+	for _, f := range st.Fields.List {
+		if len(f.Names) == 0 {
+			continue // embedded
+		}
+		hidden := true
+		for _, n := range f.Names {
+			if n.IsExported() || n.Name == "_" {
+				hidden = false
+			}
+		}
+		if !hidden {
+			continue
+		}
+		old := ""
+		if f.Tag != nil {
+			s, err := strconv.Unquote(f.Tag.Value)
+			if err != nil {
+				continue
+			}
+			old = s
+		}
+		tag := withoutKeys(old, "json", "xml")
+		tag = strings.TrimSpace(`json:"-" xml:"-" ` + tag)
+		lit := "`" + tag + "`"
+		if strings.Contains(tag, "`") {
+			lit = strconv.Quote(tag)
+		}
+		if f.Tag != nil {
+			c.replace(f.Tag, lit)
+		} else {
+			c.insert(f.Type.End(), " "+lit)
+		}
+	}
+}
+
+// withoutKeys removes the key:"value" pairs of keys from a struct tag
+// written in the conventional format; the rest is kept as written.
+func withoutKeys(tag string, keys ...string) string {
+	var kept []string
+	rest := tag
+	for {
+		rest = strings.TrimLeft(rest, " ")
+		if rest == "" {
+			break
+		}
+		i := strings.Index(rest, `:"`)
+		if i <= 0 {
+			kept = append(kept, rest) // not conventional: keep as is
+			break
+		}
+		key := rest[:i]
+		j := i + 2
+		for j < len(rest) && rest[j] != '"' {
+			if rest[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(rest) {
+			kept = append(kept, rest)
+			break
+		}
+		pair := rest[:j+1]
+		rest = rest[j+1:]
+		drop := false
+		for _, k := range keys {
+			if key == k {
+				drop = true
+			}
+		}
+		if !drop {
+			kept = append(kept, pair)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+// encodings are the functions and methods that encode or decode a value
+// by reflection on its fields.
+var encodings = map[string]bool{
+	"encoding/json.Marshal": true, "encoding/json.MarshalIndent": true, "encoding/json.Unmarshal": true,
+	"(*encoding/json.Encoder).Encode": true, "(*encoding/json.Decoder).Decode": true,
+	"encoding/xml.Marshal": true, "encoding/xml.MarshalIndent": true, "encoding/xml.Unmarshal": true,
+	"(*encoding/xml.Encoder).Encode": true, "(*encoding/xml.Decoder).Decode": true,
+}
+
+// encodingEmbedded refuses an encoder or decoder call of a value whose
+// type holds a cell struct with an embedded field.
+func (c *Checked) encodingEmbedded(call *ast.CallExpr) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	fn, ok := c.Info.Uses[sel.Sel].(*types.Func)
+	if !ok || !encodings[fn.FullName()] {
+		return
+	}
+	for _, a := range call.Args {
+		if name, field := embeddedIn(c.typeOf(a)); field != "" {
+			c.refuse(a, "encoding/json and encoding/xml see the embedded field "+field+" of "+name+" as a field of its own in the interpreter (Go promotes its fields): give the field a name and a tag, or copy its fields into the struct")
+			return
+		}
+	}
+}
+
+// embeddedIn finds, in t and the types it holds, a struct type of the
+// cells with an embedded field that has no json name tag; it returns the
+// struct's name and the field's.
+func embeddedIn(t types.Type) (name, field string) {
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type, named string) bool
+	walk = func(t types.Type, named string) bool {
+		if t == nil || seen[t] {
+			return false
+		}
+		seen[t] = true
+		switch u := types.Unalias(t).(type) {
+		case *types.Named:
+			pkg := u.Obj().Pkg()
+			if pkg == nil || pkg.Path() != mainPath {
+				return false // compiled types encode as Go encodes them
+			}
+			return walk(u.Underlying(), u.Obj().Name())
+		case *types.Pointer:
+			return walk(u.Elem(), "")
+		case *types.Slice:
+			return walk(u.Elem(), "")
+		case *types.Array:
+			return walk(u.Elem(), "")
+		case *types.Map:
+			return walk(u.Elem(), "")
+		case *types.Struct:
+			for i := 0; i < u.NumFields(); i++ {
+				f := u.Field(i)
+				if f.Embedded() && reflect.StructTag(u.Tag(i)).Get("json") == "" {
+					name, field = named, f.Name()
+					if name == "" {
+						name = "a struct of the cells"
+					}
+					return true
+				}
+				if f.Exported() && walk(f.Type(), "") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	walk(t, "")
+	return name, field
+}
