@@ -1,6 +1,12 @@
 package engine
 
 import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -102,5 +108,51 @@ func TestHugeArrays(t *testing.T) {
 	}
 	if got := s.exec("var p *Big\nq := new([1 << 20]byte)\nr := [4]int{1, 2}\np == nil && len(q) == 1<<20 && r[1] == 2 && x == 41"); got != "true" {
 		t.Errorf("ordinary arrays and pointers: %q", got)
+	}
+}
+
+// With GoPanicExits (goldp run), a panic in a goroutine or in a callback
+// the code started ends the process as it ends the compiled program (the
+// texts below are go run's, up to the goroutine's frames): Go's panic
+// text on standard error, exit status 2, what was printed before kept
+// and nothing after. The test binary runs the script itself, with
+// GOLDP_TEST_GOPANIC set to the code.
+func TestGoPanicExits(t *testing.T) {
+	if code := os.Getenv("GOLDP_TEST_GOPANIC"); code != "" {
+		s, err := New(Options{Stdout: os.Stdout, Stderr: os.Stderr, Filename: "gp.go", GoPanicExits: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.Execute(context.Background(), code, nil)
+		t.Fatalf("the script ended without ending the process: %v", err)
+	}
+	for _, c := range []struct{ code, want string }{
+		{"fmt.Println(0)\ngo func() { panic(\"boom\") }()\ntime.Sleep(200 * time.Millisecond)\nfmt.Println(1)",
+			"panic: boom\n\ngoroutine \\d+ \\[running\\]:\ncreated by a go statement\n\tgp.go:2:1\n$"},
+		{"fmt.Println(0)\ntime.AfterFunc(time.Millisecond, func() { panic(fmt.Errorf(\"bad %d\\nline\", 3)) })\ntime.Sleep(200 * time.Millisecond)\nfmt.Println(1)",
+			"panic: bad 3\n\tline\n\ngoroutine \\d+ \\[running\\]:\ncreated by compiled code calling the func literal\n\tgp.go:2:34\n$"},
+		{"fmt.Println(0)\ngo func() { var xs []int; i := 3; _ = xs[i] }()\ntime.Sleep(200 * time.Millisecond)\nfmt.Println(1)",
+			"panic: runtime error: index out of range \\[3\\] with length 0\n\ngoroutine \\d+ \\[running\\]:\ncreated by a go statement\n"},
+	} {
+		exe, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(exe, "-test.run=^TestGoPanicExits$")
+		cmd.Env = append(os.Environ(), "GOLDP_TEST_GOPANIC="+c.code)
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		err = cmd.Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Errorf("%q: exit %v, want status 2\nstderr: %s", c.code, err, errOut.String())
+			continue
+		}
+		if got := strings.TrimSuffix(out.String(), "PASS\n"); got != "0\n" {
+			t.Errorf("%q: stdout %q, want \"0\\n\"", c.code, got)
+		}
+		if !regexp.MustCompile("^" + c.want).MatchString(errOut.String()) {
+			t.Errorf("%q: stderr %q, want %q", c.code, errOut.String(), c.want)
+		}
 	}
 }

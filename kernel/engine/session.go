@@ -343,6 +343,7 @@ func (s *Session) runDefers() (err *cell.Error) {
 }
 
 func (s *Session) rtGoPanic(pos string, r any) {
+	s.goPanicExit(r, "created by a go statement", pos)
 	msg := fmt.Sprintf("panic in goroutine started at %s:%s: %v", s.fileName(), pos, r)
 	s.cellMu.Lock()
 	if s.running {
