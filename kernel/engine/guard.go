@@ -38,8 +38,9 @@ import (
 // What stays unchecked: append growing a slice past the limit (one
 // doubling at a time, so the real out of memory is reached with the
 // session's memory already used), strings.Repeat and other allocations
-// inside compiled packages (image.NewRGBA, gonum beyond the constructors
-// above, reflect.New and reflect.MakeSlice called by a cell), many
+// inside compiled packages (image.NewRGBA, gonum beyond its New*
+// constructors, such as the ReuseAs methods and the results of Mul or
+// Solve, reflect.New and reflect.MakeSlice called by a cell), many
 // allocations each below the limit, and a map or slice grown one element
 // at a time. Those end in the runtime's fatal "out of memory", which
 // replaces the worker and says so.

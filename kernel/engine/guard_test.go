@@ -156,3 +156,36 @@ func TestGoPanicExits(t *testing.T) {
 		}
 	}
 }
+
+// Every gonum constructor that allocates its backing data fails in the
+// cell before allocating when the data would not fit in memory, naming
+// the count, the element size and the limit; ordinary sizes and gonum's
+// own panics on bad dimensions are untouched, and the session lives on.
+func TestHugeMatrices(t *testing.T) {
+	if memoryLimit() == 0 || memoryLimit() >= 1<<40 {
+		t.Skip("memory limit unknown or above 1 TiB")
+	}
+	s := newTest(t)
+	s.exec("x := 41")
+	for _, c := range []struct{ code, what string }{
+		{"m := mat.NewDense(1<<20, 1<<20, nil)", "mat.NewDense: 1099511627776 elements of 8 bytes need 8 TiB"},
+		{"m := mat.NewDiagDense(1<<40, nil)", "mat.NewDiagDense: 1099511627776 elements of 8 bytes need 8 TiB"},
+		{"m := mat.NewCDense(1<<20, 1<<20, nil)", "mat.NewCDense: 1099511627776 elements of 16 bytes need 16 TiB"},
+		{"m := mat.NewBandDense(1<<40, 1<<40, 1, 1, nil)", "mat.NewBandDense: 3298534883328 elements of 8 bytes need 24 TiB"},
+		{"m := mat.NewDiagonalRect(1<<40, 1<<41, nil)", "mat.NewDiagonalRect: 1099511627776 elements of 8 bytes need 8 TiB"},
+		{"m := mat.NewSymBandDense(1<<40, 2, nil)", "mat.NewSymBandDense: 3298534883328 elements of 8 bytes need 24 TiB"},
+		{"m := mat.NewTriBandDense(1<<40, 0, mat.Upper, nil)", "mat.NewTriBandDense: 1099511627776 elements of 8 bytes need 8 TiB"},
+		{"m := mat.NewTridiag(1<<40, nil, nil, nil)", "mat.NewTridiag: 3298534883326 elements of 8 bytes need 24 TiB"},
+	} {
+		e := s.fail(c.code)
+		if e.Name != "Panic" || !strings.Contains(e.Message, c.what) || !strings.Contains(e.Message, "of memory available (the allocation was not attempted)") {
+			t.Errorf("%s: %+v", c.code, e)
+		}
+	}
+	if e := s.fail("m := mat.NewBandDense(3, 3, 5, 0, nil)"); !strings.Contains(e.Message, "bandwidth out of range") {
+		t.Errorf("gonum's own panic: %+v", e)
+	}
+	if got := s.exec("b := mat.NewBandDense(4, 3, 1, 1, nil)\nd := mat.NewDiagDense(3, nil)\nc := mat.NewCDense(2, 2, nil)\nt := mat.NewTridiag(3, nil, nil, nil)\nr, _ := b.Dims()\nr + d.SymmetricDim() + len(c.RawCMatrix().Data) + int(t.At(2, 2)) + x"); got != "52" {
+		t.Errorf("ordinary sizes: %q", got)
+	}
+}
