@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sys/unix"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/front"
 )
 
@@ -143,8 +144,38 @@ func (r *rewriter) spawnEdits(it *item, n ast.Node) []allocEdit {
 func (s *Session) rtSpawn() {
 	if s.live.Add(1) > maxGoroutines {
 		s.live.Add(-1)
-		panic(fmt.Errorf("too many goroutines: %d started by cells are running, the limit of a session", maxGoroutines))
+		panic(errStorm)
 	}
+}
+
+// errStorm is the error of a goroutine storm.
+var errStorm = fmt.Errorf("too many goroutines: %d started by cells are running, the limit of a session", maxGoroutines)
+
+// Goroutines compiled code starts with a callback of a cell
+// (wg.Go(func() { ... }), time.AfterFunc) are not counted by Spawn: a
+// callback literal starts with the runtime helper CallStart (after its
+// guard, see callbackEdits), which panics with the same error once the
+// process runs more than maxGoroutines goroutines. On the cell's own
+// goroutine the panic is the cell's; on one compiled code started, the
+// guard hands it to rtCallback, which reports it once and stops the cell
+// as an interrupt would, so that the loop starting them ends at once.
+
+// rtCallStart panics when too many goroutines run.
+func (s *Session) rtCallStart() {
+	if runtime.NumGoroutine() > maxGoroutines {
+		panic(errStorm)
+	}
+}
+
+// stormError returns the error of a cell a goroutine storm stopped, or nil.
+func (s *Session) stormError() *cell.Error {
+	s.cellMu.Lock()
+	stormed := s.stormed
+	s.cellMu.Unlock()
+	if !stormed {
+		return nil
+	}
+	return s.newError("Panic", errStorm.Error()+" (counting those compiled code started for callbacks of the cell)", 0, 0)
 }
 
 // rtGoEnd counts out a goroutine started by a go statement.
@@ -183,20 +214,12 @@ func (r *rewriter) allocEdits(it *item, call *ast.CallExpr) []allocEdit {
 const callbackGuard = "__goldpCallback"
 
 // callbackEdits returns the edits that guard the function literals passed
-// to pkg.F(...), pkg a package.
+// to pkg.F(...), pkg a package, and to x.M(...), M a method (of a compiled
+// type, such as (*sync.WaitGroup).Go, or of a cell's, where the guard
+// lets the panic go on as it was).
 func (r *rewriter) callbackEdits(it *item, call *ast.CallExpr) []allocEdit {
-	sel, ok := call.Fun.(*ast.SelectorExpr)
+	_, ok := call.Fun.(*ast.SelectorExpr)
 	if !ok {
-		return nil
-	}
-	id, ok := sel.X.(*ast.Ident)
-	if !ok || r.exists(id.Name) {
-		return nil
-	}
-	_, imp := r.view.imported[id.Name]
-	_, cellImp := r.imported[id.Name]
-	_, pre := r.view.preload[id.Name]
-	if !imp && !cellImp && !pre {
 		return nil
 	}
 	var out []allocEdit
@@ -207,7 +230,7 @@ func (r *rewriter) callbackEdits(it *item, call *ast.CallExpr) []allocEdit {
 		}
 		l, c := r.ps.Pos(it.off(fl.Pos()))
 		at := it.off(fl.Body.Lbrace) + 1
-		out = append(out, allocEdit{at: at, ins: fmt.Sprintf("defer %s(%q); ", callbackGuard, fmt.Sprintf("%d:%d", l, c)), after: at})
+		out = append(out, allocEdit{at: at, ins: fmt.Sprintf("defer %s(%q); %s.CallStart(); ", callbackGuard, fmt.Sprintf("%d:%d", l, c), rtName), after: at})
 	}
 	return out
 }
@@ -218,6 +241,18 @@ func (r *rewriter) callbackEdits(it *item, call *ast.CallExpr) []allocEdit {
 func (s *Session) rtCallback(pos string, r any) {
 	if interpreted() {
 		panic(r)
+	}
+	if r == errStorm {
+		s.cellMu.Lock()
+		first := !s.stormed
+		s.stormed = true
+		if first && s.running {
+			s.stopCell()
+		}
+		s.cellMu.Unlock()
+		if !first {
+			return // reported once; each further goroutine just ends
+		}
 	}
 	s.goPanicExit(r, "created by compiled code calling the func literal", pos)
 	msg := fmt.Sprintf("panic in a callback defined at %s:%s: %v", s.fileName(), pos, r)
@@ -232,7 +267,8 @@ func (s *Session) rtCallback(pos string, r any) {
 // interpreted reports whether the calling goroutine was started by the
 // interpreter, rather than by compiled code calling an interpreted func
 // value: a goroutine compiled code starts with such a value begins in the
-// wrapper yaegi makes for it (genFunctionWrapper). When the stack is too
+// wrapper yaegi makes for it (genFunctionWrapper), maybe under compiled
+// frames of its own (sync.WaitGroup.Go). When the stack is too
 // deep to tell, it says yes (the panic goes on, as in Go).
 // TestCallbackPanic fails if a yaegi upgrade changes this.
 func interpreted() bool {
@@ -242,10 +278,10 @@ func interpreted() bool {
 		return true
 	}
 	frames := runtime.CallersFrames(pcs[:n])
-	entry := ""
+	entry := "" // the outermost frame of the interpreter
 	for {
 		f, more := frames.Next()
-		if f.Function != "runtime.goexit" {
+		if strings.HasPrefix(f.Function, "github.com/traefik/yaegi/interp.") {
 			entry = f.Function
 		}
 		if !more {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A make larger than the memory available fails in the cell, before it is
@@ -187,5 +188,31 @@ func TestHugeMatrices(t *testing.T) {
 	}
 	if got := s.exec("b := mat.NewBandDense(4, 3, 1, 1, nil)\nd := mat.NewDiagDense(3, nil)\nc := mat.NewCDense(2, 2, nil)\nt := mat.NewTridiag(3, nil, nil, nil)\nr, _ := b.Dims()\nr + d.SymmetricDim() + len(c.RawCMatrix().Data) + int(t.At(2, 2)) + x"); got != "52" {
 		t.Errorf("ordinary sizes: %q", got)
+	}
+}
+
+// Goroutines that compiled code starts for a cell's callbacks count
+// against the same bound: the storm stops at once with the error naming
+// the limit (not after the loop, not as an interrupt), and the session,
+// interrupt included, goes on.
+func TestCallbackGoroutineStorm(t *testing.T) {
+	s := newTest(t)
+	s.exec("x := 41\nstop := make(chan bool)\nvar wg sync.WaitGroup")
+	// A panic in such a goroutine is reported, as one of time.AfterFunc.
+	if e := s.fail("wg.Go(func() { panic(\"in wg.Go\") })\nwg.Wait()"); e.Name != "Panic" || !strings.Contains(e.Message, "panic in a callback defined at cell:1:7: in wg.Go") {
+		t.Fatalf("panic in wg.Go: %+v", e)
+	}
+	e := s.fail("for i := 0; i < 1000000; i++ {\n\twg.Go(func() { <-stop })\n}")
+	if e.Name != "Panic" || !strings.Contains(e.Message, "too many goroutines: 100000 started by cells are running") {
+		t.Fatalf("storm: %+v", e)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if _, err := s.Execute(ctx, "for {\n\tx++\n}", nil); err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Fatalf("interrupt after the storm: %v", err)
+	}
+	s.exec("close(stop)\nwg.Wait()")
+	if got := s.exec("var n atomic.Int64\nfor i := 0; i < 1000; i++ {\n\twg.Go(func() { n.Add(1) })\n}\nwg.Wait()\nn.Load() + 0*int64(x)"); got != "1000" {
+		t.Fatalf("after the storm: %q", got)
 	}
 }
