@@ -28,6 +28,7 @@ var limits = []limit{
 	{"a nil pointer (or nil slice, map) of a cell type converted to a library interface such as `error` stops the cell with a message: the interpreter would make the interface nil, where Go keeps a non-nil interface holding the nil pointer (stored in `any` or an interface of the cells it is right)", "return or assign `nil` itself when there is no error: `if p == nil { return nil }`"},
 	{"a panic in a goroutine started by a cell is caught and reported, but the goroutine's remaining work is lost", "handle errors inside the goroutine"},
 	{"an interrupted compiled call (a long library loop) only stops if it honours `display.Context()`", "pass `display.Context()` to library calls that take a context"},
+	{"interrupting a cell also stops the goroutines earlier cells left running (one blocked in a channel operation when it is woken; their deferred calls run), where a Go program would keep them", "run the cell that starts the background goroutines again after an interrupt"},
 }
 
 func helpText() string {
