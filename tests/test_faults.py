@@ -215,6 +215,13 @@ def test_goroutine_storm_bounded(kernel):
     assert r["ename"] == "Interrupted" and "state was lost" not in r["evalue"], r
     run(kc, "close(stop)")
     assert run(kc, "x > 41")["status"] == "ok"
+    # Goroutines compiled code starts for a callback (wg.Go) count too:
+    # the storm stops at once, the worker lives on.
+    run(kc, "stop2 := make(chan bool)\nvar wg sync.WaitGroup")
+    r = run(kc, "for i := 0; i < 1000000; i++ {\n\twg.Go(func() { <-stop2 })\n}", timeout=120)
+    assert r["status"] == "error" and "too many goroutines: 100000 started by cells are running" in r["evalue"], r
+    run(kc, "close(stop2)\nwg.Wait()")
+    assert run(kc, "x > 41")["status"] == "ok"
 
 
 def test_interrupt_storm_keeps_state(kernel):
