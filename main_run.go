@@ -43,10 +43,12 @@ with exit status 130.
 
 Exit status:
   0    the script ran to its end
-  1    it failed (an error, a panic, also in a goroutine it started)
-  2    bad usage, or a fatal runtime error that ends the process as it
-       ends a compiled Go program (stack overflow, out of memory; the
-       runtime prints why on stderr)
+  1    it failed (an error, a panic in the script's own code)
+  2    bad usage, or a fault that ends the process as it ends a compiled
+       Go program: a panic in a goroutine or callback the script started
+       (Go's "panic: ..." text on stderr; output after it is not
+       printed), a stack overflow, running out of memory (the runtime
+       prints why on stderr)
   n    the script called os.Exit(n), as the compiled program exits
   130  interrupted (SIGINT, SIGTERM)
 
@@ -80,7 +82,7 @@ Exit status:
 		Args:       fs.Args()[1:],
 		OutDir:     dir,
 		Terminal:   term.IsTerminal(int(os.Stderr.Fd())),
-		NewSession: newEngineSession,
+		NewSession: newScriptSession,
 	}
 	return exitStatus(s.Run(ctx))
 }
@@ -127,4 +129,11 @@ func interruptContext() (context.Context, context.CancelFunc) {
 // newEngineSession starts an engine session for the runners.
 func newEngineSession(o runner.Options) (cell.Session, error) {
 	return newSession(engine.Options{Stdout: o.Stdout, Stderr: o.Stderr, Stdin: o.Stdin, Args: o.Args, Filename: o.Filename})
+}
+
+// newScriptSession starts the engine session of goldp run, where a panic
+// in a goroutine the script started ends the process, as in the compiled
+// program (the kernel and goldp nb run report it in the cell instead).
+func newScriptSession(o runner.Options) (cell.Session, error) {
+	return newSession(engine.Options{Stdout: o.Stdout, Stderr: o.Stderr, Stdin: o.Stdin, Args: o.Args, Filename: o.Filename, GoPanicExits: true})
 }

@@ -6,6 +6,7 @@ notebook, and leaves no process behind.
 """
 
 import os
+import re
 import signal
 import subprocess
 import time
@@ -214,6 +215,13 @@ def test_goroutine_storm_bounded(kernel):
     assert r["ename"] == "Interrupted" and "state was lost" not in r["evalue"], r
     run(kc, "close(stop)")
     assert run(kc, "x > 41")["status"] == "ok"
+    # Goroutines compiled code starts for a callback (wg.Go) count too:
+    # the storm stops at once, the worker lives on.
+    run(kc, "stop2 := make(chan bool)\nvar wg sync.WaitGroup")
+    r = run(kc, "for i := 0; i < 1000000; i++ {\n\twg.Go(func() { <-stop2 })\n}", timeout=120)
+    assert r["status"] == "error" and "too many goroutines: 100000 started by cells are running" in r["evalue"], r
+    run(kc, "close(stop2)\nwg.Wait()")
+    assert run(kc, "x > 41")["status"] == "ok"
 
 
 def test_interrupt_storm_keeps_state(kernel):
@@ -304,3 +312,30 @@ def test_restart_during_cell(kernel):
     assert r["status"] == "error", "state survived a restart"
     run(kc, "y := 2")
     assert run(kc, "y")["status"] == "ok"
+
+
+GO_PANIC_PROGRAMS = {
+    "goroutine": 'go func() { panic("boom") }()',
+    "callback": 'time.AfterFunc(time.Millisecond, func() { panic(fmt.Errorf("bad %d\\nline", 3)) })',
+}
+
+
+@pytest.mark.parametrize("kind", sorted(GO_PANIC_PROGRAMS))
+def test_goldp_run_goroutine_panic_ends_like_go(tmp_path, kind):
+    """Under `goldp run` a panic in a goroutine or callback the script
+    started ends the process as it ends the compiled program: what was
+    printed before, Go's panic line and goroutine header, exit status 2,
+    nothing printed after."""
+    src = tmp_path / "main.go"
+    src.write_text('package main\n\nimport (\n\t"fmt"\n\t"time"\n)\n\nfunc main() {\n\tfmt.Println(0)\n\t%s\n'
+                   '\ttime.Sleep(300 * time.Millisecond)\n\tfmt.Println(1)\n}\n' % GO_PANIC_PROGRAMS[kind])
+    exe = tmp_path / "prog"
+    subprocess.run(["go", "build", "-o", str(exe), str(src)], check=True, cwd=tmp_path, timeout=300,
+                   env={**os.environ, "GO111MODULE": "off"})
+    compiled = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    interpreted = subprocess.run([GOLDP, "run", str(src)], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    head = lambda s: s.split("goroutine ")[0]
+    for r in (compiled, interpreted):
+        assert r.returncode == 2 and r.stdout == "0\n", (r.returncode, r.stdout, r.stderr)
+        assert re.search(r"\n\ngoroutine \d+ \[running\]:\n", r.stderr), r.stderr
+    assert head(interpreted.stderr) == head(compiled.stderr), (compiled.stderr, interpreted.stderr)

@@ -76,6 +76,13 @@ type Options struct {
 	// Filename names the source in positions of errors ("" means a cell,
 	// shown as "cell"). Scripts pass their file name.
 	Filename string
+	// GoPanicExits makes a panic in a goroutine or a callback the code
+	// started end the process as it ends a compiled Go program: what was
+	// printed is flushed, Go's "panic: ..." and "goroutine N [running]:"
+	// go to Stderr, and the exit status is 2 (goldp run). Without it (the
+	// kernel, goldp nb run) the panic is reported in the running cell, or
+	// on Stderr after it, and the session lives on.
+	GoPanicExits bool
 }
 
 // result is the outcome of a successful run: the rendered last value of

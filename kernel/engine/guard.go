@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sys/unix"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/goldp/goldp/kernel/cell"
 	"github.com/goldp/goldp/kernel/front"
 )
 
@@ -38,8 +39,9 @@ import (
 // What stays unchecked: append growing a slice past the limit (one
 // doubling at a time, so the real out of memory is reached with the
 // session's memory already used), strings.Repeat and other allocations
-// inside compiled packages (image.NewRGBA, gonum beyond the constructors
-// above, reflect.New and reflect.MakeSlice called by a cell), many
+// inside compiled packages (image.NewRGBA, gonum beyond its New*
+// constructors, such as the ReuseAs methods and the results of Mul or
+// Solve, reflect.New and reflect.MakeSlice called by a cell), many
 // allocations each below the limit, and a map or slice grown one element
 // at a time. Those end in the runtime's fatal "out of memory", which
 // replaces the worker and says so.
@@ -142,8 +144,38 @@ func (r *rewriter) spawnEdits(it *item, n ast.Node) []allocEdit {
 func (s *Session) rtSpawn() {
 	if s.live.Add(1) > maxGoroutines {
 		s.live.Add(-1)
-		panic(fmt.Errorf("too many goroutines: %d started by cells are running, the limit of a session", maxGoroutines))
+		panic(errStorm)
 	}
+}
+
+// errStorm is the error of a goroutine storm.
+var errStorm = fmt.Errorf("too many goroutines: %d started by cells are running, the limit of a session", maxGoroutines)
+
+// Goroutines compiled code starts with a callback of a cell
+// (wg.Go(func() { ... }), time.AfterFunc) are not counted by Spawn: a
+// callback literal starts with the runtime helper CallStart (after its
+// guard, see the front end's rule callbackguard), which panics with the same error once the
+// process runs more than maxGoroutines goroutines. On the cell's own
+// goroutine the panic is the cell's; on one compiled code started, the
+// guard hands it to rtCallback, which reports it once and stops the cell
+// as an interrupt would, so that the loop starting them ends at once.
+
+// rtCallStart panics when too many goroutines run.
+func (s *Session) rtCallStart() {
+	if runtime.NumGoroutine() > maxGoroutines {
+		panic(errStorm)
+	}
+}
+
+// stormError returns the error of a cell a goroutine storm stopped, or nil.
+func (s *Session) stormError() *cell.Error {
+	s.cellMu.Lock()
+	stormed := s.stormed
+	s.cellMu.Unlock()
+	if !stormed {
+		return nil
+	}
+	return s.newError("Panic", errStorm.Error()+" (counting those compiled code started for callbacks of the cell)", 0, 0)
 }
 
 // rtGoEnd counts out a goroutine started by a go statement.
@@ -189,6 +221,19 @@ func (s *Session) rtCallback(pos string, r any) {
 	if interpreted() {
 		panic(r)
 	}
+	if r == errStorm {
+		s.cellMu.Lock()
+		first := !s.stormed
+		s.stormed = true
+		if first && s.running {
+			s.stopCell()
+		}
+		s.cellMu.Unlock()
+		if !first {
+			return // reported once; each further goroutine just ends
+		}
+	}
+	s.goPanicExit(r, "created by compiled code calling the func literal", pos)
 	msg := fmt.Sprintf("panic in a callback defined at %s:%s: %v", s.fileName(), pos, r)
 	s.cellMu.Lock()
 	if s.running {
@@ -201,7 +246,8 @@ func (s *Session) rtCallback(pos string, r any) {
 // interpreted reports whether the calling goroutine was started by the
 // interpreter, rather than by compiled code calling an interpreted func
 // value: a goroutine compiled code starts with such a value begins in the
-// wrapper yaegi makes for it (genFunctionWrapper). When the stack is too
+// wrapper yaegi makes for it (genFunctionWrapper), maybe under compiled
+// frames of its own (sync.WaitGroup.Go). When the stack is too
 // deep to tell, it says yes (the panic goes on, as in Go).
 // TestCallbackPanic fails if a yaegi upgrade changes this.
 func interpreted() bool {
@@ -211,10 +257,10 @@ func interpreted() bool {
 		return true
 	}
 	frames := runtime.CallersFrames(pcs[:n])
-	entry := ""
+	entry := "" // the outermost frame of the interpreter
 	for {
 		f, more := frames.Next()
-		if f.Function != "runtime.goexit" {
+		if strings.HasPrefix(f.Function, "github.com/traefik/yaegi/interp.") {
 			entry = f.Function
 		}
 		if !more {
@@ -272,38 +318,99 @@ func checkAlloc(what string, count, size uint64) {
 }
 
 // checkedMatrices are gonum's matrix constructors with the size check:
-// NewDense(200000, 200000, nil) would need 320 GB.
+// NewDense(200000, 200000, nil) would need 320 GB. Each checks what the
+// constructor would allocate when it is given no data and valid
+// dimensions (invalid ones are left to gonum's own panic).
 func checkedMatrices() interp.Exports {
-	dims := func(what string, r, c int) {
-		if r > 0 && c > 0 {
-			checkAlloc(what, uint64(r)*uint64(c), 8)
+	// need checks n elements of size bytes, n the product of dims.
+	need := func(what string, size uint64, dims ...int) {
+		n := uint64(1)
+		for _, d := range dims {
+			if d <= 0 {
+				return
+			}
+			if n > math.MaxUint64/uint64(d) {
+				n = math.MaxUint64
+			} else {
+				n *= uint64(d)
+			}
+		}
+		checkAlloc(what, n, size)
+	}
+	// band is the backing length of an r×c band matrix with kl and ku
+	// diagonals below and above (gonum's BandDense layout).
+	band := func(what string, r, c, kl, ku int) {
+		if kl >= 0 && ku >= 0 && kl < r && ku < c {
+			need(what, 8, min(r, c+kl), kl+ku+1)
 		}
 	}
 	return interp.Exports{
 		"gonum.org/v1/gonum/mat/mat_": {
 			"NewDense": reflect.ValueOf(func(r, c int, data []float64) *mat.Dense {
 				if data == nil {
-					dims("mat.NewDense", r, c)
+					need("mat.NewDense", 8, r, c)
 				}
 				return mat.NewDense(r, c, data)
 			}),
 			"NewSymDense": reflect.ValueOf(func(n int, data []float64) *mat.SymDense {
 				if data == nil {
-					dims("mat.NewSymDense", n, n)
+					need("mat.NewSymDense", 8, n, n)
 				}
 				return mat.NewSymDense(n, data)
 			}),
 			"NewTriDense": reflect.ValueOf(func(n int, kind mat.TriKind, data []float64) *mat.TriDense {
 				if data == nil {
-					dims("mat.NewTriDense", n, n)
+					need("mat.NewTriDense", 8, n, n)
 				}
 				return mat.NewTriDense(n, kind, data)
 			}),
 			"NewVecDense": reflect.ValueOf(func(n int, data []float64) *mat.VecDense {
 				if data == nil {
-					dims("mat.NewVecDense", n, 1)
+					need("mat.NewVecDense", 8, n)
 				}
 				return mat.NewVecDense(n, data)
+			}),
+			"NewDiagDense": reflect.ValueOf(func(n int, data []float64) *mat.DiagDense {
+				if data == nil {
+					need("mat.NewDiagDense", 8, n)
+				}
+				return mat.NewDiagDense(n, data)
+			}),
+			"NewCDense": reflect.ValueOf(func(r, c int, data []complex128) *mat.CDense {
+				if data == nil {
+					need("mat.NewCDense", 16, r, c)
+				}
+				return mat.NewCDense(r, c, data)
+			}),
+			"NewBandDense": reflect.ValueOf(func(r, c, kl, ku int, data []float64) *mat.BandDense {
+				if data == nil {
+					band("mat.NewBandDense", r, c, kl, ku)
+				}
+				return mat.NewBandDense(r, c, kl, ku, data)
+			}),
+			"NewDiagonalRect": reflect.ValueOf(func(r, c int, data []float64) *mat.BandDense {
+				if data == nil {
+					band("mat.NewDiagonalRect", r, c, 0, 0)
+				}
+				return mat.NewDiagonalRect(r, c, data)
+			}),
+			"NewSymBandDense": reflect.ValueOf(func(n, k int, data []float64) *mat.SymBandDense {
+				if data == nil && k >= 0 && k < n {
+					need("mat.NewSymBandDense", 8, n, k+1)
+				}
+				return mat.NewSymBandDense(n, k, data)
+			}),
+			"NewTriBandDense": reflect.ValueOf(func(n, k int, kind mat.TriKind, data []float64) *mat.TriBandDense {
+				if data == nil && k >= 0 && k < n {
+					need("mat.NewTriBandDense", 8, n, k+1)
+				}
+				return mat.NewTriBandDense(n, k, kind, data)
+			}),
+			"NewTridiag": reflect.ValueOf(func(n int, dl, d, du []float64) *mat.Tridiag {
+				if dl == nil && d == nil && du == nil && n > 0 {
+					checkAlloc("mat.NewTridiag", 3*uint64(n)-2, 8) // n + 2(n-1)
+				}
+				return mat.NewTridiag(n, dl, d, du)
 			}),
 		},
 	}
@@ -349,4 +456,68 @@ func bytesText(b float64) string {
 		i++
 	}
 	return fmt.Sprintf("%.3g %s", b, units[i])
+}
+
+// goPanicExit ends the process, when Options.GoPanicExits is set, for the
+// panic r of a goroutine the code started: as a compiled program stops at
+// such a panic, with "panic: " and its value as the runtime prints it,
+// the goroutine's number and where the goroutine's code is (created, and
+// pos, "line:col"), and exit status 2. Output is held from the moment of
+// the panic: the cell's buffered output is written first, and nothing
+// printed through the buffer after it.
+func (s *Session) goPanicExit(r any, created, pos string) {
+	if !s.opts.GoPanicExits {
+		return
+	}
+	w := s.stderr.w
+	if f, ok := w.(flushFirst); ok {
+		w = f.w // flushed here, under the lock
+	}
+	if b := s.outBuf; b != nil {
+		b.mu.Lock() // never released: the process ends
+		b.flushLocked()
+	}
+	buf := make([]byte, 64)
+	head, _, _ := strings.Cut(string(buf[:runtime.Stack(buf, false)]), "\n")
+	fmt.Fprintf(w, "panic: %s\n\n%s\n%s\n\t%s:%s\n", panicText(r), head, created, s.fileName(), pos)
+	os.Exit(2)
+}
+
+// panicText is a panic value as the runtime prints it after "panic: ":
+// an error's Error, a Stringer's String, a string or a number as it is,
+// a value of a named basic type as T(v), newlines followed by a tab.
+// (The runtime prints other values as their type and address, which says
+// nothing; they are printed with their type and %v.)
+func panicText(r any) string {
+	if rv, ok := r.(reflect.Value); ok && rv.IsValid() && rv.CanInterface() {
+		r = rv.Interface()
+	}
+	var msg string
+	switch v := r.(type) {
+	case nil:
+		msg = "nil"
+	case error:
+		msg = userNames(goPanicText(v.Error()))
+	case fmt.Stringer:
+		msg = v.String()
+	case string:
+		msg = v
+	case bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, uintptr,
+		float32, float64, complex64, complex128:
+		msg = fmt.Sprint(v)
+	default:
+		switch reflect.TypeOf(v).Kind() {
+		case reflect.String:
+			msg = fmt.Sprintf("%T(\"%s\")", v, v)
+		case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+			reflect.Float32, reflect.Float64:
+			msg = fmt.Sprintf("%T(%v)", v, v)
+		case reflect.Complex64, reflect.Complex128:
+			msg = fmt.Sprintf("%T%v", v, v)
+		default:
+			msg = fmt.Sprintf("(%T) %v", v, v)
+		}
+	}
+	return strings.ReplaceAll(msg, "\n", "\n\t")
 }

@@ -1,8 +1,15 @@
 package engine
 
 import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A make larger than the memory available fails in the cell, before it is
@@ -102,5 +109,110 @@ func TestHugeArrays(t *testing.T) {
 	}
 	if got := s.exec("var p *Big\nq := new([1 << 20]byte)\nr := [4]int{1, 2}\np == nil && len(q) == 1<<20 && r[1] == 2 && x == 41"); got != "true" {
 		t.Errorf("ordinary arrays and pointers: %q", got)
+	}
+}
+
+// With GoPanicExits (goldp run), a panic in a goroutine or in a callback
+// the code started ends the process as it ends the compiled program (the
+// texts below are go run's, up to the goroutine's frames): Go's panic
+// text on standard error, exit status 2, what was printed before kept
+// and nothing after. The test binary runs the script itself, with
+// GOLDP_TEST_GOPANIC set to the code.
+func TestGoPanicExits(t *testing.T) {
+	if code := os.Getenv("GOLDP_TEST_GOPANIC"); code != "" {
+		s, err := New(Options{Stdout: os.Stdout, Stderr: os.Stderr, Filename: "gp.go", GoPanicExits: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.Execute(context.Background(), code, nil)
+		t.Fatalf("the script ended without ending the process: %v", err)
+	}
+	for _, c := range []struct{ code, want string }{
+		{"fmt.Println(0)\ngo func() { panic(\"boom\") }()\ntime.Sleep(200 * time.Millisecond)\nfmt.Println(1)",
+			"panic: boom\n\ngoroutine \\d+ \\[running\\]:\ncreated by a go statement\n\tgp.go:2:1\n$"},
+		{"fmt.Println(0)\ntime.AfterFunc(time.Millisecond, func() { panic(fmt.Errorf(\"bad %d\\nline\", 3)) })\ntime.Sleep(200 * time.Millisecond)\nfmt.Println(1)",
+			"panic: bad 3\n\tline\n\ngoroutine \\d+ \\[running\\]:\ncreated by compiled code calling the func literal\n\tgp.go:2:34\n$"},
+		{"fmt.Println(0)\ngo func() { var xs []int; i := 3; _ = xs[i] }()\ntime.Sleep(200 * time.Millisecond)\nfmt.Println(1)",
+			"panic: runtime error: index out of range \\[3\\] with length 0\n\ngoroutine \\d+ \\[running\\]:\ncreated by a go statement\n"},
+	} {
+		exe, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(exe, "-test.run=^TestGoPanicExits$")
+		cmd.Env = append(os.Environ(), "GOLDP_TEST_GOPANIC="+c.code)
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		err = cmd.Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Errorf("%q: exit %v, want status 2\nstderr: %s", c.code, err, errOut.String())
+			continue
+		}
+		if got := strings.TrimSuffix(out.String(), "PASS\n"); got != "0\n" {
+			t.Errorf("%q: stdout %q, want \"0\\n\"", c.code, got)
+		}
+		if !regexp.MustCompile("^" + c.want).MatchString(errOut.String()) {
+			t.Errorf("%q: stderr %q, want %q", c.code, errOut.String(), c.want)
+		}
+	}
+}
+
+// Every gonum constructor that allocates its backing data fails in the
+// cell before allocating when the data would not fit in memory, naming
+// the count, the element size and the limit; ordinary sizes and gonum's
+// own panics on bad dimensions are untouched, and the session lives on.
+func TestHugeMatrices(t *testing.T) {
+	if memoryLimit() == 0 || memoryLimit() >= 1<<40 {
+		t.Skip("memory limit unknown or above 1 TiB")
+	}
+	s := newTest(t)
+	s.exec("x := 41")
+	for _, c := range []struct{ code, what string }{
+		{"m := mat.NewDense(1<<20, 1<<20, nil)", "mat.NewDense: 1099511627776 elements of 8 bytes need 8 TiB"},
+		{"m := mat.NewDiagDense(1<<40, nil)", "mat.NewDiagDense: 1099511627776 elements of 8 bytes need 8 TiB"},
+		{"m := mat.NewCDense(1<<20, 1<<20, nil)", "mat.NewCDense: 1099511627776 elements of 16 bytes need 16 TiB"},
+		{"m := mat.NewBandDense(1<<40, 1<<40, 1, 1, nil)", "mat.NewBandDense: 3298534883328 elements of 8 bytes need 24 TiB"},
+		{"m := mat.NewDiagonalRect(1<<40, 1<<41, nil)", "mat.NewDiagonalRect: 1099511627776 elements of 8 bytes need 8 TiB"},
+		{"m := mat.NewSymBandDense(1<<40, 2, nil)", "mat.NewSymBandDense: 3298534883328 elements of 8 bytes need 24 TiB"},
+		{"m := mat.NewTriBandDense(1<<40, 0, mat.Upper, nil)", "mat.NewTriBandDense: 1099511627776 elements of 8 bytes need 8 TiB"},
+		{"m := mat.NewTridiag(1<<40, nil, nil, nil)", "mat.NewTridiag: 3298534883326 elements of 8 bytes need 24 TiB"},
+	} {
+		e := s.fail(c.code)
+		if e.Name != "Panic" || !strings.Contains(e.Message, c.what) || !strings.Contains(e.Message, "of memory available (the allocation was not attempted)") {
+			t.Errorf("%s: %+v", c.code, e)
+		}
+	}
+	if e := s.fail("m := mat.NewBandDense(3, 3, 5, 0, nil)"); !strings.Contains(e.Message, "bandwidth out of range") {
+		t.Errorf("gonum's own panic: %+v", e)
+	}
+	if got := s.exec("b := mat.NewBandDense(4, 3, 1, 1, nil)\nd := mat.NewDiagDense(3, nil)\nc := mat.NewCDense(2, 2, nil)\nt := mat.NewTridiag(3, nil, nil, nil)\nr, _ := b.Dims()\nr + d.SymmetricDim() + len(c.RawCMatrix().Data) + int(t.At(2, 2)) + x"); got != "52" {
+		t.Errorf("ordinary sizes: %q", got)
+	}
+}
+
+// Goroutines that compiled code starts for a cell's callbacks count
+// against the same bound: the storm stops at once with the error naming
+// the limit (not after the loop, not as an interrupt), and the session,
+// interrupt included, goes on.
+func TestCallbackGoroutineStorm(t *testing.T) {
+	s := newTest(t)
+	s.exec("x := 41\nstop := make(chan bool)\nvar wg sync.WaitGroup")
+	// A panic in such a goroutine is reported, as one of time.AfterFunc.
+	if e := s.fail("wg.Go(func() { panic(\"in wg.Go\") })\nwg.Wait()"); e.Name != "Panic" || !strings.Contains(e.Message, "panic in a callback defined at cell:1:7: in wg.Go") {
+		t.Fatalf("panic in wg.Go: %+v", e)
+	}
+	e := s.fail("for i := 0; i < 1000000; i++ {\n\twg.Go(func() { <-stop })\n}")
+	if e.Name != "Panic" || !strings.Contains(e.Message, "too many goroutines: 100000 started by cells are running") {
+		t.Fatalf("storm: %+v", e)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if _, err := s.Execute(ctx, "for {\n\tx++\n}", nil); err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Fatalf("interrupt after the storm: %v", err)
+	}
+	s.exec("close(stop)\nwg.Wait()")
+	if got := s.exec("var n atomic.Int64\nfor i := 0; i < 1000; i++ {\n\twg.Go(func() { n.Add(1) })\n}\nwg.Wait()\nn.Load() + 0*int64(x)"); got != "1000" {
+		t.Fatalf("after the storm: %q", got)
 	}
 }

@@ -29,8 +29,9 @@ var limits = []limit{
 	{"encoding/json and encoding/xml ignore the unexported fields of cell structs as in Go, but would nest the fields of an embedded struct that Go promotes, so encoding or decoding a cell struct with an embedded field is refused", "name the field and tag it, or copy its fields into the struct"},
 	{"reflect sees the types of the cells without their names: `reflect.TypeOf(v).Name()` and `.String()` written as one expression give the name, `.Kind()`, `.NumField()` and `.Field(i)` work, other uses of `reflect.TypeOf` of a cell type are refused (of an `any` holding one they give the unnamed type)", "print the type with `%T`: `fmt.Sprintf(\"%T\", v)`"},
 	{"a slice of `any` spread into a compiled function (`fmt.Printf(format, args...)`, `log.Println(args...)`) is passed one element at a time up to 12 elements; beyond that, values of cell types in it reach fmt without their methods; a method of a compiled type (`logger.Println`) gets them so even one by one, and is refused when one may be there", "format long lists in a loop: `for _, a := range args { fmt.Print(a, \" \") }`; `logger.Print(fmt.Sprintln(v, w))`"},
-	{"a panic in a goroutine started by a cell is caught and reported, but the goroutine's remaining work is lost", "handle errors inside the goroutine"},
+	{"a panic in a goroutine or callback started by a cell is caught and reported, but the goroutine's remaining work is lost (under `goldp run` it ends the program, as in Go)", "handle errors inside the goroutine"},
 	{"an interrupted compiled call (a long library loop) only stops if it honours `display.Context()`", "pass `display.Context()` to library calls that take a context"},
+	{"interrupting a cell also stops the goroutines earlier cells left running (one blocked in a channel operation when it is woken; their deferred calls run), where a Go program would keep them", "run the cell that starts the background goroutines again after an interrupt"},
 }
 
 func helpText() string {

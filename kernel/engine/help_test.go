@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestHelpLimits checks that each interpreter limit %help lists is real
@@ -165,6 +167,23 @@ func TestHelpLimits(t *testing.T) {
 	}
 	if got := s.exec("var lgb strings.Builder\nlg2 := log.New(&lgb, \"\", 0)\nlg2.Print(fmt.Sprintln(Tag(1), 2))\nlgb.String()"); got != "tag 2\n" {
 		t.Errorf("compiled method alternative: %q", got)
+	}
+	// interrupting a cell also stops the goroutines earlier cells left
+	// running, one blocked in a channel operation when it is woken; their
+	// deferred calls run
+	s.exec("var bg, fin, woke atomic.Int64\nquit := make(chan bool)\ngo func() {\n\tdefer fin.Add(1)\n\tfor {\n\t\tbg.Add(1)\n\t\ttime.Sleep(time.Millisecond)\n\t}\n}()\ngo func() {\n\t<-quit\n\twoke.Add(1)\n}()\ntime.Sleep(50 * time.Millisecond)")
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := s.Execute(ctx, "for {\n}", nil); err == nil {
+		t.Errorf("the cell was not interrupted")
+	}
+	before := s.exec("bg.Load()")
+	time.Sleep(100 * time.Millisecond)
+	if after := s.exec("bg.Load()"); after != before || before == "0" {
+		t.Errorf("a goroutine of an earlier cell still runs after an interrupt: %s then %s", before, after)
+	}
+	if got := s.exec("close(quit)\ntime.Sleep(50 * time.Millisecond)\nfin.Load()*10 + woke.Load()"); got != "10" {
+		t.Errorf("deferred call of the stopped goroutine (tens), woken goroutine going on (units): %s", got)
 	}
 	// every limit is in the help text
 	h := helpText()

@@ -1029,6 +1029,7 @@ func (v *sessionView) typeCheck(src string, line0, col0 int) (checked *front.Che
 		v.front.ErrorsHook = rtName
 		v.front.FmtHook = rtName
 		v.front.CallbackHook = callbackGuard
+		v.front.CallStartHook = rtName + ".CallStart"
 		if _, ok := loadable()[genericPath]; ok {
 			v.front.GenericHook = genericName
 		}

@@ -64,6 +64,10 @@ type Session struct {
 	at panicAt
 
 	live atomic.Int64 // goroutines started by go statements, alive
+	// stopCell cancels the running cell; stormed is set once a callback
+	// found too many goroutines (see rtCallStart). Guarded by cellMu.
+	stopCell func()
+	stormed  bool
 
 	idx *index
 
@@ -240,22 +244,23 @@ func (s *Session) Reset() error {
 func (s *Session) runtimeExports() interp.Exports {
 	return interp.Exports{
 		rtPath + "/goldprt": {
-			"Value":    reflect.ValueOf(s.rtValue),
-			"GoPanic":  reflect.ValueOf(s.rtGoPanic),
-			"Rich":     reflect.ValueOf(s.rtRich),
-			"Defer":    reflect.ValueOf(s.rtDefer),
-			"Return":   reflect.ValueOf(s.rtReturn),
-			"Len":      reflect.ValueOf(rtLen),
-			"Callback": reflect.ValueOf(s.rtCallback),
-			"Spawn":    reflect.ValueOf(s.rtSpawn),
-			"GoEnd":    reflect.ValueOf(s.rtGoEnd),
-			"Index":    reflect.ValueOf(s.rtIndex),
-			"Fault":    reflect.ValueOf(s.rtFault),
-			"At":       reflect.ValueOf(s.rtAt),
-			"Slice":    reflect.ValueOf(s.rtSlice),
-			"Slice3":   reflect.ValueOf(s.rtSlice3),
-			"Recover":  reflect.ValueOf(s.rtRecovered),
-			"Range":    reflect.ValueOf(s.rtRange),
+			"Value":     reflect.ValueOf(s.rtValue),
+			"GoPanic":   reflect.ValueOf(s.rtGoPanic),
+			"Rich":      reflect.ValueOf(s.rtRich),
+			"Defer":     reflect.ValueOf(s.rtDefer),
+			"Return":    reflect.ValueOf(s.rtReturn),
+			"Len":       reflect.ValueOf(rtLen),
+			"Callback":  reflect.ValueOf(s.rtCallback),
+			"Spawn":     reflect.ValueOf(s.rtSpawn),
+			"CallStart": reflect.ValueOf(s.rtCallStart),
+			"GoEnd":     reflect.ValueOf(s.rtGoEnd),
+			"Index":     reflect.ValueOf(s.rtIndex),
+			"Fault":     reflect.ValueOf(s.rtFault),
+			"At":        reflect.ValueOf(s.rtAt),
+			"Slice":     reflect.ValueOf(s.rtSlice),
+			"Slice3":    reflect.ValueOf(s.rtSlice3),
+			"Recover":   reflect.ValueOf(s.rtRecovered),
+			"Range":     reflect.ValueOf(s.rtRange),
 
 			"ErrorsIs":     reflect.ValueOf(s.errs.Is),
 			"ErrorsAs":     reflect.ValueOf(s.errs.As),
@@ -335,6 +340,7 @@ func (s *Session) runDefers() (err *cell.Error) {
 }
 
 func (s *Session) rtGoPanic(pos string, r any) {
+	s.goPanicExit(r, "created by a go statement", pos)
 	msg := fmt.Sprintf("panic in goroutine started at %s:%s: %v", s.fileName(), pos, r)
 	s.cellMu.Lock()
 	if s.running {
@@ -366,6 +372,9 @@ func (s *Session) Execute(ctx context.Context, code string, out cell.Sink) (map[
 	// behaving differently under the kernel, nb run and its -timeout.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	s.cellMu.Lock()
+	s.stopCell, s.stormed = cancel, false
+	s.cellMu.Unlock()
 	if out != nil {
 		s.sinkMu.Lock()
 		s.sink = out
@@ -443,6 +452,9 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result
 		_, err = s.in.ExecuteWithContext(ctx, prog)
 		if err != nil {
 			e := s.runError(ctx, err, c)
+			if se := s.stormError(); se != nil {
+				e = se // the storm stopped the cell, not an interrupt
+			}
 			interrupted = e.Name == "Interrupted"
 			return nil, e
 		}

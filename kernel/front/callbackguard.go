@@ -12,9 +12,10 @@ import (
 // CallbackHook set, each such literal first defers the engine's guard with
 // the literal's position, which lets a panic on the cell's own goroutine
 // go on as in Go and reports one on a goroutine compiled code started with
-// the literal itself (the engine tells them apart, see rtCallback):
+// the literal itself (the engine tells them apart, see rtCallback). With
+// CallStartHook set too, the literal then calls it, under the guard:
 //
-//	time.AfterFunc(d, func() { f() })  →  time.AfterFunc(d, func() { defer G("2:19"); f() })
+//	time.AfterFunc(d, func() { f() })  →  time.AfterFunc(d, func() { defer G("2:19"); S(); f() })
 //
 // A callee is compiled when the checker resolves it to a function or
 // method of a package other than the cells' (compiledCallee). The rule
@@ -34,7 +35,11 @@ func init() {
 				if lit, ok := a.(*ast.FuncLit); ok {
 					l, col := c.Pos(lit.Pos())
 					pos := strconv.Itoa(l) + ":" + strconv.Itoa(col)
-					c.insert(lit.Body.Lbrace+1, "defer "+c.sess.CallbackHook+"("+strconv.Quote(pos)+"); ")
+					ins := "defer " + c.sess.CallbackHook + "(" + strconv.Quote(pos) + "); "
+					if c.sess.CallStartHook != "" {
+						ins += c.sess.CallStartHook + "(); "
+					}
+					c.insert(lit.Body.Lbrace+1, ins)
 				}
 			}
 			return true

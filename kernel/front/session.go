@@ -81,6 +81,11 @@ type Session struct {
 	// first, so that a panic on a goroutine the compiled code started is
 	// reported rather than ending the process (rule callbackguard).
 	CallbackHook string
+	// CallStartHook, if set with CallbackHook, names the helper (func())
+	// such a literal calls right after deferring the guard: it counts the
+	// goroutines compiled code starts for callbacks (wg.Go, AfterFunc) and
+	// panics, into the guard, when there are too many.
+	CallStartHook string
 	// Cell is the number the engine gives the cell being checked; it is
 	// part of the positions the panic helpers report, so that a panic in
 	// a function of an earlier cell names that cell.
