@@ -781,6 +781,10 @@ func (r *rewriter) varDecl(it *item, d *ast.GenDecl) error {
 			c.src, assign = b.String(), true
 		}
 	}
+	if !assign && r.refersToVars(d) {
+		r.varDefine(it, d)
+		return nil
+	}
 	for _, n := range names {
 		r.vars[n] = true
 	}
@@ -790,6 +794,89 @@ func (r *rewriter) varDecl(it *item, d *ast.GenDecl) error {
 		r.emitDecl(c)
 	}
 	return nil
+}
+
+// refersToVars reports whether the values of a var declaration use a
+// variable declared before it: by an earlier cell or earlier in this one.
+// The interpreter orders the variables of one compile by their
+// dependencies and takes a variable of an earlier compile for one that is
+// never initialised, failing with "variable definition loop".
+func (r *rewriter) refersToVars(d *ast.GenDecl) bool {
+	found := false
+	for _, sp := range d.Specs {
+		for _, v := range sp.(*ast.ValueSpec).Values {
+			ast.Inspect(v, func(n ast.Node) bool {
+				if found {
+					return false
+				}
+				if sel, ok := n.(*ast.SelectorExpr); ok {
+					ast.Inspect(sel.X, func(n ast.Node) bool { return !found && r.isVarUse(n, &found) })
+					return false
+				}
+				return r.isVarUse(n, &found)
+			})
+		}
+	}
+	return found
+}
+
+// isVarUse sets *found when n is a name of an existing variable (a
+// same-named local of a function literal counts too: the rewrite that
+// follows is right either way).
+func (r *rewriter) isVarUse(n ast.Node, found *bool) bool {
+	if id, ok := n.(*ast.Ident); ok && (r.vars[id.Name] || r.view.vars[id.Name]) {
+		*found = true
+	}
+	return !*found
+}
+
+// varDefine plans a var declaration whose values use existing variables
+// (see refersToVars) spec by spec, in order: `var a, b = x, y` as the
+// top-level `a, b := x, y`, `var a T = x` as `a := (T)(x)` (the
+// conversion is the assignment, the value being assignable to T), `var
+// a, b T = f()` as `var a, b T` then `a, b = f()`. A spec without such
+// values stays a declaration.
+func (r *rewriter) varDefine(it *item, d *ast.GenDecl) {
+	for _, sp := range d.Specs {
+		vs := sp.(*ast.ValueSpec)
+		var names []string
+		for _, n := range vs.Names {
+			names = append(names, n.Name)
+		}
+		lhs := r.text(it, it.off(vs.Names[0].Pos()), it.off(vs.Names[len(vs.Names)-1].End()))
+		single := &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{vs}}
+		typ := ""
+		if vs.Type != nil {
+			typ = r.src[it.off(vs.Type.Pos()):it.off(vs.Type.End())]
+		}
+		switch {
+		case !r.refersToVars(single):
+			r.emitDecl(chunk{src: "var " + r.text(it, it.off(vs.Pos()), it.off(vs.End())) + "\n",
+				vars: names, line: r.line(it), col: r.col(it)})
+		case typ != "" && len(vs.Values) != len(vs.Names):
+			r.emitDecl(chunk{src: "var " + lhs + " " + typ + "\n", vars: names, line: r.line(it), col: r.col(it)})
+			rhs := r.text(it, it.off(vs.Values[0].Pos()), it.off(vs.Values[len(vs.Values)-1].End()))
+			r.emit(chunk{src: ";" + lhs + " = " + rhs + "\n", line: r.line(it), col: r.col(it)})
+		default:
+			var b strings.Builder
+			b.WriteString(";" + lhs + " := ")
+			for i, v := range vs.Values {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				t := r.text(it, it.off(v.Pos()), it.off(v.End()))
+				if typ != "" {
+					t = "(" + typ + ")(" + t + ")"
+				}
+				b.WriteString(t)
+			}
+			b.WriteString("\n")
+			r.emit(chunk{src: b.String(), vars: names, line: r.line(it), col: r.col(it)})
+		}
+		for _, n := range names {
+			r.vars[n] = true
+		}
+	}
 }
 
 // stmt plans a statement.

@@ -62,6 +62,8 @@
 //	nilconv      a nil cell pointer converted to error is Go's non-nil
 //	             error (to another library interface: checked); typed
 //	             constant expressions converted to interfaces get their type
+//	ifaceconv    conversions of cell values to interfaces with methods
+//	             (error(&E{})) through a function literal
 //	errorsas     errors.Is/As/Unwrap through the engine's helpers, which see
 //	             cell error types and their Is, As and Unwrap methods
 //	errorseq     == and != between errors through the engine's helper

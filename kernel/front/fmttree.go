@@ -523,7 +523,7 @@ func treeRefusal(flags, v, why string) string {
 // underlying type (the interpreter cannot tell them apart) or a generic
 // type of the cells that could be there.
 func (c *Checked) dynTypeName(a ast.Expr, t types.Type, fmtSel *ast.SelectorExpr) (string, bool) {
-	tt, ok := c.typeText(t)
+	tt, ok := c.assertedText(t)
 	if !ok {
 		return "", false
 	}
@@ -618,7 +618,7 @@ func (c *Checked) dynTree(a ast.Expr, t types.Type, flags, v string, at token.Po
 	if len(cands) == 0 {
 		return "", ""
 	}
-	tt, ok := c.typeText(t)
+	tt, ok := c.assertedText(t)
 	if !ok {
 		return "", "the interface cannot be named here"
 	}
@@ -642,4 +642,15 @@ func (c *Checked) dynTree(a ast.Expr, t types.Type, flags, v string, at token.Po
 	}
 	b.WriteString("return " + x + " }(" + c.text(c.off(a.Pos()), c.off(a.End())) + ")")
 	return b.String(), ""
+}
+
+// assertedText writes the type of the parameter through which dynTree and
+// dynTypeName assert operand a of type t to the cell types: t itself, or
+// any for a type parameter, whose instances give it a type that is not an
+// interface (a string operand cannot be asserted: issue 11).
+func (c *Checked) assertedText(t types.Type) (string, bool) {
+	if _, ok := t.(*types.TypeParam); ok {
+		return "any", true
+	}
+	return c.typeText(t)
 }
