@@ -83,12 +83,13 @@ type executeContent struct {
 }
 
 // execLoop runs the execution queue. After a cell fails with
-// stop_on_error, the requests already received when its error reply is
-// sent are answered "aborted" without running, as ipykernel 6 does (its
+// stop_on_error, the requests that have arrived on the shell socket when
+// its error reply is sent (read or not: see Socket.Flush) are answered "aborted" without running, as ipykernel 6 does (its
 // stop_on_error_timeout is 0): "Run all" stops at the first error, and a
 // client that sends the next cell once it has the error reply gets it
 // run. After an interrupt, only the requests received before the
-// interrupt are aborted: one sent after it is a new intent.
+// interrupt (arrived at the shell socket when it came) are aborted: one
+// sent after it is a new intent.
 func (s *server) execLoop() {
 	done := s.ctx.Done()
 	for {
@@ -181,7 +182,10 @@ func (s *server) execute(m *Message) {
 		}
 		if req.StopOnError {
 			// Before idle and the reply: what the client sends once it
-			// has either runs.
+			// has either runs. What has arrived on the shell socket by
+			// now is taken in first, so that a request sent before the
+			// reply is aborted even if its reader has not run yet.
+			s.flushShell()
 			s.abortBelow = s.abortCut()
 		}
 		if c.Silent { // silent requests broadcast no output (streams are passed on, as ipykernel does)

@@ -257,6 +257,8 @@ type server struct {
 	pending   *inputWait
 
 	shutdownRequested atomic.Bool
+
+	shellHook func(*Message) // tests: called on the shell reader before a request is routed
 }
 
 // receiver returns the handler of a socket whose messages route
@@ -282,6 +284,9 @@ func (s *server) receiver(route func(*Message)) func(*zmtp.Socket, [][]byte) {
 }
 
 func (s *server) routeShell(m *Message) {
+	if s.shellHook != nil {
+		s.shellHook(m)
+	}
 	if m.Header.MsgType == "execute_request" {
 		s.queue.push(m)
 		return
@@ -297,6 +302,15 @@ func (s *server) routeControl(m *Message) {
 	select {
 	case s.ctrl <- m:
 	case <-s.ctx.Done():
+	}
+}
+
+// flushShell returns once every request that has arrived on the shell
+// socket was routed (execute_requests numbered in the queue). It must not
+// be called on a shell reader.
+func (s *server) flushShell() {
+	if f, ok := s.shell.(interface{ Flush() }); ok {
+		f.Flush()
 	}
 }
 
@@ -507,7 +521,11 @@ func errorContent(ename, evalue string, traceback []string) map[string]any {
 	return map[string]any{"status": "error", "ename": ename, "evalue": evalue, "traceback": traceback}
 }
 
+// interrupt interrupts the running cell. The requests that have arrived
+// on the shell socket by then are taken in first: they were sent before
+// the interrupt, whether or not a starved reader has got to them yet.
 func (s *server) interrupt() {
+	s.flushShell()
 	s.interruptedAt.Store(s.queue.received() + 1)
 	s.interp.Interrupt()
 	s.abortInput()

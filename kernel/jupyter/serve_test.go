@@ -240,6 +240,80 @@ func TestNextCellRunsRightAfterInterruptReply(t *testing.T) {
 	}
 }
 
+// holdShell returns an Option that makes the shell reader stop before it
+// routes the execute_request of code "queued", as a starved reader would
+// (issue 13): it has arrived, but is not queued yet. The reader goes on
+// when free is closed or after a second; entered is closed when it stops.
+func holdShell() (opt Option, entered, free chan struct{}) {
+	entered, free = make(chan struct{}), make(chan struct{})
+	opt = func(s *server) {
+		s.shellHook = func(m *Message) {
+			var c executeContent
+			if m.Header.MsgType != "execute_request" || json.Unmarshal(m.Content, &c) != nil || c.Code != "queued" {
+				return
+			}
+			close(entered)
+			select {
+			case <-free:
+			case <-time.After(time.Second):
+			}
+		}
+	}
+	return opt, entered, free
+}
+
+// A request that has arrived before the interrupt is aborted even if the
+// shell reader has not got to it when the interrupt comes: the reader is
+// held until the client has the interrupt_reply, so without the flush of
+// the shell socket "queued" would always run.
+func TestInterruptAbortsArrivedButUnreadRequest(t *testing.T) {
+	opt, entered, free := holdShell()
+	k := startKernel(t, opt)
+	blocked := k.execute("block", nil)
+	if code := k.started(); code != "block" {
+		t.Fatalf("started %q", code)
+	}
+	queued := k.execute("queued", nil)
+	<-entered
+	k.reply(k.controlCh, k.send(k.control, "interrupt_request", map[string]any{}))
+	close(free)
+	next := k.execute("next", nil)
+	if c := content(t, k.reply(k.shellCh, blocked)); c["status"] != "error" {
+		t.Fatalf("interrupted cell: %v", c)
+	}
+	if c := content(t, k.reply(k.shellCh, queued)); c["status"] != "aborted" {
+		t.Errorf("the request that arrived before the interrupt got %v, want aborted", c)
+	}
+	if c := content(t, k.reply(k.shellCh, next)); c["status"] != "ok" {
+		t.Errorf("the cell sent after the interrupt reply got %v", c)
+	}
+}
+
+// The same for a cell that fails: what has arrived when the error reply
+// is sent is aborted, read by then or not.
+func TestErrorAbortsArrivedButUnreadRequest(t *testing.T) {
+	opt, entered, free := holdShell()
+	k := startKernel(t, opt)
+	a := k.execute("gate", nil)
+	if code := k.started(); code != "gate" {
+		t.Fatalf("started %q", code)
+	}
+	queued := k.execute("queued", nil)
+	<-entered
+	k.interp.release <- struct{}{}
+	if c := content(t, k.reply(k.shellCh, a)); c["status"] != "error" {
+		t.Fatalf("gate: %v", c)
+	}
+	close(free)
+	next := k.execute("next", nil)
+	if c := content(t, k.reply(k.shellCh, queued)); c["status"] != "aborted" {
+		t.Errorf("the request that arrived before the error reply got %v, want aborted", c)
+	}
+	if c := content(t, k.reply(k.shellCh, next)); c["status"] != "ok" {
+		t.Errorf("the cell sent after the error reply got %v", c)
+	}
+}
+
 func TestControlWhileBusyAndInterrupt(t *testing.T) {
 	k := startKernel(t)
 	id := k.execute("block", nil)

@@ -23,6 +23,7 @@ package rawio
 
 import (
 	"io"
+	"sync"
 	"syscall"
 	"unsafe"
 )
@@ -75,6 +76,56 @@ func (c *Conn) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	return n, nil
+}
+
+// ReadLocked is Read with mu held around each read(2), and got called,
+// mu still held, with its outcome: n bytes read (0 at the end of the
+// stream), or wait true when nothing was there and Read goes on to wait
+// for the poller. A goroutine that holds mu then sees a count of the bytes
+// read that agrees with Available: none is read between the two.
+func (c *Conn) ReadLocked(p []byte, mu sync.Locker, got func(n int, wait bool)) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	var n int
+	var errno syscall.Errno
+	err := c.rc.Read(func(fd uintptr) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		n, errno = rw(syscall.SYS_READ, fd, p)
+		switch errno {
+		case syscall.EAGAIN:
+			got(0, true)
+			return false
+		case 0:
+			got(n, false)
+		}
+		return true
+	})
+	switch {
+	case err != nil:
+		return 0, err
+	case errno != 0:
+		return 0, errno
+	case n == 0:
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+// Available returns how many bytes have arrived and wait to be read
+// (FIONREAD; off Linux an error). It does not wait, and does not take the read lock, so it may
+// be called while another goroutine waits in Read.
+func (c *Conn) Available() (int, error) {
+	var n int
+	var ierr error
+	err := c.rc.Control(func(fd uintptr) {
+		n, ierr = inq(int(fd))
+	})
+	if err == nil {
+		err = ierr
+	}
+	return n, err
 }
 
 // TryWrite writes as much of p as the file descriptor takes without

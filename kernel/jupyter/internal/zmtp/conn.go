@@ -24,6 +24,7 @@ type conn struct {
 	rd    reader
 	total *atomic.Int64        // the bytes queued on all connections of the socket (nil: not counted)
 	logf  func(string, ...any) // logs a lost connection (nil: silent)
+	arr   arrivals             // what was read and handled, for Socket.Flush
 
 	mu       sync.Mutex
 	queue    [][]byte // bytes waiting for the flusher, a message (or its rest) each
@@ -37,8 +38,63 @@ func newConn(nc net.Conn) *conn {
 		tc.SetNoDelay(true)
 	}
 	c := &conn{nc: nc}
+	c.arr.cond.L = &c.arr.mu
 	c.rd = reader{bufio.NewReaderSize(c.rawOpen(), 64<<10)}
 	return c
+}
+
+// arrivals counts how far a connection's reader has got, so that
+// Socket.Flush can wait until every message that has arrived was handled.
+// Offsets count the connection's bytes from its first.
+type arrivals struct {
+	mu      sync.Mutex
+	cond    sync.Cond // L is &mu; signalled when handled, waiting or ended change
+	read    int64     // bytes read from the connection
+	handled int64     // the offset after the last message handled
+	waiting bool      // the reader waits for bytes, having parsed all it read
+	ended   bool      // the reader has stopped
+}
+
+// got records a read (mu is held): n bytes, or wait, nothing there.
+func (a *arrivals) got(n int, wait bool) {
+	a.read += int64(n)
+	a.waiting = wait
+	if wait {
+		a.cond.Broadcast()
+	}
+}
+
+// handledAll records that every complete message read so far was handled,
+// on the reader's goroutine.
+func (c *conn) handledAll() {
+	a := &c.arr
+	a.mu.Lock()
+	a.handled = a.read - int64(c.rd.r.Buffered())
+	a.cond.Broadcast()
+	a.mu.Unlock()
+}
+
+// readerEnded records that nothing more will be read or handled.
+func (c *conn) readerEnded() {
+	a := &c.arr
+	a.mu.Lock()
+	a.ended = true
+	a.cond.Broadcast()
+	a.mu.Unlock()
+}
+
+// catchUp waits until every message whose bytes have arrived, read or
+// still in the system's buffer, was handled, or the reader waits for the
+// rest of a message that has not arrived whole, or the reader has ended.
+// It must not be called on the reader's goroutine.
+func (c *conn) catchUp() {
+	a := &c.arr
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	target := a.read + int64(c.available())
+	for !a.ended && a.handled < target && !(a.waiting && a.read >= target) {
+		a.cond.Wait()
+	}
 }
 
 // handshake exchanges greetings and READY commands as a socket of type
@@ -229,4 +285,20 @@ func (c *conn) close(err error) {
 	c.mu.Lock()
 	c.fail(err)
 	c.mu.Unlock()
+}
+
+// plainSource reads a connection through net.Conn, counting in c.arr
+// (without knowing what waits in the system's buffer).
+type plainSource struct{ c *conn }
+
+func (s plainSource) Read(p []byte) (int, error) {
+	a := &s.c.arr
+	a.mu.Lock()
+	a.got(0, true)
+	a.mu.Unlock()
+	n, err := s.c.nc.Read(p)
+	a.mu.Lock()
+	a.got(n, false)
+	a.mu.Unlock()
+	return n, err
 }

@@ -191,6 +191,7 @@ func (s *Socket) serve(p *peer) {
 		return
 	}
 	defer s.remove(p)
+	defer p.readerEnded()
 	for {
 		frames, err := p.recv()
 		if err != nil {
@@ -203,6 +204,7 @@ func (s *Socket) serve(p *peer) {
 		case Router:
 			if s.handle != nil {
 				s.handle(s, append([][]byte{[]byte(p.id)}, frames...))
+				p.handledAll()
 			}
 		case Pub:
 			// Subscriptions: one frame, 1 (subscribe) or 0 (cancel)
@@ -211,6 +213,22 @@ func (s *Socket) serve(p *peer) {
 				s.subscribe(p, frames[0][0] == 1, string(frames[0][1:]))
 			}
 		}
+	}
+}
+
+// Flush returns once every message that had arrived on the socket's
+// connections when it was called, whether the socket has read it or it
+// waits in the system's buffer, has been given to the handler; a message
+// that had arrived in part may be waited for or not. It never waits for
+// bytes to arrive, only for the readers to take what has. It must not be
+// called by the handler. (ipykernel flushes its shell stream this way
+// before it aborts the requests queued behind a failed cell.)
+func (s *Socket) Flush() {
+	s.mu.Lock()
+	peers := append([]*peer(nil), s.peers...)
+	s.mu.Unlock()
+	for _, p := range peers {
+		p.catchUp()
 	}
 }
 

@@ -19,10 +19,29 @@ func (c *conn) rawOpen() io.Reader {
 	if sc, ok := c.nc.(syscall.Conn); ok {
 		if r := rawio.New(sc); r != nil {
 			c.raw = r
-			return r
+			return source{c}
 		}
 	}
-	return c.nc
+	return plainSource{c}
+}
+
+// source reads a connection's file descriptor, counting in c.arr.
+type source struct{ c *conn }
+
+func (s source) Read(p []byte) (int, error) {
+	return s.c.raw.ReadLocked(p, &s.c.arr.mu, s.c.arr.got)
+}
+
+// available returns the bytes that have arrived and wait to be read; c.arr.mu is held.
+func (c *conn) available() int {
+	if c.raw == nil {
+		return 0
+	}
+	n, err := c.raw.Available()
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // tryWrite writes as much of b as the socket buffer takes without

@@ -586,3 +586,55 @@ func TestInteropZmq4(t *testing.T) {
 		}
 	}
 }
+
+// Flush waits until the messages that have arrived were handled, those
+// the reader has not read yet (it is busy in the handler) included, and
+// not for the rest of a message that has arrived only in part.
+func TestFlushTakesArrivedMessages(t *testing.T) {
+	entered := make(chan struct{})
+	// The handler holds "first", then "second", each until its timer: a
+	// Flush that counted only the bytes read would return between the two.
+	gates := map[string]chan struct{}{"first": make(chan struct{}), "second": make(chan struct{})}
+	var mu sync.Mutex
+	var got []string
+	z, ep, _ := listenTest(t, Router, func(_ *Socket, f [][]byte) {
+		if string(f[2]) == "first" {
+			close(entered)
+		}
+		if g := gates[string(f[2])]; g != nil {
+			<-g
+		}
+		mu.Lock()
+		got = append(got, string(f[2]))
+		mu.Unlock()
+	})
+	c := dialTest(t, ep, Dealer, "d")
+	if err := c.Send(frames("", "first")); err != nil {
+		t.Fatal(err)
+	}
+	<-entered
+	// The reader is in the handler: these wait in the system's buffer.
+	for _, s := range []string{"second", "third"} {
+		if err := c.Send(frames("", s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	part := AppendMessage(nil, frames("", "fourth, of which only a part is sent"))
+	if err := c.c.write(part[:len(part)-5], nil); err != nil {
+		t.Fatal(err)
+	}
+	time.AfterFunc(100*time.Millisecond, func() { close(gates["first"]) })
+	time.AfterFunc(300*time.Millisecond, func() { close(gates["second"]) })
+	done := make(chan struct{})
+	go func() { z.Flush(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Flush waited for a message that has not arrived whole")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if g := strings.Join(got, " "); g != "first second third" {
+		t.Errorf("handled when Flush returned: %q, want \"first second third\"", g)
+	}
+}
