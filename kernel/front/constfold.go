@@ -15,6 +15,13 @@ import (
 // expression with a division or shift (where the kind decides the result)
 // is replaced by its value: untyped where its operands were
 // untyped (2, (5.0/2), 'b', "ab"), converted to its type otherwise.
+//
+// The same holds for any constant binary expression with an integer
+// operand or result outside the int64 range: Go's untyped integer
+// constants are exact, however large (math.MaxInt64+1 > math.MaxInt64 is
+// true, -math.MinInt64 == math.MinInt64 is false), where the interpreter
+// computes some of them in int64 and wraps around, silently flipping
+// comparisons.
 func init() {
 	register(rule{"constfold", 5, kBinary, func(c *Checked) {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
@@ -26,7 +33,7 @@ func init() {
 				return true
 			}
 			tv := c.Info.Types[b]
-			if tv.Value == nil || !divides(b) {
+			if tv.Value == nil || !divides(b) && !c.beyondInt64(b) {
 				return true
 			}
 			c.replace(b, c.constText(b, tv))
@@ -106,6 +113,25 @@ func divides(e ast.Expr) bool {
 		if b, ok := n.(*ast.BinaryExpr); ok {
 			switch b.Op.String() {
 			case "/", "%", "<<", ">>":
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// beyondInt64 reports whether e or one of its constant operands is an
+// integer constant outside the int64 range.
+func (c *Checked) beyondInt64(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		x, ok := n.(ast.Expr)
+		if !ok || found {
+			return !found
+		}
+		if tv, ok := c.Info.Types[x]; ok && tv.Value != nil && tv.Value.Kind() == constant.Int {
+			if _, exact := constant.Int64Val(tv.Value); !exact {
 				found = true
 			}
 		}

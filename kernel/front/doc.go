@@ -31,13 +31,12 @@
 //	faults       nil dereferences and integer divisions inside functions
 //	             checked before their statement, so panics name its line
 //	explicit     x := y[i] gets its type written out
-//	constfold    constant divisions and shifts become their values
+//	constfold    constant divisions and shifts, and constant expressions
+//	             beyond int64, become their values
 //	promoted     methods promoted from an embedded interface are called
 //	             through the field (s.Log → s.Logger.Log)
 //	constiota    float constant groups built from shifts of iota are
 //	             written out with their values
-//	constbig     constant comparisons and sums beyond int64 become their
-//	             values
 //	jsontags     unexported fields of cell structs are hidden from
 //	             encoding/json and xml; embedded fields there are refused
 //	reflectname  reflect.TypeOf(v).Name() and .String() of cell types give
