@@ -55,7 +55,10 @@ func (b *bitSrc) take(k uint, mask uint64) uint64 {
 }
 
 // bits8 and bits16 are bits(8) and bits(16) with constant shifts, small
-// enough to inline in the samplers' inner loops.
+// enough to inline in the samplers' inner loops. They repeat take's body
+// on purpose: written as b.take(8, 0xff) they cost more than the inliner's
+// budget (take inlined into them), and the samplers calling them lose the
+// inlining (go build -gcflags=-m).
 func (b *bitSrc) bits8() uint64 {
 	if b.w>>8 == 0 {
 		b.refill()
