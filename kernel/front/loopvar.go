@@ -65,12 +65,14 @@ func init() {
 }
 
 // goParams passes the loop variables vars that a `go func() {...}()` in
-// body uses to the literal as arguments. The interpreter's goroutine reads
-// a variable its literal captures through the starting function's live
-// frame, where the next iteration may already have put its own copy: a
-// loop of 100 goroutines counting even and odd i printed 49 51 in about
-// one run in twenty (with yaegi alone too). Arguments are copied before
-// the goroutine starts, so
+// body uses to the literal as arguments. With only the copy above, a
+// goroutine of the interpreter sometimes sees another iteration's copy: a
+// loop of 100 goroutines counting even and odd i (tests/cells
+// teacher/mutex-counter) printed 49 51 in about one run in twenty, and
+// yaegi alone does the same; the cause lies in how yaegi starts a go
+// statement's literal with the starting frame, not traced further. A go
+// statement's arguments are copied before the goroutine starts (40 of 40
+// runs right), so
 //
 //	go func() { use(i) }()  →  go func(i int) { use(i) }(i)
 //
