@@ -189,34 +189,12 @@ func writable(t types.Type, local func(*types.TypeName) bool) bool {
 		switch t := t.(type) {
 		case *types.Basic:
 			return t.Kind() != types.Invalid
-		case *types.Pointer:
-			return ok(t.Elem())
-		case *types.Slice:
-			return ok(t.Elem())
-		case *types.Array:
-			return ok(t.Elem())
-		case *types.Map:
-			return ok(t.Key()) && ok(t.Elem())
-		case *types.Chan:
-			return ok(t.Elem())
-		case *types.Tuple:
-			for i := 0; i < t.Len(); i++ {
-				if !ok(t.At(i).Type()) {
-					return false
-				}
-			}
-			return true
+		case *types.Pointer, *types.Slice, *types.Array, *types.Map, *types.Chan, *types.Tuple, *types.Struct:
+			return eachPart(t, ok)
 		case *types.Signature:
-			return t.TypeParams().Len() == 0 && ok(t.Params()) && ok(t.Results())
+			return t.TypeParams().Len() == 0 && eachPart(t, ok)
 		case *types.TypeParam:
 			return local != nil && local(t.Obj())
-		case *types.Struct:
-			for i := 0; i < t.NumFields(); i++ {
-				if !ok(t.Field(i).Type()) {
-					return false
-				}
-			}
-			return true
 		case *types.Interface:
 			for i := 0; i < t.NumExplicitMethods(); i++ {
 				if !ok(t.ExplicitMethod(i).Type()) {

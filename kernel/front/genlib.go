@@ -499,32 +499,8 @@ func genElementOK(t types.Type, cl genClass) bool {
 			return ok(types.Unalias(t))
 		case *types.Named:
 			return ok(t.Underlying())
-		case *types.Pointer:
-			return ok(t.Elem())
-		case *types.Slice:
-			return ok(t.Elem())
-		case *types.Array:
-			return ok(t.Elem())
-		case *types.Chan:
-			return ok(t.Elem())
-		case *types.Map:
-			return ok(t.Key()) && ok(t.Elem())
-		case *types.Struct:
-			for i := 0; i < t.NumFields(); i++ {
-				if !ok(t.Field(i).Type()) {
-					return false
-				}
-			}
-		case *types.Signature:
-			return ok(t.Params()) && ok(t.Results())
-		case *types.Tuple:
-			for i := 0; i < t.Len(); i++ {
-				if !ok(t.At(i).Type()) {
-					return false
-				}
-			}
 		}
-		return true
+		return eachPart(t, ok)
 	}
 	return ok(t)
 }

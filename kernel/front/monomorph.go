@@ -361,34 +361,14 @@ func hasTypeParam(t types.Type) bool {
 		switch t := t.(type) {
 		case *types.TypeParam:
 			found = true
-		case *types.Pointer:
-			walk(t.Elem(), depth+1)
-		case *types.Slice:
-			walk(t.Elem(), depth+1)
-		case *types.Array:
-			walk(t.Elem(), depth+1)
-		case *types.Map:
-			walk(t.Key(), depth+1)
-			walk(t.Elem(), depth+1)
-		case *types.Chan:
-			walk(t.Elem(), depth+1)
-		case *types.Signature:
-			walk(t.Params(), depth+1)
-			walk(t.Results(), depth+1)
-		case *types.Tuple:
-			for i := 0; i < t.Len(); i++ {
-				walk(t.At(i).Type(), depth+1)
-			}
-		case *types.Struct:
-			for i := 0; i < t.NumFields(); i++ {
-				walk(t.Field(i).Type(), depth+1)
-			}
 		case *types.Named:
 			for i := 0; i < t.TypeArgs().Len(); i++ {
 				walk(t.TypeArgs().At(i), depth+1)
 			}
 		case *types.Alias:
 			walk(types.Unalias(t), depth+1)
+		default:
+			eachPart(t, func(u types.Type) bool { walk(u, depth+1); return !found })
 		}
 	}
 	walk(t, 0)

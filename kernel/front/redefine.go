@@ -606,32 +606,12 @@ func typeNames(t types.Type, out map[string]bool, seen map[types.Type]bool) {
 		}
 	case *types.Alias:
 		typeNames(types.Unalias(t), out, seen)
-	case *types.Pointer:
-		typeNames(t.Elem(), out, seen)
-	case *types.Slice:
-		typeNames(t.Elem(), out, seen)
-	case *types.Array:
-		typeNames(t.Elem(), out, seen)
-	case *types.Chan:
-		typeNames(t.Elem(), out, seen)
-	case *types.Map:
-		typeNames(t.Key(), out, seen)
-		typeNames(t.Elem(), out, seen)
-	case *types.Signature:
-		typeNames(t.Params(), out, seen)
-		typeNames(t.Results(), out, seen)
-	case *types.Tuple:
-		for i := 0; i < t.Len(); i++ {
-			typeNames(t.At(i).Type(), out, seen)
-		}
-	case *types.Struct:
-		for i := 0; i < t.NumFields(); i++ {
-			typeNames(t.Field(i).Type(), out, seen)
-		}
 	case *types.Interface:
 		for i := 0; i < t.NumMethods(); i++ {
 			typeNames(t.Method(i).Type(), out, seen)
 		}
+	default:
+		eachPart(t, func(u types.Type) bool { typeNames(u, out, seen); return true })
 	}
 }
 
