@@ -311,16 +311,19 @@ func Main(newSession func() (cell.Session, error)) int {
 	// A private duplicate of fd 2, so that a cell closing os.Stderr does
 	// not stop the draining.
 	s.Stdout, s.Stderr = stdout, dupFile(2, "stderr")
-	// SIGTERM (sent when the supervisor dies, see procAttr) ends the
-	// worker with the processes its cells started: its process group,
-	// when it leads one, as the supervisor starts it.
+	// The processes a cell started end with the worker: its process
+	// group, when it leads one, as the supervisor starts it.
+	endGroup := func() {
+		if pid := os.Getpid(); syscall.Getpgrp() == pid {
+			syscall.Kill(-pid, syscall.SIGKILL)
+		}
+	}
+	// SIGTERM is sent when the supervisor dies (see procAttr).
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM)
 	go func() {
 		<-term
-		if pid := os.Getpid(); syscall.Getpgrp() == pid {
-			syscall.Kill(-pid, syscall.SIGKILL)
-		}
+		endGroup()
 		os.Exit(1)
 	}()
 	sig := make(chan os.Signal, 1)
@@ -330,7 +333,14 @@ func Main(newSession func() (cell.Session, error)) int {
 			s.Interrupt()
 		}
 	}()
-	if err := s.Serve(context.Background()); err != nil {
+	// Serve also ends when the supervisor's request pipe closes, which a
+	// supervisor killed with SIGKILL does at the same moment its death
+	// sends SIGTERM: whichever comes first, the group ends (once, in the
+	// full tests, the pipe's end came first and a cell's `sleep 300`
+	// outlived the kernel).
+	err = s.Serve(context.Background())
+	endGroup()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "goldp worker:", err)
 		return 1
 	}
