@@ -146,7 +146,7 @@ func TestFuncMainAndTypeRedefinition(t *testing.T) {
 	if e.Line != 2 || !strings.Contains(e.Message, "func main") {
 		t.Fatalf("main: %+v", e)
 	}
-	if s.view.vars["x"] {
+	if s.front.HasVar("x") {
 		t.Fatal("a cell with func main must change nothing")
 	}
 	s.exec("type P struct{ X int }")

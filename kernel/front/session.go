@@ -94,6 +94,15 @@ type Session struct {
 	// point the positions of generic instances at their cell lines (the
 	// interpreter's file name for cell source).
 	LineFile string
+	// RuntimeHook names the package of the engine's runtime in the
+	// chunks (see Plan): Value(vs ...any) receives the cell's value,
+	// Spawn() counts a goroutine a go statement starts, Len(n, zero any)
+	// int checks a size given to make. GoGuard names the interpreted
+	// func(pos string) a goroutine a go statement starts defers.
+	RuntimeHook, GoGuard string
+	// Vet, if set, is called by Plan on the checked cell before it is
+	// planned; its error refuses the cell.
+	Vet func(*Checked) error
 
 	fset      *token.FileSet
 	decls     map[string]string       // "x", "T", "T.M" → declaration source
@@ -115,6 +124,7 @@ type Session struct {
 	instCount  int
 	genVersion int
 	redef      redefState // sources of declarations, redefined types (redefine.go)
+	vm         vmState    // what the interpreter has (chunks.go)
 }
 
 // NewSession returns an empty session.
@@ -128,6 +138,9 @@ func NewSession(imports func(string) (string, bool)) *Session {
 // Error is a cell the front end refuses: a type error in Go's words or a
 // construct it cannot run correctly, at the cell's line and column.
 type Error struct {
+	// Name is "SyntaxError" for a cell that does not parse, "" for
+	// any other.
+	Name      string
 	Line, Col int
 	Msg       string
 	// More holds further errors, each as "L:C: message".
