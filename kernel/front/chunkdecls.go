@@ -24,44 +24,54 @@ func (r *planner) exists(name string) bool {
 	return ok
 }
 
-// check reports the errors found before anything runs: func main in a
-// cell (redef false), a type redefined differently (redef true; the rule
-// redefine gives a redefined type, and the type of a changed method, a new
-// name, so the same name is the same definition).
-func (r *planner) check(redef bool) error {
+// checkFuncs refuses func main (but in a script) and func init: a cell
+// runs top to bottom.
+func checkFuncs(items []PlanItem, script bool, ps *Positioner) error {
+	for i := range items {
+		it := &items[i]
+		d, ok := it.Decl.(*ast.FuncDecl)
+		if !ok || d.Recv != nil {
+			continue
+		}
+		msg := ""
+		switch {
+		case d.Name.Name == "main" && !script:
+			msg = "func main is not allowed in a cell: cells run top to bottom, write its body as statements"
+		case d.Name.Name == "init":
+			msg = "func init is not allowed in a cell: write its body as statements"
+		default:
+			continue
+		}
+		l, c := ps.Pos(it.Off(d.Name.Pos()))
+		return &Error{Line: l, Col: c, Msg: msg}
+	}
+	return nil
+}
+
+// checkTypes refuses a type the cell defines differently from the
+// interpreter's (the rule redefine gives a redefined type, and the type of
+// a changed method, a new name, so the same name is the same definition).
+func (r *planner) checkTypes() error {
 	seen := map[string]string{}
 	for i := range r.items {
 		it := &r.items[i]
-		switch d := it.Decl.(type) {
-		case *ast.FuncDecl:
-			if redef || d.Recv != nil {
-				continue
+		d, ok := it.Decl.(*ast.GenDecl)
+		if !ok || d.Tok != token.TYPE {
+			continue
+		}
+		for _, sp := range d.Specs {
+			ts := sp.(*ast.TypeSpec)
+			def := r.typeDef(it, ts)
+			name := ts.Name.Name
+			prev, ok := seen[name]
+			if !ok {
+				prev, ok = r.s.vm.types[name]
 			}
-			if d.Name.Name == "main" && !r.s.Script {
-				return r.errAt(it.Off(d.Name.Pos()), "",
-					"func main is not allowed in a cell: cells run top to bottom, write its body as statements")
+			if ok && prev != def {
+				return r.errAt(it.Off(ts.Name.Pos()), "", fmt.Sprintf(
+					"type %s is already defined as %q; a type cannot change its definition in a session (use a new name, or %%reset)", name, prev))
 			}
-			if d.Name.Name == "init" {
-				return r.errAt(it.Off(d.Name.Pos()), "", "func init is not allowed in a cell: write its body as statements")
-			}
-		case *ast.GenDecl:
-			if !redef || d.Tok != token.TYPE {
-				continue
-			}
-			for _, sp := range d.Specs {
-				ts := sp.(*ast.TypeSpec)
-				def := r.typeDef(it, ts)
-				name := ts.Name.Name
-				prev, ok := seen[name]
-				if !ok {
-					prev, ok = r.s.vm.types[name]
-				}
-				if ok && prev != def {
-					return r.errAt(it.Off(ts.Name.Pos()), "", fmt.Sprintf(
-						"type %s is already defined as %q; a type cannot change its definition in a session (use a new name, or %%reset)", name, prev))
-				}
-				seen[name] = def
-			}
+			seen[name] = def
 		}
 	}
 	return nil

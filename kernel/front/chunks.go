@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"sort"
 	"strings"
 )
 
@@ -163,16 +164,7 @@ func (s *Session) inVM(name string) bool {
 // its evaluation. Errors are *Error.
 func (s *Session) Plan(src string, line0, col0 int) (*Plan, error) {
 	s.vm.init()
-	ps := NewPositioner(src, line0, col0)
-	r := &planner{s: s, src: src, ps: ps, declared: map[string]string{}}
-	items, err := r.parse(src)
-	if err != nil {
-		return nil, err
-	}
-	r.items = items
-	if err := r.check(false); err != nil {
-		return nil, err
-	}
+	r := &planner{s: s, src: src, declared: map[string]string{}}
 	c, err := s.Check(src, line0, col0, s.inVM)
 	if err != nil {
 		return nil, err
@@ -188,11 +180,11 @@ func (s *Session) Plan(src string, line0, col0 int) (*Plan, error) {
 		// variable)
 		delete(s.vm.vars, n)
 	}
-	r.c = c
+	r.c, r.ps, r.items = c, c.ps, c.items
 	r.out.Checked = c
 	r.out.Notes = append(c.Notes(), c.Stale()...)
 	replay := -1
-	if text := c.Rewritten(); text != src {
+	if text := c.Rewritten(); text != src || c.Src != src {
 		// The rules rewrote the cell (same lines): plan the program.
 		r.src, r.ps = text, NewPositioner(text, line0, col0)
 		if at, n := c.Inserted(); n > 0 {
@@ -201,18 +193,15 @@ func (s *Session) Plan(src string, line0, col0 int) (*Plan, error) {
 		if r.items, err = r.parse(text); err != nil {
 			return nil, err
 		}
-		if err := r.check(false); err != nil {
-			return nil, err
-		}
 		replay = c.ReplayAt()
 	}
 	r.out.Src, r.out.Items = r.src, r.items
 	// Types and methods are compared with the interpreter's in the text
 	// the interpreter gets: a redefined type has a new name there.
-	if err := r.check(true); err != nil {
+	if err := r.checkTypes(); err != nil {
 		return nil, err
 	}
-	items = r.items
+	items := r.items
 	if replay >= 0 {
 		items = replayFirst(items, replay)
 	}
@@ -251,22 +240,37 @@ func (r *planner) errAt(off int, name, msg string) error {
 	return &Error{Name: name, Line: l, Col: c, Msg: msg}
 }
 
-// parse cuts text into items and parses them, at once, each declaration
-// as a declaration of a file and each statement in a func _() of its own;
-// a cell that does not cut or parse is a SyntaxError at the offending
-// place, worded as gc words it.
+// parse cuts and parses the program text (see parseCell).
 func (r *planner) parse(text string) ([]PlanItem, error) {
+	_, items, err := parseCell(token.NewFileSet(), text, r.ps)
+	if err != nil {
+		return nil, err
+	}
+	return items, checkFuncs(items, r.s.Script, r.ps)
+}
+
+// parseCell cuts a cell into items and parses them at once as a file of
+// package main: each declaration as it is and each statement in a func _()
+// of its own, each preceded by a line directive naming its position in
+// the cell, so that the positions the parser and the checker report are
+// cell positions. A cell that does not cut or parse is a SyntaxError at the
+// offending place, worded as gc words it.
+func parseCell(fset *token.FileSet, text string, ps *Positioner) (*ast.File, []PlanItem, error) {
+	errAt := func(off int, msg string) error {
+		l, c := ps.Pos(off)
+		return &Error{Name: "SyntaxError", Line: l, Col: c, Msg: msg}
+	}
 	cut, err := Cut(text)
 	if err != nil {
 		var ce *CutError
 		if !errors.As(err, &ce) {
-			return nil, err
+			return nil, nil, err
 		}
-		return nil, r.errAt(ce.Off, "SyntaxError", gcSyntax(ce.Msg, text, ce.Off))
+		return nil, nil, errAt(ce.Off, gcSyntax(ce.Msg, text, ce.Off))
 	}
 	items := make([]PlanItem, len(cut))
 	var b strings.Builder
-	b.WriteString("package p\n")
+	b.WriteString("package main\n")
 	last := len(cut) // the items parsed: those before a misplaced package clause
 	starts := make([]int, len(cut))
 	isDecl := make([]bool, len(cut))
@@ -280,21 +284,20 @@ func (r *planner) parse(text string) ([]PlanItem, error) {
 			break
 		}
 		starts[i] = b.Len()
-		if isDecl[i] = it.IsDecl(text); isDecl[i] {
-			items[i].base = b.Len()
-			b.WriteString(text[it.Start:it.End])
+		if isDecl[i] = it.IsDecl(text); !isDecl[i] {
+			b.WriteString("func _() {")
+		}
+		b.WriteString(ps.Directive(cellFile, it.Start))
+		items[i].base = b.Len()
+		b.WriteString(text[it.Start:it.End])
+		if isDecl[i] {
 			b.WriteString("\n")
 		} else {
-			b.WriteString("func _() {\n")
-			items[i].base = b.Len()
-			b.WriteString(text[it.Start:it.End])
 			b.WriteString("\n}\n")
 		}
 	}
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", b.String(), parser.SkipObjectResolution)
-	var file *token.File
-	fset.Iterate(func(tf *token.File) bool { file = tf; return false })
+	f, err := parser.ParseFile(fset, cellFile, b.String(), parser.SkipObjectResolution)
+	file := fset.File(f.Package)
 	// at is the item whose text holds offset off of the parsed text.
 	at := func(off int) int {
 		i := 0
@@ -310,9 +313,9 @@ func (r *planner) parse(text string) ([]PlanItem, error) {
 			it := &items[at(el[0].Pos.Offset)]
 			off := el[0].Pos.Offset - it.base + it.Start
 			off = min(max(off, it.Start), len(text))
-			return nil, r.errAt(off, "SyntaxError", gcSyntax(el[0].Msg, text, off))
+			return f, nil, errAt(off, gcSyntax(el[0].Msg, text, off))
 		}
-		return nil, r.errAt(0, "SyntaxError", err.Error())
+		return f, nil, errAt(0, err.Error())
 	}
 	count := make([]int, len(items))
 	for _, d := range f.Decls {
@@ -325,7 +328,7 @@ func (r *planner) parse(text string) ([]PlanItem, error) {
 		} else if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && len(fd.Body.List) == 1 {
 			it.Stmt = fd.Body.List[0]
 		} else {
-			return nil, r.errAt(it.Start, "SyntaxError", "expected one statement")
+			return f, nil, errAt(it.Start, "expected one statement")
 		}
 	}
 	for i := range items[:last] {
@@ -337,13 +340,18 @@ func (r *planner) parse(text string) ([]PlanItem, error) {
 			if isDecl[i] {
 				what = "declaration"
 			}
-			return nil, r.errAt(items[i].Start, "SyntaxError", "expected one "+what)
+			return f, nil, errAt(items[i].Start, "expected one "+what)
 		}
 	}
 	if last < len(items) {
-		return nil, r.errAt(items[last].Start, "SyntaxError", "package clause allowed only at the start")
+		return f, nil, errAt(items[last].Start, "package clause allowed only at the start")
 	}
-	return items, nil
+	// imports first, as go/types wants them
+	sort.SliceStable(f.Decls, func(i, j int) bool {
+		d, ok := f.Decls[i].(*ast.GenDecl)
+		return ok && d.Tok == token.IMPORT
+	})
+	return f, items, nil
 }
 
 // replayFirst moves the items at or after offset at (the declarations of

@@ -3,7 +3,6 @@ package front
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"go/version"
@@ -154,9 +153,11 @@ type Checked struct {
 	Src  string // the cell as given
 	Pkg  *types.Package
 	Info *types.Info
-	File *ast.File // the cell as checked (see build)
+	File *ast.File // the cell as checked (see parseCell)
 	Fset *token.FileSet
 	ps   *Positioner
+	// items are the cell's items as parsed, before lower.
+	items []PlanItem
 	// declared holds the names the cell declares at top level.
 	declared map[string]bool
 	methods  []*ast.FuncDecl
@@ -238,16 +239,15 @@ func (s *Session) check(src string, line0, col0 int, rd *cellRedef) (*Checked, e
 	s.dropFile(s.lastCell)
 	s.lastCell = nil
 	ps := NewPositioner(src, line0, col0)
-	text, err := s.build(src, ps)
+	f, items, err := parseCell(s.fset, src, ps)
+	s.lastCell = f
+	if err == nil {
+		err = checkFuncs(items, s.Script, ps)
+	}
 	if err != nil {
 		return nil, err
 	}
-	f, err := parser.ParseFile(s.fset, cellFile, text, parser.SkipObjectResolution)
-	s.lastCell = f
-	if err != nil {
-		return nil, syntaxError(err, ps)
-	}
-	c := &Checked{Src: src, File: f, Fset: s.fset, ps: ps, cell: s.Cell, redef: rd}
+	c := &Checked{Src: src, File: f, Fset: s.fset, ps: ps, cell: s.Cell, redef: rd, items: items}
 	s.lower(c)
 	if rd == nil {
 		if rd, err = s.redefinitions(c); err != nil {
