@@ -13,15 +13,8 @@ import (
 // exists reports whether name is declared by this cell so far or is in
 // the interpreter (not counting methods).
 func (r *planner) exists(name string) bool {
-	if r.declared[name] != "" {
-		return true
-	}
-	v := &r.s.vm
-	if v.vars[name] || v.consts[name] || v.funcs[name] {
-		return true
-	}
-	_, ok := v.types[name]
-	return ok
+	_, ok := r.s.vm.types[name]
+	return ok || r.declared[name] != "" || r.s.vm.names[name] != ""
 }
 
 // checkFuncs refuses func main (but in a script) and func init: a cell
@@ -118,7 +111,7 @@ func (r *planner) funcDecl(it *PlanItem, d *ast.FuncDecl) {
 	if d.Recv != nil {
 		if base := recvBase(d); base != "" {
 			key := base + "." + d.Name.Name
-			if r.s.vm.methods[key] {
+			if r.s.vm.names[key] != "" {
 				return
 			}
 			c.Methods = []string{key}

@@ -16,7 +16,7 @@ import (
 // than declares: one it declared before, or a variable of an earlier cell
 // it declares again with the same type (Kept).
 func (r *planner) varExists(name string) bool {
-	return r.declared[name] == "var" || r.s.vm.vars[name] && r.c.Kept(name)
+	return r.declared[name] == "var" || r.s.vm.names[name] == "var" && r.c.Kept(name)
 }
 
 // varDecl turns `var x = e` on existing variables that keep their type
@@ -100,7 +100,7 @@ func (r *planner) varDecl(it *PlanItem, d *ast.GenDecl) {
 func (r *planner) refersToVars(d *ast.GenDecl) bool {
 	found := false
 	isVar := func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && (r.declared[id.Name] == "var" || r.s.vm.vars[id.Name]) {
+		if id, ok := n.(*ast.Ident); ok && (r.declared[id.Name] == "var" || r.s.vm.names[id.Name] == "var") {
 			found = true
 		}
 		return !found

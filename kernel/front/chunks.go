@@ -97,46 +97,29 @@ func (it *PlanItem) node() ast.Node {
 // vmState is what the interpreter has: the names the chunks that compiled
 // declared (see Ran).
 type vmState struct {
-	vars, consts, funcs map[string]bool
-	types               map[string]string
-	imported            map[string]string
-	methods             map[string]bool
-}
-
-func (v *vmState) init() {
-	if v.vars == nil {
-		*v = vmState{vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]bool{},
-			types: map[string]string{}, imported: map[string]string{}, methods: map[string]bool{}}
-	}
+	names    map[string]string // name → "var", "const", "func"; "T.M" → "method"
+	types    map[string]string // type name → normalized definition
+	imported map[string]string // package name → path
 }
 
 // Ran records what a chunk that compiled declared in the interpreter.
 func (s *Session) Ran(c *Chunk) {
 	v := &s.vm
-	v.init()
-	for _, n := range c.Vars {
-		if n != "_" {
-			v.vars[n] = true
-			delete(v.funcs, n)
-			delete(v.consts, n)
+	if v.names == nil {
+		*v = vmState{names: map[string]string{}, types: map[string]string{}, imported: map[string]string{}}
+	}
+	for i, names := range [][]string{c.Vars, c.Consts, c.Funcs, c.Methods} {
+		for _, n := range names {
+			if n != "_" {
+				v.names[n] = [...]string{"var", "const", "func", "method"}[i]
+			}
 		}
-	}
-	for _, n := range c.Consts {
-		v.consts[n] = true
-		delete(v.vars, n)
-	}
-	for _, n := range c.Funcs {
-		v.funcs[n] = true
-		delete(v.vars, n)
 	}
 	for n, d := range c.Types {
 		v.types[n] = d
 	}
 	for n, p := range c.Imports {
 		v.imported[n] = p
-	}
-	for _, k := range c.Methods {
-		v.methods[k] = true
 	}
 }
 
@@ -148,22 +131,18 @@ func (s *Session) Imported(name string) (string, bool) {
 }
 
 // HasVar reports whether the interpreter has a top-level variable name.
-func (s *Session) HasVar(name string) bool { return s.vm.vars[name] }
+func (s *Session) HasVar(name string) bool { return s.vm.names[name] == "var" }
 
 // inVM reports whether the interpreter has name (a "T.M" for a method).
 func (s *Session) inVM(name string) bool {
-	v := &s.vm
-	if v.vars[name] || v.consts[name] || v.funcs[name] || v.methods[name] {
-		return true
-	}
-	_, ok := v.types[name]
-	return ok
+	_, ok := s.vm.types[name]
+	return ok || s.vm.names[name] != ""
 }
 
 // Plan checks the cell src, whose first byte is at line0:col0, and plans
 // its evaluation. Errors are *Error.
 func (s *Session) Plan(src string, line0, col0 int) (*Plan, error) {
-	s.vm.init()
+	s.Ran(&Chunk{})
 	r := &planner{s: s, src: src, declared: map[string]string{}}
 	c, err := s.Check(src, line0, col0, s.inVM)
 	if err != nil {
@@ -178,7 +157,7 @@ func (s *Session) Plan(src string, line0, col0 int) (*Plan, error) {
 		// its type was redefined: declared afresh, not assigned (the
 		// interpreter would assign a value of the new type to the old
 		// variable)
-		delete(s.vm.vars, n)
+		delete(s.vm.names, n)
 	}
 	r.c, r.ps, r.items = c, c.ps, c.items
 	r.out.Checked = c
