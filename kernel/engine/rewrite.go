@@ -99,9 +99,6 @@ func parseItem(src string, it *item, _ bool, _ *front.Positioner) error {
 // newFront starts the front end of a session.
 func (s *Session) newFront() *front.Session {
 	f := front.NewSession(func(name string) (string, bool) {
-		if p, ok := s.front.Imported(name); ok {
-			return p, true
-		}
 		p, ok := s.preload[name]
 		return p, ok
 	})

@@ -150,7 +150,7 @@ func (s *Session) autoImport(c *Checked) {
 			return true
 		}
 		have[id.Name] = true
-		path, ok := s.imported[id.Name]
+		path, ok := s.vm.imported[id.Name]
 		if !ok && s.Imports != nil {
 			path, ok = s.Imports(id.Name)
 		}

@@ -123,13 +123,6 @@ func (s *Session) Ran(c *Chunk) {
 	}
 }
 
-// Imported returns the path of the package the interpreter has under
-// name.
-func (s *Session) Imported(name string) (string, bool) {
-	p, ok := s.vm.imported[name]
-	return p, ok
-}
-
 // HasVar reports whether the interpreter has a top-level variable name.
 func (s *Session) HasVar(name string) bool { return s.vm.names[name] == "var" }
 

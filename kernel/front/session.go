@@ -31,8 +31,8 @@ const (
 // A Session is not safe for concurrent use.
 type Session struct {
 	// Imports resolves a package name a cell uses as name.X without
-	// declaring or importing it (a preloaded package, or one an earlier
-	// cell imported) to its import path.
+	// declaring or importing it, and that no earlier cell imported (a
+	// preloaded package), to its import path.
 	Imports func(name string) (path string, ok bool)
 	// Script allows func main (a script's source).
 	Script bool
@@ -108,7 +108,6 @@ type Session struct {
 	order     []string                // keys of decls, oldest first
 	opaque    map[string]types.Object // variables whose type cannot be written
 	aliases   map[string]string       // import path → name in the session file
-	imported  map[string]string       // package name → path, imported by earlier cells
 	parsed    map[string]*declFile    // decls parsed on first use (reach.go)
 	importAll *ast.File               // blank imports of every alias, nil when stale
 	index     *reachIndex             // relations of decls, nil when stale (reach.go)
@@ -130,7 +129,7 @@ type Session struct {
 func NewSession(imports func(string) (string, bool)) *Session {
 	return &Session{
 		Imports: imports, fset: token.NewFileSet(),
-		decls: map[string]string{}, parsed: map[string]*declFile{}, generics: map[string]*generic{}, instances: map[string]string{}, opaque: map[string]types.Object{}, aliases: map[string]string{}, imported: map[string]string{},
+		decls: map[string]string{}, parsed: map[string]*declFile{}, generics: map[string]*generic{}, instances: map[string]string{}, opaque: map[string]types.Object{}, aliases: map[string]string{},
 	}
 }
 
@@ -368,13 +367,12 @@ func (s *Session) nameCandidates(path string) []string {
 		return nil
 	}
 	n := p.Name()
-	if s.imported[n] == path {
-		return []string{n}
+	q, ok := s.vm.imported[n]
+	if !ok && s.Imports != nil {
+		q, ok = s.Imports(n)
 	}
-	if s.Imports != nil {
-		if q, ok := s.Imports(n); ok && q == path {
-			return []string{n}
-		}
+	if ok && q == path {
+		return []string{n}
 	}
 	return nil
 }
