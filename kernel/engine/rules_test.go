@@ -146,8 +146,8 @@ func TestFuncMainAndTypeRedefinition(t *testing.T) {
 	if e.Line != 2 || !strings.Contains(e.Message, "func main") {
 		t.Fatalf("main: %+v", e)
 	}
-	if s.front.HasVar("x") {
-		t.Fatal("a cell with func main must change nothing")
+	if e := s.fail("x"); !strings.Contains(e.Message, "undefined: x") {
+		t.Fatalf("a cell with func main must change nothing: x gives %+v", e)
 	}
 	s.exec("type P struct{ X int }")
 	s.exec("type P struct {\n\tX int\n}\np := P{1}") // same definition: fine

@@ -26,7 +26,11 @@ type guardEdit struct {
 // position directive, with the guards inside.
 func (r *planner) text(it *PlanItem, from, to int) string {
 	var edits []guardEdit
-	ast.Inspect(it.node(), func(n ast.Node) bool {
+	var node ast.Node = it.Stmt
+	if it.Decl != nil {
+		node = it.Decl
+	}
+	ast.Inspect(node, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			edits = append(edits, r.makeEdits(it, n)...)

@@ -3,6 +3,7 @@ package front
 import (
 	"fmt"
 	"go/ast"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -82,13 +83,5 @@ func (r *planner) autoImports() {
 	}
 	b.WriteString(")\n")
 	line0, _ := r.ps.Pos(0)
-	r.emit(Chunk{Src: b.String(), Imports: maps(r.imported), Line: line0})
-}
-
-func maps(m map[string]string) map[string]string {
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
+	r.emit(Chunk{Src: b.String(), Imports: maps.Clone(r.imported), Line: line0})
 }

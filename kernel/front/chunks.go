@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"maps"
 	"sort"
 	"strings"
 )
@@ -87,13 +88,6 @@ type PlanItem struct {
 // program.
 func (it *PlanItem) Off(p token.Pos) int { return it.file.Offset(p) - it.base + it.Start }
 
-func (it *PlanItem) node() ast.Node {
-	if it.Decl != nil {
-		return it.Decl
-	}
-	return it.Stmt
-}
-
 // vmState is what the interpreter has: the names the chunks that compiled
 // declared (see Ran).
 type vmState struct {
@@ -122,9 +116,6 @@ func (s *Session) Ran(c *Chunk) {
 		v.imported[n] = p
 	}
 }
-
-// HasVar reports whether the interpreter has a top-level variable name.
-func (s *Session) HasVar(name string) bool { return s.vm.names[name] == "var" }
 
 // inVM reports whether the interpreter has name (a "T.M" for a method).
 func (s *Session) inVM(name string) bool {
@@ -245,7 +236,6 @@ func parseCell(fset *token.FileSet, text string, ps *Positioner) (*ast.File, []P
 	b.WriteString("package main\n")
 	last := len(cut) // the items parsed: those before a misplaced package clause
 	starts := make([]int, len(cut))
-	isDecl := make([]bool, len(cut))
 	for i, it := range cut {
 		items[i].Item = it
 		if it.Tok == token.PACKAGE {
@@ -256,17 +246,14 @@ func parseCell(fset *token.FileSet, text string, ps *Positioner) (*ast.File, []P
 			break
 		}
 		starts[i] = b.Len()
-		if isDecl[i] = it.IsDecl(text); !isDecl[i] {
+		end := "\n"
+		if !it.IsDecl(text) {
 			b.WriteString("func _() {")
+			end = "\n}\n"
 		}
 		b.WriteString(ps.Directive(cellFile, it.Start))
 		items[i].base = b.Len()
-		b.WriteString(text[it.Start:it.End])
-		if isDecl[i] {
-			b.WriteString("\n")
-		} else {
-			b.WriteString("\n}\n")
-		}
+		b.WriteString(text[it.Start:it.End] + end)
 	}
 	f, err := parser.ParseFile(fset, cellFile, b.String(), parser.SkipObjectResolution)
 	file := fset.File(f.Package)
@@ -289,30 +276,31 @@ func parseCell(fset *token.FileSet, text string, ps *Positioner) (*ast.File, []P
 		}
 		return f, nil, errAt(0, err.Error())
 	}
-	count := make([]int, len(items))
+	// each item is one declaration, or one statement in a func _()
+	notOne := func(it *PlanItem) error {
+		if it.IsDecl(text) {
+			return errAt(it.Start, "expected one declaration")
+		}
+		return errAt(it.Start, "expected one statement")
+	}
 	for _, d := range f.Decls {
-		i := at(file.Offset(d.Pos()))
-		it := &items[i]
+		it := &items[at(file.Offset(d.Pos()))]
 		it.file = file
-		count[i]++
-		if isDecl[i] {
+		fd, _ := d.(*ast.FuncDecl)
+		switch {
+		case it.Decl != nil || it.Stmt != nil:
+			return f, nil, notOne(it)
+		case it.IsDecl(text):
 			it.Decl = d
-		} else if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && len(fd.Body.List) == 1 {
+		case fd != nil && fd.Body != nil && len(fd.Body.List) == 1:
 			it.Stmt = fd.Body.List[0]
-		} else {
-			return f, nil, errAt(it.Start, "expected one statement")
+		default:
+			return f, nil, notOne(it)
 		}
 	}
 	for i := range items[:last] {
-		if items[i].Tok == token.PACKAGE {
-			continue
-		}
-		if count[i] != 1 {
-			what := "statement"
-			if isDecl[i] {
-				what = "declaration"
-			}
-			return f, nil, errAt(items[i].Start, "expected one "+what)
+		if it := &items[i]; it.Decl == nil && it.Stmt == nil && it.Tok != token.PACKAGE {
+			return f, nil, notOne(it)
 		}
 	}
 	if last < len(items) {
@@ -440,12 +428,10 @@ func (r *planner) emitDecl(c Chunk) {
 	p.Vars = append(p.Vars, c.Vars...)
 	p.Consts = append(p.Consts, c.Consts...)
 	p.Funcs = append(p.Funcs, c.Funcs...)
-	for k, v := range c.Types {
-		if p.Types == nil {
-			p.Types = map[string]string{}
-		}
-		p.Types[k] = v
+	if p.Types == nil && len(c.Types) > 0 {
+		p.Types = map[string]string{}
 	}
+	maps.Copy(p.Types, c.Types)
 	p.Methods = append(p.Methods, c.Methods...)
 }
 
