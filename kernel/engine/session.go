@@ -105,9 +105,6 @@ var stdPreload = []Preload{
 	{"os", "os"},
 }
 
-// Preloaded returns the packages cells may use without importing them.
-func Preloaded() []Preload { return preloads() }
-
 // preloads returns the preloaded packages, the registered ones after the
 // standard ones (a registered name wins).
 func preloads() []Preload {

@@ -150,8 +150,8 @@ func (s *Session) Plan(src string, line0, col0 int) (*Plan, error) {
 	if text := c.Rewritten(); text != src || c.Src != src {
 		// The rules rewrote the cell (same lines): plan the program.
 		r.src, r.ps = text, NewPositioner(text, line0, col0)
-		if at, n := c.Inserted(); n > 0 {
-			r.ps.Inserted(at, n)
+		if c.insLen > 0 {
+			r.ps.Inserted(c.insAt, c.insLen)
 		}
 		if r.items, err = r.parse(text); err != nil {
 			return nil, err

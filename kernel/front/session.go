@@ -7,7 +7,6 @@ import (
 	"go/types"
 	"go/version"
 	"runtime"
-	"sort"
 	"strings"
 )
 
@@ -189,10 +188,12 @@ type Checked struct {
 	instPos  token.Pos
 	out      string
 	final    bool
-	insAt    int
-	insLen   int
-	redef    *cellRedef // what the cell redefines (redefine.go)
-	cell     int        // Session.Cell when the cell was checked
+	// insAt and insLen are the span of the rewritten cell that holds the
+	// instances of generics the cell needs, on the line of the item that
+	// uses them first (insLen 0: none).
+	insAt, insLen int
+	redef         *cellRedef // what the cell redefines (redefine.go)
+	cell          int        // Session.Cell when the cell was checked
 	// genPlans are the rewritings of calls of the generic library
 	// (genlib.go), by the selector of the function.
 	genPlans map[*ast.SelectorExpr]*genPlan
@@ -348,16 +349,6 @@ func (s *Session) cellErrors(errs []types.Error, c *Checked) *Error {
 // Discard forgets the last checked cell: it did not run, so its
 // declarations do not join the session.
 func (s *Session) Discard() { s.pending = nil }
-
-// names lists the session's declared names, sorted (for tests).
-func (s *Session) names() []string {
-	out := append([]string(nil), s.order...)
-	for n := range s.opaque {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
 
 // nameCandidates returns the names under which a cell may reach the
 // package at path without importing it.
