@@ -470,3 +470,16 @@ func TestGenericInstancePositions(t *testing.T) {
 		t.Errorf("panic after an instance: %+v", e)
 	}
 }
+
+// TestGoConstantArgument: a constant argument of a go statement stays in
+// place, keeping its untyped conversion (the checker says it is a
+// constant: math.Pi is one though it is not a literal). `go run` prints
+// 3.1415927; copying it into a float64 temporary failed to compile.
+func TestGoConstantArgument(t *testing.T) {
+	s := newTest(t)
+	s.exec("var wg sync.WaitGroup\nfunc show(x float32) { fmt.Println(x); wg.Done() }")
+	s.exec("wg.Add(1)\ngo show(math.Pi)\nwg.Wait()")
+	if got := s.out.String(); got != "3.1415927\n" {
+		t.Fatalf("output %q, want %q", got, "3.1415927\n")
+	}
+}

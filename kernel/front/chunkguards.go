@@ -93,11 +93,15 @@ func (r *planner) goEdits(it *PlanItem, gs *ast.GoStmt) []guardEdit {
 		guardEdit{at: ce, ins: post, after: ce})
 }
 
-// isConst reports whether e is made of literals and constants only (a
-// name is a constant when the checker says the package's name is one).
-// Conversions and calls count as non-constant, which only costs a typed
-// copy.
+// isConst reports whether e is a constant (or nil): as the checker says
+// when e is the cell as checked; in a program the rules rewrote, when it
+// is made of literals and constants only (a name is a constant when the
+// package's name is one; conversions and calls count as non-constant,
+// which only costs a typed copy).
 func (r *planner) isConst(e ast.Expr) bool {
+	if tv, ok := r.c.Info.Types[e]; ok {
+		return tv.Value != nil || tv.IsNil()
+	}
 	ok := true
 	ast.Inspect(e, func(n ast.Node) bool {
 		switch x := n.(type) {
