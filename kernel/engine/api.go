@@ -1,12 +1,12 @@
 // Package engine runs notebook Go: Go without the ceremony, on the yaegi
 // interpreter, with the LDP library, gonum and gonum/plot preloaded.
 //
-// A Session holds one interpreter. Execute rewrites a cell (declarations and
-// statements in any order, optional imports, redefinition, last value shown)
-// and evaluates it; errors come back as *cell.Error with the cell's line
-// and column. Complete, Inspect and IsComplete answer from the engine's own
-// index and never call into the interpreter, so they are safe while a cell
-// runs.
+// A Session holds one interpreter. Execute has the front end (kernel/front)
+// check a cell and plan it as chunks (declarations and statements in any
+// order, optional imports, redefinition, last value shown) and evaluates
+// them; errors come back as *cell.Error with the cell's line and column.
+// Complete, Inspect and IsComplete answer from the engine's own index and
+// never call into the interpreter, so they are safe while a cell runs.
 //
 // The engine touches no sockets: it implements cell.Session, which the
 // kernel's worker process serves to the Jupyter supervisor and to `goldp nb
@@ -16,11 +16,11 @@
 //
 // A cell is cut at its top-level semicolons (written or implied by a
 // newline) into declarations and statements, which run in order, each with
-// positions that match the cell:
+// positions that match the cell (kernel/front/chunks.go):
 //
 //   - Adjacent declarations (func, method, type, const, var) form one
 //     chunk, so they may refer to each other in any order.
-//   - Imports are optional for the preloaded packages (see Preloaded): a
+//   - Imports are optional for the preloaded packages (stdPreload, kernel/symbols): a
 //     package is imported the first time a cell writes name.Member, unless
 //     a cell gave the name to something else first. So is any standard
 //     library package whose name no other standard package has (sync,

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"go/parser"
 	"go/scanner"
 	"go/token"
@@ -58,31 +59,32 @@ var rewriteSeeds = []string{
 	"y := 3 /* multi\nline */",
 }
 
-// FuzzRewrite checks that the rewriter never panics, and that every chunk
-// it produces for a cell that parsed keeps the cell's text.
+// FuzzRewrite checks that planning never panics (a front end panic is an
+// InternalError), and that every chunk it produces for a cell that parsed
+// keeps the cell's text.
 func FuzzRewrite(f *testing.F) {
 	for _, s := range rewriteSeeds {
 		f.Add(s)
 	}
+	ts := newTest(f)
+	if _, err := ts.Execute(context.Background(), "x, m := 1, map[string]int{}\nfunc f(int) {}", nil); err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, code string) {
-		view := &sessionView{
-			vars: map[string]bool{"x": true, "m": true}, consts: map[string]bool{}, funcs: map[string]bool{"f": true},
-			types: map[string]string{}, imported: map[string]string{"fmt": "fmt"},
-			preload: map[string]string{"strings": "strings", "rand": "math/rand/v2"},
-		}
-		p, err := rewrite(code, 1, 1, view)
+		p, err := ts.plan(code, 1, 1)
+		ts.front.Discard()
 		if err != nil {
-			if _, ok := err.(*cellError); !ok {
-				t.Fatalf("error of type %T: %v", err, err)
+			if err.Name == "InternalError" {
+				t.Fatalf("%q: %v", code, err)
 			}
 			return
 		}
 		for _, c := range p.chunks {
-			if c.src == "" {
+			if c.Src == "" {
 				t.Fatalf("empty chunk for %q", code)
 			}
-			if err := parseLikeInterpreter(c.src); err != nil {
-				t.Fatalf("cell %q gave a chunk that does not parse: %v\n%s", code, err, c.src)
+			if err := parseLikeInterpreter(c.Src); err != nil {
+				t.Fatalf("cell %q gave a chunk that does not parse: %v\n%s", code, err, c.Src)
 			}
 		}
 		s := &Session{}

@@ -77,8 +77,8 @@ func checkSizes(c *front.Checked) error {
 			need = bytesText(float64(size))
 		}
 		line, col := c.Pos(n.Pos())
-		bad = &cellError{"CompileError", fmt.Sprintf("%s of type %s needs %s, more than the %s of memory available (the cell was not run)",
-			what, types.TypeString(t, types.RelativeTo(c.Pkg)), need, bytesText(float64(limit))), line, col}
+		bad = &front.Error{Line: line, Col: col, Msg: fmt.Sprintf("%s of type %s needs %s, more than the %s of memory available (the cell was not run)",
+			what, types.TypeString(t, types.RelativeTo(c.Pkg)), need, bytesText(float64(limit)))}
 	}
 	ast.Inspect(c.File, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -102,43 +102,12 @@ func checkSizes(c *front.Checked) error {
 	return bad
 }
 
-// allocEdit is an insertion into a cell's source (see copyGuarded, whose
-// edit type has the same fields).
-type allocEdit struct {
-	at    int
-	ins   string
-	skip  int
-	after int
-}
-
-// guardEdits returns the edits of the guards at n: the size checks of
-// make and the count of goroutines (see spawnEdits). The panic guards of
-// callbacks are the front end's (rule callbackguard).
-func (r *rewriter) guardEdits(it *item, n ast.Node) []allocEdit {
-	call, ok := n.(*ast.CallExpr)
-	if !ok {
-		return r.spawnEdits(it, n)
-	}
-	return r.allocEdits(it, call)
-}
-
 // Goroutine storms: a cell that starts a million goroutines holds gigabytes
 // and stops answering. A go statement of a cell first calls the runtime
 // helper Spawn, which panics in the starting goroutine once maxGoroutines
-// started by cells are alive; the go statement's guard (see copyGuarded)
-// counts them out when they end.
+// started by cells are alive; the go statement's guard (see
+// kernel/front/chunkguards.go) counts them out when they end.
 const maxGoroutines = 100_000
-
-// spawnEdits puts the check before a go statement (always in a statement
-// list: go is not a simple statement).
-func (r *rewriter) spawnEdits(it *item, n ast.Node) []allocEdit {
-	gs, ok := n.(*ast.GoStmt)
-	if !ok {
-		return nil
-	}
-	at := it.off(gs.Pos())
-	return []allocEdit{{at: at, ins: rtName + ".Spawn(); ", after: at}}
-}
 
 // rtSpawn counts a goroutine a cell starts, or panics at the limit.
 func (s *Session) rtSpawn() {
@@ -180,27 +149,6 @@ func (s *Session) stormError() *cell.Error {
 
 // rtGoEnd counts out a goroutine started by a go statement.
 func (s *Session) rtGoEnd() { s.live.Add(-1) }
-
-// allocEdits returns the edits that check the size arguments of a call of
-// the builtin make: make(T, n, c) becomes
-// make(T, rt.Len(n, (T)(nil)), rt.Len(c, (T)(nil))).
-func (r *rewriter) allocEdits(it *item, call *ast.CallExpr) []allocEdit {
-	if len(call.Args) < 2 {
-		return nil
-	}
-	if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "make" || r.exists("make") {
-		return nil
-	}
-	typ := r.src[it.off(call.Args[0].Pos()):it.off(call.Args[0].End())]
-	var out []allocEdit
-	for _, a := range call.Args[1:] {
-		as, ae := it.off(a.Pos()), it.off(a.End())
-		out = append(out,
-			allocEdit{at: as, ins: rtName + ".Len(", after: as},
-			allocEdit{at: ae, ins: ", (" + typ + ")(nil))", after: ae})
-	}
-	return out
-}
 
 // Callbacks: a function literal passed to a function or method of a
 // compiled package (time.AfterFunc(d, func() { ... })) may run on a

@@ -22,6 +22,7 @@ import (
 	"github.com/goldp/goldp/kernel/engine/internal/cellerrors"
 	"github.com/goldp/goldp/kernel/engine/internal/yaegiwrap"
 	"github.com/goldp/goldp/kernel/fmtval"
+	"github.com/goldp/goldp/kernel/front"
 )
 
 // Session is one notebook-Go interpreter with its state: the names cells
@@ -47,9 +48,13 @@ type Session struct {
 	sinkMu sync.Mutex
 	sink   cell.Sink
 
-	mu   sync.Mutex // serializes Execute and Reset
-	in   *interp.Interpreter
-	view sessionView
+	mu    sync.Mutex // serializes Execute and Reset
+	in    *interp.Interpreter
+	front *front.Session // checks and plans the cells (see rewrite.go)
+	cell  int            // the number of the cell being run, from 1
+	// preload maps a package name to the import path it is imported from
+	// on first use.
+	preload map[string]string
 
 	// cell state, guarded by cellMu: the values passed to the runtime by
 	// the last expression and a goroutine panic reported by the guard.
@@ -99,9 +104,6 @@ var stdPreload = []Preload{
 	{"sort", "sort"}, {"time", "time"}, {"errors", "errors"}, {"math/rand/v2", "rand"},
 	{"os", "os"},
 }
-
-// Preloaded returns the packages cells may use without importing them.
-func Preloaded() []Preload { return preloads() }
 
 // preloads returns the preloaded packages, the registered ones after the
 // standard ones (a registered name wins).
@@ -221,13 +223,8 @@ func (s *Session) start() error {
 			syms[k[:i]] = v
 		}
 	}
-	s.view = sessionView{
-		vars: map[string]bool{}, consts: map[string]bool{}, funcs: map[string]bool{},
-		types: map[string]string{}, imported: map[string]string{rtName: rtPath, fmtName: "fmt", displayName: "github.com/goldp/goldp/kernel/display", genericName: genericPath},
-		methods: map[string]bool{},
-		preload: auto,
-		script:  s.opts.Filename != "",
-	}
+	s.preload, s.cell = auto, 0
+	s.front = s.newFront()
 	s.idx.reset(pre, syms)
 	return nil
 }
@@ -405,14 +402,10 @@ func (s *Session) execute(ctx context.Context, code string) (*result, error) {
 // run rewrites and evaluates src, whose first byte is at line0:col0 of
 // the cell.
 func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result, error) {
-	s.view.cell++
-	p, err := rewrite(src, line0, col0, &s.view)
-	if err != nil {
-		var ce *cellError
-		if errors.As(err, &ce) {
-			return nil, s.newError(ce.name, ce.msg, ce.line, ce.col)
-		}
-		return nil, s.newError("Error", err.Error(), 0, 0)
+	s.cell++
+	p, perr := s.plan(src, line0, col0)
+	if perr != nil {
+		return nil, perr
 	}
 	for _, n := range p.notes {
 		fmt.Fprintln(s.stderr.w, n)
@@ -442,12 +435,12 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result
 		}
 		prog, err := s.compileRich(c)
 		if prog == nil && err == nil {
-			prog, err = s.compile(c.src)
+			prog, err = s.compile(c.Src)
 		}
 		if err != nil {
 			return nil, s.compileError(err, c)
 		}
-		s.record(c)
+		s.front.Ran(&c.Chunk)
 		kept := s.kept
 		_, err = s.in.ExecuteWithContext(ctx, prog)
 		if err != nil {
@@ -461,7 +454,7 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result
 		if kept.file != nil && !runsLater(kept.src) {
 			s.in.FileSet().RemoveFile(kept.file)
 		}
-		value = c.value
+		value = c.Value
 		s.cellMu.Lock()
 		returned := s.returned
 		s.cellMu.Unlock()
@@ -608,34 +601,6 @@ func addedFiles(fset *token.FileSet, base int) []*token.File {
 	return out
 }
 
-// record adds what a compiled chunk declares to the session's view.
-func (s *Session) record(c *chunk) {
-	for _, n := range c.vars {
-		if n != "_" {
-			s.view.vars[n] = true
-			delete(s.view.funcs, n)
-			delete(s.view.consts, n)
-		}
-	}
-	for _, n := range c.consts {
-		s.view.consts[n] = true
-		delete(s.view.vars, n)
-	}
-	for _, n := range c.funcs {
-		s.view.funcs[n] = true
-		delete(s.view.vars, n)
-	}
-	for n, d := range c.types {
-		s.view.types[n] = d
-	}
-	for n, p := range c.imports {
-		s.view.imported[n] = p
-	}
-	for _, k := range c.methodKeys {
-		s.view.methods[k] = true
-	}
-}
-
 // richRenders maps a display method to the call that renders a value
 // through its interface ("": the value's text, fmt.Sprint).
 var richRenders = map[string]string{
@@ -655,13 +620,13 @@ var richRenders = map[string]string{
 // (front.Checked.Renders). It returns nil, nil when the value needs no
 // such help.
 func (s *Session) compileRich(c *chunk) (*interp.Program, error) {
-	if c.rich == nil {
+	if c.Rich == nil {
 		return nil, nil
 	}
-	head := wrapOpen + "__v := (" + c.rich.expr + ")\n"
+	head := wrapOpen + "__v := (" + c.Rich.Expr + ")\n"
 	text := `""`
 	var renders []string
-	for _, m := range c.rich.methods {
+	for _, m := range c.Rich.Methods {
 		r, ok := richRenders[m]
 		switch {
 		case !ok:
@@ -691,7 +656,7 @@ func (s *Session) compileRich(c *chunk) (*interp.Program, error) {
 func (s *Session) liveTypes(p *plan) map[string]reflect.Type {
 	var names []string
 	for _, c := range p.chunks {
-		names = append(names, c.vars...)
+		names = append(names, c.Vars...)
 	}
 	if len(names) == 0 {
 		return nil
@@ -788,7 +753,7 @@ func (s *Session) compileError(err error, c *chunk) *cell.Error {
 		col, _ := strconv.Atoi(m[2])
 		return s.newError(name, explain(m[3]), l, col)
 	}
-	return s.newError(name, explain(msg), c.line, 0)
+	return s.newError(name, explain(msg), c.Line, 0)
 }
 
 // explain adds the working alternative to messages of known interpreter
@@ -839,7 +804,7 @@ func (s *Session) runError(ctx context.Context, err error, c *chunk) *cell.Error
 			frames = frames[:len(frames)-1]
 		}
 		if c != nil {
-			e.Line, e.Col = c.line, c.col
+			e.Line, e.Col = c.Line, c.Col
 		}
 		if e.Line == 0 && len(frames) > 0 {
 			e.Line, e.Col = frames[0].line, frames[0].col
@@ -860,7 +825,7 @@ func (s *Session) runError(ctx context.Context, err error, c *chunk) *cell.Error
 			if e.Line > 0 {
 				from = fmt.Sprintf("    from the cell's statement at %s:%d:%d", s.fileName(), e.Line, e.Col)
 			}
-			if cellNo == s.view.cell {
+			if cellNo == s.cell {
 				e.Line, e.Col = l, col
 				head = fmt.Sprintf("%s:%d:%d: panic: %s", s.fileName(), l, col, msg)
 			} else {

@@ -296,13 +296,13 @@ func TestSimpleStatements(t *testing.T) {
 func TestFrontEndPanic(t *testing.T) {
 	ts := newTest(t)
 	ts.exec(`x := 1`)
-	ts.view.front.HasSymbol = func(path, name string) bool { panic("boom") }
+	ts.front.HasSymbol = func(path, name string) bool { panic("boom") }
 	_, err := ts.Execute(context.Background(), "x = 2\nfmt.Println(strings.ToUpper(\"a\"))", nil)
 	var ce *cell.Error
 	if !errors.As(err, &ce) || ce.Name != "InternalError" || !strings.Contains(ce.Message, "boom") || !strings.Contains(ce.Message, "bug in goldp") {
 		t.Fatalf("err = %v, want an InternalError naming the front end's panic", err)
 	}
-	ts.view.front.HasSymbol = nil
+	ts.front.HasSymbol = nil
 	if got := ts.exec(`x`); got != "1" {
 		t.Fatalf("x = %s after the refused cell, want 1 (nothing of it ran)", got)
 	}

@@ -1,70 +1,12 @@
 package front
 
 import (
-	"errors"
 	"go/ast"
-	"go/scanner"
 	"go/token"
 	"strconv"
-	"strings"
 )
 
-// build writes the cell as a Go file in package main: imports first, other
-// declarations as they are, and every statement in a function of its own
-// (func _() { stmt }). Each piece starts with a line directive naming its
-// position in the cell, so that every position the parser and the checker
-// report is a cell position. lower then turns the statements that declare
-// session variables into package-level declarations.
-func (s *Session) build(src string, ps *Positioner) (string, error) {
-	items, err := Cut(src)
-	if err != nil {
-		var ce *CutError
-		if errors.As(err, &ce) {
-			l, c := ps.Pos(ce.Off)
-			return "", &Error{Line: l, Col: c, Msg: ce.Msg}
-		}
-		return "", err
-	}
-	var b strings.Builder
-	b.WriteString("package main\n")
-	for _, it := range items {
-		if it.Tok == token.IMPORT {
-			b.WriteString(ps.Directive(cellFile, it.Start))
-			b.WriteString(src[it.Start:it.End])
-			b.WriteString("\n")
-		}
-	}
-	for i, it := range items {
-		switch {
-		case it.Tok == token.PACKAGE:
-			if i > 0 {
-				l, c := ps.Pos(it.Start)
-				return "", &Error{Line: l, Col: c, Msg: "package clause allowed only at the start"}
-			}
-		case it.Tok == token.IMPORT:
-		case it.IsDecl(src):
-			b.WriteString(ps.Directive(cellFile, it.Start))
-			b.WriteString(src[it.Start:it.End])
-			b.WriteString("\n")
-		default:
-			b.WriteString("func _() {")
-			b.WriteString(ps.Directive(cellFile, it.Start))
-			b.WriteString(src[it.Start:it.End])
-			b.WriteString("\n}\n")
-		}
-	}
-	return b.String(), nil
-}
-
-// syntaxError converts a parser error.
-func syntaxError(err error, ps *Positioner) *Error {
-	if el, ok := err.(scanner.ErrorList); ok && len(el) > 0 {
-		return &Error{Line: el[0].Pos.Line, Col: el[0].Pos.Column, Msg: el[0].Msg}
-	}
-	return &Error{Line: ps.line0, Col: ps.col0, Msg: err.Error()}
-}
-
-// stmtOf returns the statement of a func _() { stmt } the builder wrote,
+// stmtOf returns the statement of a func _() { stmt } parseCell wrote,
 // or nil.
 func stmtOf(d ast.Decl) ast.Stmt {
 	fd, ok := d.(*ast.FuncDecl)
@@ -208,7 +150,7 @@ func (s *Session) autoImport(c *Checked) {
 			return true
 		}
 		have[id.Name] = true
-		path, ok := s.imported[id.Name]
+		path, ok := s.vm.imported[id.Name]
 		if !ok && s.Imports != nil {
 			path, ok = s.Imports(id.Name)
 		}

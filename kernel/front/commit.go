@@ -21,8 +21,9 @@ func (s *Session) commit(c *Checked, defined func(string) bool) {
 	for _, fd := range c.methods {
 		methods[recvBase(fd)+"."+fd.Name.Name] = fd
 	}
-	for n, p := range c.imports {
-		s.imported[n] = p
+	if defined == nil {
+		// no interpreter reports what ran (Ran): the imports ran
+		s.Ran(&Chunk{Imports: c.imports})
 	}
 	// generics never reach the interpreter (monomorph.go): their
 	// templates join the session with the cell; the instances the

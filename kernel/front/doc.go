@@ -79,13 +79,21 @@
 //
 //	redeclare    a := in a cell of a name it declared before keeps the type
 //
-// The engine plans how the interpreter runs the rewritten cell from the
-// answers of plan.go, made from the checker's information rather than the
-// cell's syntax (golden tests in testdata/plan.txtar print them after the
-// program): whether the cell shows its last value and through which
-// display interfaces of cell types, the packages its program uses by name,
-// the variables it declares again with the same type, and (stale.go) the
-// functions of earlier cells that keep a previous definition.
+// Plan (chunks.go) turns the rewritten cell into the chunks the engine
+// evaluates one after the other, each with its text, position and what it
+// declares, organised by construct as well: chunkdecls.go (func, type,
+// const; func main and init refused), chunkdefine.go (:= and var: a
+// variable kept with its type is assigned), chunkimports.go and
+// chunkguards.go (go statements and make); golden tests in
+// testdata/chunks.txtar ("cell in, chunks out"). The engine reports each
+// chunk that compiled (Ran), so the front end knows what the interpreter
+// has. The plan's questions are answered from the checker's information
+// rather than the cell's syntax (plan.go, golden tests in
+// testdata/plan.txtar): whether the cell shows its last value and through
+// which display interfaces of cell types, the packages its program uses by
+// name, the variables it declares again with the same type, and
+// (stale.go) the functions of earlier cells that keep a previous
+// definition.
 //
 // TestRefused lists every refused construct.
 package front

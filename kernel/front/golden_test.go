@@ -75,6 +75,9 @@ func goldenRun(t *testing.T, data string, file string) string {
 	s.FmtHook = "H"
 	s.GenericHook = "G"
 	s.plainFields = file != "jsontags.txtar"
+	if file == "chunks.txtar" {
+		return chunksRun(t, s, cells)
+	}
 	for i, cell := range cells {
 		s.Cell = i + 1
 		c, err := s.Check(cell, 1, 1, nil)

@@ -486,12 +486,6 @@ func (c *Checked) monomorphize() *Error {
 	return nil
 }
 
-// Inserted returns the span of the rewritten cell (Rewritten) that holds
-// the instances of generics the cell needs: they sit on the line of the
-// item that uses them first, so the columns after them on that line are
-// the cell's columns plus n. n is 0 when nothing was inserted.
-func (c *Checked) Inserted() (at, n int) { return c.insAt, c.insLen }
-
 // inGenericDecl reports whether p lies in a generic declaration of the
 // cell.
 func (c *Checked) inGenericDecl(p token.Pos) bool {

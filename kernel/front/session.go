@@ -3,12 +3,10 @@ package front
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"go/version"
 	"runtime"
-	"sort"
 	"strings"
 )
 
@@ -32,8 +30,8 @@ const (
 // A Session is not safe for concurrent use.
 type Session struct {
 	// Imports resolves a package name a cell uses as name.X without
-	// declaring or importing it (a preloaded package, or one an earlier
-	// cell imported) to its import path.
+	// declaring or importing it, and that no earlier cell imported (a
+	// preloaded package), to its import path.
 	Imports func(name string) (path string, ok bool)
 	// Script allows func main (a script's source).
 	Script bool
@@ -94,13 +92,21 @@ type Session struct {
 	// point the positions of generic instances at their cell lines (the
 	// interpreter's file name for cell source).
 	LineFile string
+	// RuntimeHook names the package of the engine's runtime in the
+	// chunks (see Plan): Value(vs ...any) receives the cell's value,
+	// Spawn() counts a goroutine a go statement starts, Len(n, zero any)
+	// int checks a size given to make. GoGuard names the interpreted
+	// func(pos string) a goroutine a go statement starts defers.
+	RuntimeHook, GoGuard string
+	// Vet, if set, is called by Plan on the checked cell before it is
+	// planned; its error refuses the cell.
+	Vet func(*Checked) error
 
 	fset      *token.FileSet
 	decls     map[string]string       // "x", "T", "T.M" → declaration source
 	order     []string                // keys of decls, oldest first
 	opaque    map[string]types.Object // variables whose type cannot be written
 	aliases   map[string]string       // import path → name in the session file
-	imported  map[string]string       // package name → path, imported by earlier cells
 	parsed    map[string]*declFile    // decls parsed on first use (reach.go)
 	importAll *ast.File               // blank imports of every alias, nil when stale
 	index     *reachIndex             // relations of decls, nil when stale (reach.go)
@@ -115,19 +121,23 @@ type Session struct {
 	instCount  int
 	genVersion int
 	redef      redefState // sources of declarations, redefined types (redefine.go)
+	vm         vmState    // what the interpreter has (chunks.go)
 }
 
 // NewSession returns an empty session.
 func NewSession(imports func(string) (string, bool)) *Session {
 	return &Session{
 		Imports: imports, fset: token.NewFileSet(),
-		decls: map[string]string{}, parsed: map[string]*declFile{}, generics: map[string]*generic{}, instances: map[string]string{}, opaque: map[string]types.Object{}, aliases: map[string]string{}, imported: map[string]string{},
+		decls: map[string]string{}, parsed: map[string]*declFile{}, generics: map[string]*generic{}, instances: map[string]string{}, opaque: map[string]types.Object{}, aliases: map[string]string{},
 	}
 }
 
 // Error is a cell the front end refuses: a type error in Go's words or a
 // construct it cannot run correctly, at the cell's line and column.
 type Error struct {
+	// Name is "SyntaxError" for a cell that does not parse, "" for
+	// any other.
+	Name      string
 	Line, Col int
 	Msg       string
 	// More holds further errors, each as "L:C: message".
@@ -141,9 +151,11 @@ type Checked struct {
 	Src  string // the cell as given
 	Pkg  *types.Package
 	Info *types.Info
-	File *ast.File // the cell as checked (see build)
+	File *ast.File // the cell as checked (see parseCell)
 	Fset *token.FileSet
 	ps   *Positioner
+	// items are the cell's items as parsed, before lower.
+	items []PlanItem
 	// declared holds the names the cell declares at top level.
 	declared map[string]bool
 	methods  []*ast.FuncDecl
@@ -176,10 +188,12 @@ type Checked struct {
 	instPos  token.Pos
 	out      string
 	final    bool
-	insAt    int
-	insLen   int
-	redef    *cellRedef // what the cell redefines (redefine.go)
-	cell     int        // Session.Cell when the cell was checked
+	// insAt and insLen are the span of the rewritten cell that holds the
+	// instances of generics the cell needs, on the line of the item that
+	// uses them first (insLen 0: none).
+	insAt, insLen int
+	redef         *cellRedef // what the cell redefines (redefine.go)
+	cell          int        // Session.Cell when the cell was checked
 	// genPlans are the rewritings of calls of the generic library
 	// (genlib.go), by the selector of the function.
 	genPlans map[*ast.SelectorExpr]*genPlan
@@ -225,16 +239,15 @@ func (s *Session) check(src string, line0, col0 int, rd *cellRedef) (*Checked, e
 	s.dropFile(s.lastCell)
 	s.lastCell = nil
 	ps := NewPositioner(src, line0, col0)
-	text, err := s.build(src, ps)
+	f, items, err := parseCell(s.fset, src, ps)
+	s.lastCell = f
+	if err == nil {
+		err = checkFuncs(items, s.Script, ps)
+	}
 	if err != nil {
 		return nil, err
 	}
-	f, err := parser.ParseFile(s.fset, cellFile, text, parser.SkipObjectResolution)
-	s.lastCell = f
-	if err != nil {
-		return nil, syntaxError(err, ps)
-	}
-	c := &Checked{Src: src, File: f, Fset: s.fset, ps: ps, cell: s.Cell, redef: rd}
+	c := &Checked{Src: src, File: f, Fset: s.fset, ps: ps, cell: s.Cell, redef: rd, items: items}
 	s.lower(c)
 	if rd == nil {
 		if rd, err = s.redefinitions(c); err != nil {
@@ -337,16 +350,6 @@ func (s *Session) cellErrors(errs []types.Error, c *Checked) *Error {
 // declarations do not join the session.
 func (s *Session) Discard() { s.pending = nil }
 
-// names lists the session's declared names, sorted (for tests).
-func (s *Session) names() []string {
-	out := append([]string(nil), s.order...)
-	for n := range s.opaque {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // nameCandidates returns the names under which a cell may reach the
 // package at path without importing it.
 func (s *Session) nameCandidates(path string) []string {
@@ -355,13 +358,12 @@ func (s *Session) nameCandidates(path string) []string {
 		return nil
 	}
 	n := p.Name()
-	if s.imported[n] == path {
-		return []string{n}
+	q, ok := s.vm.imported[n]
+	if !ok && s.Imports != nil {
+		q, ok = s.Imports(n)
 	}
-	if s.Imports != nil {
-		if q, ok := s.Imports(n); ok && q == path {
-			return []string{n}
-		}
+	if ok && q == path {
+		return []string{n}
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package engine
+package front
 
 import (
 	"go/scanner"
