@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -156,21 +157,6 @@ func recvName(e ast.Expr) string {
 	return ""
 }
 
-var keywords = []string{
-	"break", "case", "chan", "const", "continue", "default", "defer", "else",
-	"fallthrough", "for", "func", "go", "goto", "if", "import", "interface",
-	"map", "package", "range", "return", "select", "struct", "switch", "type", "var",
-}
-
-var builtins = []string{
-	"append", "cap", "close", "complex", "copy", "delete", "imag", "len", "make",
-	"new", "panic", "print", "println", "real", "recover",
-	"bool", "byte", "complex128", "complex64", "error", "float32", "float64",
-	"int", "int16", "int32", "int64", "int8", "rune", "string",
-	"uint", "uint16", "uint32", "uint64", "uint8", "uintptr", "any",
-	"true", "false", "nil", "iota",
-}
-
 func isIdentRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // identBefore returns the start of the identifier that ends at end.
@@ -208,59 +194,46 @@ func (s *Session) Complete(code string, cursor int) Completion {
 	}
 	start := identBefore(code, cursor)
 	prefix := code[start:cursor]
-	c := Completion{Start: start, End: cursor}
+	type match struct{ name, kind string }
+	var ms []match
 	add := func(name, kind string) {
 		if strings.HasPrefix(name, prefix) && !strings.HasPrefix(name, "__goldp") {
-			c.Matches = append(c.Matches, name)
-			c.Kinds = append(c.Kinds, kind)
+			ms = append(ms, match{name, kind})
 		}
 	}
 	x := s.idx
 	x.mu.RLock()
 	if start > 0 && code[start-1] == '.' {
 		bs := identBefore(code, start-1)
-		base := code[bs : start-1]
-		for _, m := range x.selectorMembers(base) {
+		for _, m := range x.selectorMembers(code[bs : start-1]) {
 			add(m.Name, m.Kind)
 		}
-		x.mu.RUnlock()
-		return sortCompletion(c)
-	}
-	for n, m := range x.decls {
-		add(n, m.Kind)
-	}
-	for n := range x.pkgs {
-		if _, ok := x.decls[n]; !ok && n != rtName {
-			add(n, "package")
+	} else {
+		for n, m := range x.decls {
+			add(n, m.Kind)
+		}
+		for n := range x.pkgs {
+			if _, ok := x.decls[n]; !ok && n != rtName {
+				add(n, "package")
+			}
+		}
+		for t := token.BREAK; t <= token.VAR; t++ { // the keywords
+			add(t.String(), "keyword")
+		}
+		for _, n := range types.Universe.Names() {
+			add(n, "builtin")
 		}
 	}
 	x.mu.RUnlock()
-	for _, k := range keywords {
-		add(k, "keyword")
+	// sorted by name; of a name both a cell and the language declare, the
+	// cell's
+	slices.SortStableFunc(ms, func(a, b match) int { return strings.Compare(a.name, b.name) })
+	ms = slices.CompactFunc(ms, func(a, b match) bool { return a.name == b.name })
+	c := Completion{Start: start, End: cursor, Matches: make([]string, 0, len(ms)), Kinds: make([]string, 0, len(ms))}
+	for _, m := range ms {
+		c.Matches = append(c.Matches, m.name)
+		c.Kinds = append(c.Kinds, m.kind)
 	}
-	for _, b := range builtins {
-		add(b, "builtin")
-	}
-	return sortCompletion(c)
-}
-
-func sortCompletion(c Completion) Completion {
-	idx := make([]int, len(c.Matches))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return c.Matches[idx[a]] < c.Matches[idx[b]] })
-	ms, ks := make([]string, 0, len(idx)), make([]string, 0, len(idx))
-	seen := map[string]bool{}
-	for _, i := range idx {
-		if seen[c.Matches[i]] {
-			continue
-		}
-		seen[c.Matches[i]] = true
-		ms = append(ms, c.Matches[i])
-		ks = append(ks, c.Kinds[i])
-	}
-	c.Matches, c.Kinds = ms, ks
 	return c
 }
 

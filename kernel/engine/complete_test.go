@@ -35,6 +35,12 @@ func TestComplete(t *testing.T) {
 	if !contains(c.Matches, "for") {
 		t.Fatalf("keywords: %+v", c)
 	}
+	// every keyword and predeclared name of the Go that builds goldp
+	for _, want := range []string{"fallthrough", "select", "min", "max", "clear", "comparable", "iota"} {
+		if c = s.Complete(want[:2], 2); !contains(c.Matches, want) {
+			t.Errorf("Complete(%q) lacks %s: %v", want[:2], want, c.Matches)
+		}
+	}
 	c = s.Complete("str", 3)
 	if !contains(c.Matches, "strings") || !contains(c.Matches, "strconv") || !contains(c.Matches, "string") {
 		t.Fatalf("packages: %+v", c)
