@@ -83,7 +83,7 @@ func (x *index) addCell(p *plan, live map[string]reflect.Type) {
 	}
 	for n, t := range c.Vars() {
 		x.typed[n] = typedMembers(t)
-		x.varType[n] = types.TypeString(t, mainQualifier)
+		x.varType[n] = front.TypeString(t)
 	}
 	x.addHovers(c.Hovers())
 	for _, n := range c.Dropped() {
@@ -92,15 +92,6 @@ func (x *index) addCell(p *plan, live map[string]reflect.Type) {
 		delete(x.varType, n)
 		delete(x.live, n)
 	}
-}
-
-// mainQualifier writes the types of cells unqualified and those of
-// packages by their names, as a cell writes them.
-func mainQualifier(p *types.Package) string {
-	if p.Path() == "main" {
-		return ""
-	}
-	return p.Name()
 }
 
 // addHovers records what the front end knows of the cell's declarations:
