@@ -239,6 +239,11 @@ func (x *index) selectorMembers(base string) []member {
 	if m, ok := x.decls[base]; ok && m.Kind == "type" {
 		return x.methods[base] // method expressions
 	}
+	// a variable of a cell type: the type's members as the cells have
+	// declared them so far, methods of later cells included
+	if ms, ok := x.methods[strings.TrimPrefix(x.varType[base], "*")]; ok {
+		return ms
+	}
 	return x.typed[base]
 }
 

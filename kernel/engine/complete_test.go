@@ -201,3 +201,20 @@ func TestGenericsIndexed(t *testing.T) {
 		t.Errorf("completion of bi.: %v", c.Matches)
 	}
 }
+
+// TestCompleteLaterMethods: a variable of a cell type completes the
+// methods later cells declare for the type, with their doc, as in Go,
+// where the method set belongs to the type, not to the variable.
+func TestCompleteLaterMethods(t *testing.T) {
+	s := newTest(t)
+	s.exec("type T struct{ A int }\nv := T{}\np := &T{}")
+	s.exec("// M does nothing.\nfunc (T) M() {}\nfunc (*T) P() {}")
+	for _, code := range []string{"v.", "p."} {
+		if c := s.Complete(code, 2); strings.Join(c.Matches, " ") != "A M P" {
+			t.Errorf("Complete(%q) = %v, want A M P", code, c.Matches)
+		}
+	}
+	if b, ok := s.Inspect("v.M", 3, 0); !ok || !strings.Contains(b["text/plain"].(string), "M does nothing.") {
+		t.Errorf("Inspect(v.M) = %v %v", ok, b)
+	}
+}
