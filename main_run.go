@@ -23,8 +23,8 @@ func init() { register("run", cmdRun) }
 // cmdRun implements "goldp run [flags] file.go [args]": the script runs as
 // one notebook-Go cell; text goes to stdout, displayed images and plots are
 // saved as files in the output directory (their paths printed), errors are
-// printed as file.go:line:col: message with exit status 1, and Ctrl-C
-// stops the script with exit status 130.
+// printed as file.go:line:col: message with exit status 1 (2 for a panic,
+// as in Go), and Ctrl-C stops the script with exit status 130.
 func cmdRun(args []string) int {
 	fs := flag.NewFlagSet("goldp run", flag.ContinueOnError)
 	out := fs.String("o", "", "save displayed images and plots in `DIR` as NNN.png/.svg, replacing those of an earlier run (default $GOLDP_OUT, else ./goldp-out/<script name>, the directory's name for a main.go)")
@@ -38,17 +38,18 @@ Printed text goes to stdout. Each displayed image or plot (also the last
 value) is saved as DIR/NNN.png (or .svg) and its path printed; HTML,
 Markdown and LaTeX displays print their plain-text form. Progress bars go
 to stderr, redrawn in place on a terminal. Errors are printed as
-file.go:line:col: message with exit status 1; Ctrl-C stops the script
-with exit status 130.
+file.go:line:col: message with exit status 1 (2 for a panic, as in
+Go); Ctrl-C stops the script with exit status 130.
 
 Exit status:
   0    the script ran to its end
-  1    it failed (an error, a panic in the script's own code)
+  1    it failed: a syntax or compile error, a file that cannot be read,
+       or log.Fatal (as in Go)
   2    bad usage, or a fault that ends the process as it ends a compiled
-       Go program: a panic in a goroutine or callback the script started
-       (Go's "panic: ..." text on stderr; output after it is not
-       printed), a stack overflow, running out of memory (the runtime
-       prints why on stderr)
+       Go program: a panic, in the script's own code or in a goroutine
+       or callback it started (for the latter Go's "panic: ..." text on
+       stderr; output after it is not printed), a stack overflow,
+       running out of memory (the runtime prints why on stderr)
   n    the script called os.Exit(n), as the compiled program exits
   130  interrupted (SIGINT, SIGTERM)
 
@@ -84,7 +85,12 @@ Exit status:
 		Terminal:   term.IsTerminal(int(os.Stderr.Fd())),
 		NewSession: newScriptSession,
 	}
-	return exitStatus(s.Run(ctx))
+	err := s.Run(ctx)
+	var e *cell.Error
+	if errors.As(err, &e) && e.Name == cell.Panic {
+		return 2 // as a compiled Go program that panics
+	}
+	return exitStatus(err)
 }
 
 // exitStatus maps a runner error to the process exit status.

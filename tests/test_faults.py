@@ -339,3 +339,34 @@ def test_goldp_run_goroutine_panic_ends_like_go(tmp_path, kind):
         assert r.returncode == 2 and r.stdout == "0\n", (r.returncode, r.stdout, r.stderr)
         assert re.search(r"\n\ngoroutine \d+ \[running\]:\n", r.stderr), r.stderr
     assert head(interpreted.stderr) == head(compiled.stderr), (compiled.stderr, interpreted.stderr)
+
+
+MAIN_EXIT_PROGRAMS = {
+    # a panic of the main goroutine: the runtime exits 2
+    "panic": ('panic("boom")', 2),
+    "index": ('var xs []int\n\t_ = xs[5]', 2),
+    "error value": ('panic(fmt.Errorf("bad %d", 3))', 2),
+    # log.Fatal prints and exits 1; os.Exit(n) exits n
+    "log.Fatal": ('log.SetFlags(0)\n\tlog.Fatalf("fatal %d", 7)', 1),
+    "os.Exit": ("os.Exit(3)", 3),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(MAIN_EXIT_PROGRAMS))
+def test_goldp_run_main_exit_status_like_go(tmp_path, kind):
+    """`goldp run` ends with the exit status of the compiled program when
+    the script's main path panics, calls log.Fatal or os.Exit, with what
+    was printed before it, and prints nothing after it."""
+    body, status = MAIN_EXIT_PROGRAMS[kind]
+    src = tmp_path / "main.go"
+    src.write_text('package main\n\nimport (\n\t"fmt"\n\t"log"\n\t"os"\n)\n\nvar _ = log.Print\nvar _ = os.Exit\n\n'
+                   'func main() {\n\tfmt.Println(0)\n\t%s\n\tfmt.Println(1)\n}\n' % body)
+    exe = tmp_path / "prog"
+    subprocess.run(["go", "build", "-o", str(exe), str(src)], check=True, cwd=tmp_path, timeout=300,
+                   env={**os.environ, "GO111MODULE": "off"})
+    compiled = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    interpreted = subprocess.run([GOLDP, "run", str(src)], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    for r in (compiled, interpreted):
+        assert r.returncode == status and r.stdout == "0\n", (r.returncode, r.stdout, r.stderr)
+    if kind == "log.Fatal":
+        assert interpreted.stderr == compiled.stderr == "fatal 7\n", (compiled.stderr, interpreted.stderr)

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -21,26 +22,25 @@ import (
 type member struct {
 	Name, Kind, Signature, Doc string
 	Methods                    []member
-	// typed: the signature is the front end's (go/types); iface: a
-	// variable of an interface type. owner is the cell type that
-	// declares a method or field found through a variable's type.
-	typed, iface bool
-	owner        string
+	// iface: a variable of an interface type (its dynamic type says
+	// more). owner is the cell type that declares a method or field found
+	// through a variable's type.
+	iface bool
+	owner string
 }
 
 // index answers completion and inspection without the interpreter. It is
-// filled from the declarations of each successful cell and from the
-// compiled packages' symbol tables and doc index.
+// filled from what the front end (go/types) knows of each cell that ran,
+// and from the compiled packages' symbol tables and doc index.
 type index struct {
 	mu      sync.RWMutex
 	pkgs    map[string]string                   // name → import path
 	syms    map[string]map[string]reflect.Value // import path → symbols
 	decls   map[string]member                   // names declared by cells
 	methods map[string][]member                 // cell type → methods and fields
-	varType map[string]string                   // variable → written type
-	results map[string]string                   // cell function → first result type
+	varType map[string]string                   // variable → its static type, as Go writes it
 	live    map[string]reflect.Type             // variable → dynamic type after its cell
-	typed   map[string][]member                 // variable → members of its static type (front end)
+	typed   map[string][]member                 // variable → members of its static type
 	members map[string][]member                 // cache of package members
 }
 
@@ -57,7 +57,6 @@ func (x *index) reset(pkgs map[string]string, syms map[string]map[string]reflect
 	x.decls = map[string]member{}
 	x.methods = map[string][]member{}
 	x.varType = map[string]string{}
-	x.results = map[string]string{}
 	x.live = map[string]reflect.Type{}
 	x.typed = map[string][]member{}
 	if x.members == nil {
@@ -65,166 +64,43 @@ func (x *index) reset(pkgs map[string]string, syms map[string]map[string]reflect
 	}
 }
 
-// addCell records the declarations of a cell that ran.
+// addCell records the declarations of a cell that ran, as the front end
+// checked them, and the dynamic types of its variables.
 func (x *index) addCell(p *plan, live map[string]reflect.Type) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	for n, t := range live {
-		x.live[n] = t
-	}
-	if p.checked != nil {
-		for n, t := range p.checked.Vars() {
-			x.typed[n] = typedMembers(t)
-		}
-	}
 	for _, c := range p.chunks {
 		for n, path := range c.imports {
 			x.pkgs[n] = path
 		}
 	}
-	if p.checked != nil {
-		// the interpreter only sees instances of the cells' generics
-		// (front/monomorph.go): index the generics as the cell wrote them
-		for _, g := range p.checked.Generics() {
-			m := member{Name: g.Name, Kind: g.Kind, Signature: g.Signature, Doc: docAbove(p.checked.Src, g.Start)}
-			if g.Kind == "method" {
-				x.methods[g.Recv] = putMember(x.methods[g.Recv], m)
-			} else {
-				x.decls[g.Name] = m
-			}
-		}
+	for n, t := range live {
+		x.live[n] = t
 	}
-	defer func() {
-		for n, m := range x.decls {
-			if strings.HasPrefix(n, "__goldp") {
-				delete(x.decls, n) // instances of generics
-			}
-			if t := x.varType[n]; m.Kind == "var" && strings.Contains(t, "__goldp") && p.checked != nil {
-				if vt, ok := p.checked.Vars()[n]; ok {
-					x.varType[n] = types.TypeString(vt, func(q *types.Package) string {
-						if q.Path() == "main" {
-							return ""
-						}
-						return q.Name()
-					})
-				}
-			}
-		}
-	}()
-	replay := -1
-	if p.checked != nil {
-		replay = p.checked.ReplayAt()
+	c := p.checked
+	if c == nil {
+		return
 	}
-	for i := range p.items {
-		it := &p.items[i]
-		if internalNames(it) || (replay >= 0 && it.Start >= replay) {
-			// a redefined type, or a declaration of an earlier cell
-			// declared again for it: its own cell's entry stays
-			continue
-		}
-		doc := docAbove(p.src, it.Start)
-		switch d := it.decl.(type) {
-		case *ast.FuncDecl:
-			end := it.End
-			if d.Body != nil {
-				end = it.off(d.Body.Lbrace)
-			}
-			sig := strings.TrimSpace(p.src[it.Start:end])
-			m := member{Name: d.Name.Name, Kind: "func", Signature: sig, Doc: doc}
-			if d.Recv == nil && d.Type.Results != nil && len(d.Type.Results.List) > 0 {
-				rt := d.Type.Results.List[0].Type
-				x.results[d.Name.Name] = p.src[it.off(rt.Pos()):it.off(rt.End())]
-			}
-			if d.Recv != nil && len(d.Recv.List) > 0 {
-				m.Kind = "method"
-				recv := recvName(d.Recv.List[0].Type)
-				x.methods[recv] = putMember(x.methods[recv], m)
-			} else {
-				x.decls[m.Name] = m
-			}
-		case *ast.GenDecl:
-			for _, sp := range d.Specs {
-				switch s := sp.(type) {
-				case *ast.TypeSpec:
-					sig := "type " + p.src[it.off(s.Pos()):it.off(s.End())]
-					sdoc := doc
-					if len(d.Specs) > 1 {
-						sdoc = docAbove(p.src, it.off(s.Pos()))
-					}
-					x.decls[s.Name.Name] = member{Name: s.Name.Name, Kind: "type", Signature: sig, Doc: sdoc}
-					if st, ok := s.Type.(*ast.StructType); ok {
-						for _, f := range st.Fields.List {
-							ft := p.src[it.off(f.Type.Pos()):it.off(f.Type.End())]
-							for _, n := range f.Names {
-								x.methods[s.Name.Name] = putMember(x.methods[s.Name.Name],
-									member{Name: n.Name, Kind: "field", Signature: n.Name + " " + ft})
-							}
-						}
-					}
-				case *ast.ValueSpec:
-					kind := "var"
-					if d.Tok == token.CONST {
-						kind = "const"
-					}
-					sig := kind + " " + p.src[it.off(s.Pos()):it.off(s.End())]
-					for _, n := range s.Names {
-						x.decls[n.Name] = member{Name: n.Name, Kind: kind, Signature: sig, Doc: doc}
-						if s.Type != nil {
-							x.varType[n.Name] = p.src[it.off(s.Type.Pos()):it.off(s.Type.End())]
-						} else if len(s.Values) == len(s.Names) {
-							x.varType[n.Name] = x.guessType(s.Values[0], p.src, it)
-						}
-					}
-				}
-			}
-		}
-		if as, ok := it.stmt.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
-			sig := strings.TrimSpace(p.src[it.Start:it.End])
-			for i, e := range as.Lhs {
-				id, ok := e.(*ast.Ident)
-				if !ok || id.Name == "_" {
-					continue
-				}
-				x.decls[id.Name] = member{Name: id.Name, Kind: "var", Signature: sig, Doc: doc}
-				if len(as.Rhs) == len(as.Lhs) {
-					x.varType[id.Name] = x.guessType(as.Rhs[i], p.src, it)
-				} else {
-					delete(x.varType, id.Name)
-				}
-			}
-		}
+	for n, t := range c.Vars() {
+		x.typed[n] = typedMembers(t)
+		x.varType[n] = front.TypeString(t)
 	}
-	if p.checked != nil {
-		for _, n := range p.checked.Dropped() {
-			delete(x.decls, n)
-			delete(x.typed, n)
-			delete(x.varType, n)
-			delete(x.live, n)
-		}
-		x.addHovers(p.checked.Hovers())
+	x.addHovers(c.Hovers())
+	for _, n := range c.Dropped() {
+		delete(x.decls, n)
+		delete(x.typed, n)
+		delete(x.varType, n)
+		delete(x.live, n)
 	}
-}
-
-// internalNames reports whether the item declares a name of the
-// interpreter's own (a redefined type, or a method of one).
-func internalNames(it *item) bool {
-	if fd, ok := it.decl.(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) > 0 {
-		return strings.Contains(recvName(fd.Recv.List[0].Type), "__goldp")
-	}
-	for _, n := range itemNames(it) {
-		if strings.Contains(n, "__goldp") {
-			return true
-		}
-	}
-	return false
 }
 
 // addHovers records what the front end knows of the cell's declarations:
 // signatures from go/types and the doc comments of the cell as written.
-// x.mu is held.
+// A type's members keep the doc of its methods that earlier cells
+// declared. x.mu is held.
 func (x *index) addHovers(hs []front.Hover) {
 	for _, h := range hs {
-		m := member{Name: h.Name, Kind: h.Kind, Signature: h.Signature, Doc: h.Doc, typed: true, iface: h.Interface}
+		m := member{Name: h.Name, Kind: h.Kind, Signature: h.Signature, Doc: h.Doc, iface: h.Interface}
 		switch h.Kind {
 		case "method":
 			x.methods[h.Recv] = putMember(x.methods[h.Recv], m)
@@ -233,7 +109,7 @@ func (x *index) addHovers(hs []front.Hover) {
 			old := x.methods[h.Name]
 			var ms []member
 			for _, mm := range h.Members {
-				nm := member{Name: mm.Name, Kind: mm.Kind, Signature: mm.Signature, typed: true}
+				nm := member{Name: mm.Name, Kind: mm.Kind, Signature: mm.Signature}
 				for _, o := range old {
 					if o.Name == mm.Name && o.Kind == mm.Kind {
 						nm.Doc = o.Doc
@@ -246,31 +122,6 @@ func (x *index) addHovers(hs []front.Hover) {
 			x.decls[h.Name] = m
 		}
 	}
-}
-
-// guessType returns the type an expression obviously has (a composite
-// literal, its address, new(T), a call of a cell function), or "".
-func (x *index) guessType(e ast.Expr, src string, it *item) string {
-	switch v := e.(type) {
-	case *ast.CompositeLit:
-		if v.Type != nil {
-			return src[it.off(v.Type.Pos()):it.off(v.Type.End())]
-		}
-	case *ast.UnaryExpr:
-		if v.Op == token.AND {
-			if t := x.guessType(v.X, src, it); t != "" {
-				return "*" + t
-			}
-		}
-	case *ast.CallExpr:
-		if id, ok := v.Fun.(*ast.Ident); ok {
-			if id.Name == "new" && len(v.Args) == 1 {
-				return "*" + src[it.off(v.Args[0].Pos()):it.off(v.Args[0].End())]
-			}
-			return x.results[id.Name]
-		}
-	}
-	return ""
 }
 
 func putMember(ms []member, m member) []member {
@@ -295,47 +146,6 @@ func recvName(e ast.Expr) string {
 		return recvName(t.X)
 	}
 	return ""
-}
-
-// docAbove returns the // comment lines directly above offset start.
-func docAbove(src string, start int) string {
-	ls := strings.LastIndexByte(src[:start], '\n')
-	if ls < 0 || strings.TrimSpace(src[ls+1:start]) != "" {
-		return ""
-	}
-	var lines []string
-	end := ls
-	for end > 0 {
-		prev := strings.LastIndexByte(src[:end], '\n')
-		l := strings.TrimSpace(src[prev+1 : end])
-		if !strings.HasPrefix(l, "//") {
-			break
-		}
-		lines = append(lines, strings.TrimSpace(strings.TrimPrefix(l, "//")))
-		if prev < 0 {
-			break
-		}
-		end = prev
-	}
-	for i, j := 0, len(lines)-1; i < j; i, j = i+1, j-1 {
-		lines[i], lines[j] = lines[j], lines[i]
-	}
-	return strings.Join(lines, "\n")
-}
-
-var keywords = []string{
-	"break", "case", "chan", "const", "continue", "default", "defer", "else",
-	"fallthrough", "for", "func", "go", "goto", "if", "import", "interface",
-	"map", "package", "range", "return", "select", "struct", "switch", "type", "var",
-}
-
-var builtins = []string{
-	"append", "cap", "close", "complex", "copy", "delete", "imag", "len", "make",
-	"new", "panic", "print", "println", "real", "recover",
-	"bool", "byte", "complex128", "complex64", "error", "float32", "float64",
-	"int", "int16", "int32", "int64", "int8", "rune", "string",
-	"uint", "uint16", "uint32", "uint64", "uint8", "uintptr", "any",
-	"true", "false", "nil", "iota",
 }
 
 func isIdentRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
@@ -375,59 +185,46 @@ func (s *Session) Complete(code string, cursor int) Completion {
 	}
 	start := identBefore(code, cursor)
 	prefix := code[start:cursor]
-	c := Completion{Start: start, End: cursor}
+	type match struct{ name, kind string }
+	var ms []match
 	add := func(name, kind string) {
 		if strings.HasPrefix(name, prefix) && !strings.HasPrefix(name, "__goldp") {
-			c.Matches = append(c.Matches, name)
-			c.Kinds = append(c.Kinds, kind)
+			ms = append(ms, match{name, kind})
 		}
 	}
 	x := s.idx
 	x.mu.RLock()
 	if start > 0 && code[start-1] == '.' {
 		bs := identBefore(code, start-1)
-		base := code[bs : start-1]
-		for _, m := range x.selectorMembers(base) {
+		for _, m := range x.selectorMembers(code[bs : start-1]) {
 			add(m.Name, m.Kind)
 		}
-		x.mu.RUnlock()
-		return sortCompletion(c)
-	}
-	for n, m := range x.decls {
-		add(n, m.Kind)
-	}
-	for n := range x.pkgs {
-		if _, ok := x.decls[n]; !ok && n != rtName {
-			add(n, "package")
+	} else {
+		for n, m := range x.decls {
+			add(n, m.Kind)
+		}
+		for n := range x.pkgs {
+			if _, ok := x.decls[n]; !ok && n != rtName {
+				add(n, "package")
+			}
+		}
+		for t := token.BREAK; t <= token.VAR; t++ { // the keywords
+			add(t.String(), "keyword")
+		}
+		for _, n := range types.Universe.Names() {
+			add(n, "builtin")
 		}
 	}
 	x.mu.RUnlock()
-	for _, k := range keywords {
-		add(k, "keyword")
+	// sorted by name; of a name both a cell and the language declare, the
+	// cell's
+	slices.SortStableFunc(ms, func(a, b match) int { return strings.Compare(a.name, b.name) })
+	ms = slices.CompactFunc(ms, func(a, b match) bool { return a.name == b.name })
+	c := Completion{Start: start, End: cursor, Matches: make([]string, 0, len(ms)), Kinds: make([]string, 0, len(ms))}
+	for _, m := range ms {
+		c.Matches = append(c.Matches, m.name)
+		c.Kinds = append(c.Kinds, m.kind)
 	}
-	for _, b := range builtins {
-		add(b, "builtin")
-	}
-	return sortCompletion(c)
-}
-
-func sortCompletion(c Completion) Completion {
-	idx := make([]int, len(c.Matches))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return c.Matches[idx[a]] < c.Matches[idx[b]] })
-	ms, ks := make([]string, 0, len(idx)), make([]string, 0, len(idx))
-	seen := map[string]bool{}
-	for _, i := range idx {
-		if seen[c.Matches[i]] {
-			continue
-		}
-		seen[c.Matches[i]] = true
-		ms = append(ms, c.Matches[i])
-		ks = append(ks, c.Kinds[i])
-	}
-	c.Matches, c.Kinds = ms, ks
 	return c
 }
 
@@ -442,71 +239,12 @@ func (x *index) selectorMembers(base string) []member {
 	if m, ok := x.decls[base]; ok && m.Kind == "type" {
 		return x.methods[base] // method expressions
 	}
-	if ms, ok := x.typed[base]; ok {
+	// a variable of a cell type: the type's members as the cells have
+	// declared them so far, methods of later cells included
+	if ms, ok := x.methods[strings.TrimPrefix(x.varType[base], "*")]; ok {
 		return ms
 	}
-	if t, ok := x.varType[base]; ok && t != "" {
-		if ms := x.typeMembers(t); ms != nil {
-			return ms
-		}
-	}
-	if t, ok := x.live[base]; ok {
-		return reflectMembers(t)
-	}
-	return nil
-}
-
-// typeMembers lists the fields and methods of a type written in a cell
-// ("T", "*T", "mat.Dense").
-func (x *index) typeMembers(t string) []member {
-	t = strings.TrimPrefix(t, "*")
-	if ms, ok := x.methods[t]; ok {
-		return ms
-	}
-	if i := strings.IndexByte(t, '.'); i > 0 {
-		path, ok := x.pkgs[t[:i]]
-		if !ok {
-			return nil
-		}
-		name := t[i+1:]
-		if extraMembers != nil {
-			for _, m := range extraMembers(path) {
-				if m.Name == name {
-					return m.Methods
-				}
-			}
-		}
-		if v, ok := x.syms[path][name]; ok && v.Kind() == reflect.Pointer {
-			return reflectMembers(reflect.PointerTo(v.Type().Elem()))
-		}
-	}
-	return nil
-}
-
-// reflectMembers lists the exported fields and methods of a compiled type.
-func reflectMembers(t reflect.Type) []member {
-	var out []member
-	for i := 0; i < t.NumMethod(); i++ {
-		m := t.Method(i)
-		if m.IsExported() {
-			out = append(out, member{Name: m.Name, Kind: "method", Signature: "func " + m.Name + strings.TrimPrefix(m.Type.String(), "func")})
-		}
-	}
-	st := t
-	if st.Kind() == reflect.Pointer {
-		st = st.Elem()
-		for i := 0; i < t.NumMethod(); i++ {
-		}
-	}
-	if st.Kind() == reflect.Struct {
-		for i := 0; i < st.NumField(); i++ {
-			f := st.Field(i)
-			if f.IsExported() {
-				out = append(out, member{Name: f.Name, Kind: "field", Signature: f.Name + " " + f.Type.String()})
-			}
-		}
-	}
-	return out
+	return x.typed[base]
 }
 
 // packageMembers lists the exported names of a compiled package, from the
@@ -631,18 +369,13 @@ func (x *index) lookup(base, name string) (member, bool) {
 						}
 					}
 				}
-				if m.Doc == "" && extraDoc != nil {
-					if d, ok := x.compiledMethodDoc(base, name); ok {
-						return d, true
-					}
-				}
 				return m, true
 			}
 		}
 		return member{}, false
 	}
 	if m, ok := x.decls[name]; ok {
-		if t, ok := x.live[name]; ok && m.Kind == "var" && (!m.typed || m.iface) {
+		if t, ok := x.live[name]; ok && m.iface {
 			ts := t.String()
 			if strings.Contains(ts, "struct {") {
 				ts = x.varType[name]
@@ -666,26 +399,6 @@ func (x *index) lookup(base, name string) (member, bool) {
 			}
 		}
 		return m, true
-	}
-	return member{}, false
-}
-
-// compiledMethodDoc finds the doc of a method of a variable whose type is
-// a compiled package type.
-func (x *index) compiledMethodDoc(base, name string) (member, bool) {
-	t := strings.TrimPrefix(x.varType[base], "*")
-	if i := strings.IndexByte(t, '.'); i > 0 {
-		if path, ok := x.pkgs[t[:i]]; ok {
-			return extraDoc(path, t[i+1:]+"."+name)
-		}
-	}
-	if lt, ok := x.live[base]; ok {
-		if lt.Kind() == reflect.Pointer {
-			lt = lt.Elem()
-		}
-		if lt.PkgPath() != "" {
-			return extraDoc(lt.PkgPath(), lt.Name()+"."+name)
-		}
 	}
 	return member{}, false
 }
@@ -802,36 +515,6 @@ func typedMembers(t types.Type) []member {
 			}
 		}
 		out = append(out, mm)
-	}
-	return out
-}
-
-// itemNames lists the top-level names an item declares.
-func itemNames(it *item) []string {
-	var out []string
-	switch d := it.decl.(type) {
-	case *ast.FuncDecl:
-		if d.Recv == nil {
-			out = append(out, d.Name.Name)
-		}
-	case *ast.GenDecl:
-		for _, sp := range d.Specs {
-			switch s := sp.(type) {
-			case *ast.ValueSpec:
-				for _, n := range s.Names {
-					out = append(out, n.Name)
-				}
-			case *ast.TypeSpec:
-				out = append(out, s.Name.Name)
-			}
-		}
-	}
-	if as, ok := it.stmt.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
-		for _, e := range as.Lhs {
-			if id, ok := e.(*ast.Ident); ok {
-				out = append(out, id.Name)
-			}
-		}
 	}
 	return out
 }

@@ -35,6 +35,12 @@ func TestComplete(t *testing.T) {
 	if !contains(c.Matches, "for") {
 		t.Fatalf("keywords: %+v", c)
 	}
+	// every keyword and predeclared name of the Go that builds goldp
+	for _, want := range []string{"fallthrough", "select", "min", "max", "clear", "comparable", "iota"} {
+		if c = s.Complete(want[:2], 2); !contains(c.Matches, want) {
+			t.Errorf("Complete(%q) lacks %s: %v", want[:2], want, c.Matches)
+		}
+	}
 	c = s.Complete("str", 3)
 	if !contains(c.Matches, "strings") || !contains(c.Matches, "strconv") || !contains(c.Matches, "string") {
 		t.Fatalf("packages: %+v", c)
@@ -193,5 +199,22 @@ func TestGenericsIndexed(t *testing.T) {
 	}
 	if c := s.Session.Complete("bi.", 3); strings.Join(c.Matches, " ") != "Get v" {
 		t.Errorf("completion of bi.: %v", c.Matches)
+	}
+}
+
+// TestCompleteLaterMethods: a variable of a cell type completes the
+// methods later cells declare for the type, with their doc, as in Go,
+// where the method set belongs to the type, not to the variable.
+func TestCompleteLaterMethods(t *testing.T) {
+	s := newTest(t)
+	s.exec("type T struct{ A int }\nv := T{}\np := &T{}")
+	s.exec("// M does nothing.\nfunc (T) M() {}\nfunc (*T) P() {}")
+	for _, code := range []string{"v.", "p."} {
+		if c := s.Complete(code, 2); strings.Join(c.Matches, " ") != "A M P" {
+			t.Errorf("Complete(%q) = %v, want A M P", code, c.Matches)
+		}
+	}
+	if b, ok := s.Inspect("v.M", 3, 0); !ok || !strings.Contains(b["text/plain"].(string), "M does nothing.") {
+		t.Errorf("Inspect(v.M) = %v %v", ok, b)
 	}
 }

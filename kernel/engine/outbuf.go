@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"reflect"
 	"sync"
@@ -184,7 +185,7 @@ func (s *Session) outExports() interp.Exports {
 		out.Flush()
 		os.Exit(code)
 	}
-	return interp.Exports{
+	ex := interp.Exports{
 		".": {"MapTypes": reflect.ValueOf(mt)},
 		"os/os": {
 			"Stdout": reflect.ValueOf(&file).Elem(),
@@ -193,6 +194,45 @@ func (s *Session) outExports() interp.Exports {
 		// Use resets fmt's Print functions when given the key "fmt/fmt";
 		// any other key with the directory "fmt" adds to package fmt.
 		"fmt/fmt_": {"Fprint": fprint, "Fprintf": fprintf, "Fprintln": fprintln},
+	}
+	if s.opts.GoPanicExits {
+		lg := logExports(s.stderr, exit)
+		for _, n := range []string{"Fatal", "Fatalf", "Fatalln", "Panic", "Panicf", "Panicln", "Print", "Printf", "Println"} {
+			mt[lg[n]] = symbols.MapTypes[reflect.ValueOf(log.Print)]
+		}
+		ex["log/log"] = lg
+	}
+	return ex
+}
+
+// logExports is package log for a session that owns the process (a
+// script): log.Fatal and its kin print and exit with status 1, as in a
+// compiled program, where yaegi makes them panic. The package-level
+// functions share one logger on w, so that log.SetFlags, SetPrefix and
+// SetOutput apply to Fatal too.
+func logExports(w io.Writer, exit func(int)) map[string]reflect.Value {
+	l := log.New(w, "", log.LstdFlags)
+	fatal := func(s string) {
+		l.Output(3, s)
+		exit(1)
+	}
+	return map[string]reflect.Value{
+		"Fatal":     reflect.ValueOf(func(v ...any) { fatal(fmt.Sprint(v...)) }),
+		"Fatalf":    reflect.ValueOf(func(f string, v ...any) { fatal(fmt.Sprintf(f, v...)) }),
+		"Fatalln":   reflect.ValueOf(func(v ...any) { fatal(fmt.Sprintln(v...)) }),
+		"Flags":     reflect.ValueOf(l.Flags),
+		"Output":    reflect.ValueOf(l.Output),
+		"Panic":     reflect.ValueOf(l.Panic),
+		"Panicf":    reflect.ValueOf(l.Panicf),
+		"Panicln":   reflect.ValueOf(l.Panicln),
+		"Prefix":    reflect.ValueOf(l.Prefix),
+		"Print":     reflect.ValueOf(l.Print),
+		"Printf":    reflect.ValueOf(l.Printf),
+		"Println":   reflect.ValueOf(l.Println),
+		"SetFlags":  reflect.ValueOf(l.SetFlags),
+		"SetOutput": reflect.ValueOf(l.SetOutput),
+		"SetPrefix": reflect.ValueOf(l.SetPrefix),
+		"Writer":    reflect.ValueOf(l.Writer),
 	}
 }
 

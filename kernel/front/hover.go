@@ -29,12 +29,6 @@ type Hover struct {
 // (declarations of earlier cells that a redefinition declared again keep
 // those of their own cells).
 func (c *Checked) Hovers() []Hover {
-	qual := func(p *types.Package) string {
-		if p.Path() == mainPath {
-			return ""
-		}
-		return p.Name()
-	}
 	end := len(c.Src)
 	if c.redef != nil {
 		end = c.redef.start
@@ -60,7 +54,7 @@ func (c *Checked) Hovers() []Hover {
 			}
 			sig := fn.Type().(*types.Signature)
 			h := Hover{Name: d.Name.Name, Kind: "func", Doc: doc}
-			rest := fn.Name() + strings.TrimPrefix(types.TypeString(sig, qual), "func")
+			rest := fn.Name() + strings.TrimPrefix(TypeString(sig), "func")
 			h.Signature = "func " + rest
 			if recv := sig.Recv(); recv != nil && d.Recv != nil {
 				h.Kind, h.Recv = "method", recvBase(d)
@@ -93,7 +87,7 @@ func (c *Checked) Hovers() []Hover {
 						if o == nil || n.Name == "_" {
 							continue
 						}
-						h := Hover{Name: n.Name, Kind: "var", Signature: types.ObjectString(o, qual), Doc: sdoc}
+						h := Hover{Name: n.Name, Kind: "var", Signature: types.ObjectString(o, cellQualifier), Doc: sdoc}
 						if k, ok := o.(*types.Const); ok {
 							h.Kind = "const"
 							if !strings.Contains(h.Signature, " = ") {

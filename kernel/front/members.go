@@ -30,17 +30,24 @@ func (c *Checked) Vars() map[string]types.Type {
 	return out
 }
 
+// TypeString writes t as a cell writes it: types the cells declare by
+// their names, those of packages qualified with the package's name
+// ("*mat.Dense", "[]Point").
+func TypeString(t types.Type) string { return types.TypeString(t, cellQualifier) }
+
+// cellQualifier qualifies the names of packages as a cell does.
+func cellQualifier(p *types.Package) string {
+	if p.Path() == mainPath {
+		return ""
+	}
+	return p.Name()
+}
+
 // Members lists the fields and methods a value of type t has, as Go
 // resolves x.f for an addressable x of that type (the methods of *T
 // included), sorted by name. Unexported members of other packages are
 // left out.
 func Members(t types.Type) []Member {
-	qual := func(p *types.Package) string {
-		if p.Path() == mainPath {
-			return ""
-		}
-		return p.Name()
-	}
 	seen := map[string]bool{}
 	var out []Member
 	visible := func(name string, pkg *types.Package) bool {
@@ -58,19 +65,19 @@ func Members(t types.Type) []Member {
 		}
 		seen[f.Name()] = true
 		sig := f.Type().(*types.Signature)
-		m := Member{Name: f.Name(), Kind: "method", Signature: "func " + f.Name() + strings.TrimPrefix(types.TypeString(sig, qual), "func")}
+		m := Member{Name: f.Name(), Kind: "method", Signature: "func " + f.Name() + strings.TrimPrefix(TypeString(sig), "func")}
 		if recv := sig.Recv(); recv != nil {
 			rn := recv.Name()
 			if rn == "" {
 				rn = "_"
 			}
-			m.Signature = "func (" + rn + " " + types.TypeString(recv.Type(), qual) + ") " + strings.TrimPrefix(m.Signature, "func ")
+			m.Signature = "func (" + rn + " " + TypeString(recv.Type()) + ") " + strings.TrimPrefix(m.Signature, "func ")
 			rt := recv.Type()
 			if p, ok := rt.(*types.Pointer); ok {
 				rt = p.Elem()
 			}
 			if n, ok := types.Unalias(rt).(*types.Named); ok && n.Obj().Pkg() != nil {
-				m.Type = qual(n.Obj().Pkg())
+				m.Type = cellQualifier(n.Obj().Pkg())
 				if m.Type != "" {
 					m.Type += "."
 				}
@@ -93,7 +100,7 @@ func Members(t types.Type) []Member {
 			f := st.Field(i)
 			if visible(f.Name(), f.Pkg()) && !seen[f.Name()] {
 				seen[f.Name()] = true
-				out = append(out, Member{Name: f.Name(), Kind: "field", Signature: f.Name() + " " + types.TypeString(f.Type(), qual)})
+				out = append(out, Member{Name: f.Name(), Kind: "field", Signature: f.Name() + " " + TypeString(f.Type())})
 			}
 			if f.Embedded() {
 				fields(f.Type(), depth+1)

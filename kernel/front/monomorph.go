@@ -748,53 +748,6 @@ func (c *Checked) Redefined() map[string][]string {
 	return out
 }
 
-// Generic is a generic function, type or method of a generic type a cell
-// declared, as the cell wrote it (the interpreter only sees instances).
-type Generic struct {
-	Name      string // the function or type; the method's name for a method
-	Recv      string // a method's type
-	Kind      string // "func", "type" or "method"
-	Signature string // the declaration without its body
-	Start     int    // offset of the declaration in the cell
-}
-
-// Generics lists the generic declarations of the cell.
-func (c *Checked) Generics() []Generic {
-	var out []Generic
-	for _, d := range c.File.Decls {
-		switch d := d.(type) {
-		case *ast.FuncDecl:
-			ok := false
-			name, recv, kind := d.Name.Name, "", "func"
-			if d.Recv == nil {
-				ok = d.Type.TypeParams != nil && d.Type.TypeParams.NumFields() > 0
-			} else if g := c.gens[recvBase(d)]; g != nil {
-				ok, recv, kind = true, g.name, "method"
-			}
-			if !ok {
-				continue
-			}
-			end := d.End()
-			if d.Body != nil {
-				end = d.Body.Lbrace
-			}
-			out = append(out, Generic{Name: name, Recv: recv, Kind: kind, Signature: strings.TrimSpace(c.Src[c.off(d.Pos()):c.off(end)]), Start: c.off(d.Pos())})
-		case *ast.GenDecl:
-			if d.Tok != token.TYPE {
-				continue
-			}
-			for _, sp := range d.Specs {
-				ts := sp.(*ast.TypeSpec)
-				if ts.TypeParams == nil || ts.TypeParams.NumFields() == 0 {
-					continue
-				}
-				out = append(out, Generic{Name: ts.Name.Name, Kind: "type", Signature: "type " + c.src(ts), Start: c.off(ts.Pos())})
-			}
-		}
-	}
-	return out
-}
-
 // renderer writes a type under the type arguments of an instance: as the
 // cell's code names it (instances of generic types by their instance's
 // name), or, with key set, as a unique key (package paths, Go's names).

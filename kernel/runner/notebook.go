@@ -330,7 +330,8 @@ func (p *nbPublisher) addLocked(o *nbformat.Output) {
 	c.Outputs = append(c.Outputs, o)
 }
 
-func (p *nbPublisher) stream(name, text string) {
+// Stream appends text to the running cell's stream output.
+func (p *nbPublisher) Stream(name, text string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	c := p.target()
@@ -345,9 +346,6 @@ func (p *nbPublisher) stream(name, text string) {
 	p.text.WriteString(text)
 	p.pending = true
 }
-
-// Stream appends text to the running cell's stream output.
-func (p *nbPublisher) Stream(name, text string) { p.stream(name, text) }
 
 // Display adds display_data, or with update replaces the data of every
 // earlier output shown under displayID (in any cell).
@@ -402,6 +400,6 @@ type streamWriter struct {
 }
 
 func (w streamWriter) Write(b []byte) (int, error) {
-	w.p.stream(w.name, string(b))
+	w.p.Stream(w.name, string(b))
 	return len(b), nil
 }

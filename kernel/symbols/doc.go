@@ -2,6 +2,7 @@ package symbols
 
 import (
 	_ "embed"
+	"encoding/binary"
 	"fmt"
 	"sort"
 	"strings"
@@ -126,25 +127,16 @@ type decoder struct {
 }
 
 func (d *decoder) uvarint() uint64 {
-	var x uint64
-	var shift uint
-	for d.err == nil {
-		if d.off >= len(d.s) {
-			d.err = fmt.Errorf("symbols: doc index truncated at byte %d", d.off)
-			return 0
-		}
-		b := d.s[d.off]
-		d.off++
-		if b < 0x80 {
-			return x | uint64(b)<<shift
-		}
-		x |= uint64(b&0x7f) << shift
-		shift += 7
-		if shift > 63 {
-			d.err = fmt.Errorf("symbols: doc index: bad varint at byte %d", d.off)
-		}
+	if d.err != nil {
+		return 0
 	}
-	return 0
+	x, n := binary.Uvarint([]byte(d.s[d.off:min(len(d.s), d.off+binary.MaxVarintLen64)]))
+	if n <= 0 {
+		d.err = fmt.Errorf("symbols: doc index: bad or truncated varint at byte %d", d.off)
+		return 0
+	}
+	d.off += n
+	return x
 }
 
 // count reads a list length, bounded by the bytes left (every element
