@@ -238,6 +238,26 @@ def test_interrupt_storm_keeps_state(kernel):
     assert r["status"] == "ok", r
 
 
+def test_interrupt_when_every_processor_spins(kernel):
+    # Goroutines that keep every processor of the worker busy without
+    # allocating or making a system call: the worker's request reader runs
+    # only because the runtime's monitor thread preempts them, and that
+    # thread sleeps unless a system call or a collection wakes it. The
+    # worker reads its requests with ordinary system calls so that every
+    # cell wakes it: a build with raw calls in the worker lost the worker on
+    # these cells in two runs of this test out of three.
+    km, kc = kernel
+    run(kc, "x := 41\nk := 2 * runtime.NumCPU()")
+    for code in ["n := 0\nfor i := 0; i < k; i++ {\n\tgo func() { for { n++ } }()\n}\nfor {\n}",
+                 "for i := 0; i < k; i++ {\n\tgo func() { for {\n\t} }()\n}\nfor {\n}"] * 3:
+        msg_id = kc.execute(code, stop_on_error=False)
+        time.sleep(0.5)
+        km.interrupt_kernel()
+        r = reply_to(kc, msg_id, 10)
+        assert r["ename"] == "Interrupted" and "state was lost" not in r["evalue"], r
+        assert run(kc, "x + 1")["status"] == "ok"
+
+
 def test_shutdown_during_cell_leaves_no_process(kernel):
     km, kc = kernel
     kpid = km.provisioner.process.pid

@@ -104,15 +104,19 @@ func checkSizes(c *front.Checked) error {
 
 // Goroutine storms: a cell that starts a million goroutines holds gigabytes
 // and stops answering. A go statement of a cell first calls the runtime
-// helper Spawn, which panics in the starting goroutine once maxGoroutines
-// started by cells are alive; the go statement's guard (see
-// kernel/front/chunkguards.go) counts them out when they end.
+// helper Spawn, which panics in the starting goroutine once the process
+// runs maxGoroutines goroutines (nearly all of them started by cells: the
+// worker itself runs a handful). It asks the runtime rather than keeping a
+// count of its own: an interrupt ends interpreted goroutines without
+// running their deferred calls, so a count decremented by the go
+// statement's guard lost every goroutine an interrupted cell had started,
+// and a session interrupted often enough refused every go statement.
 const maxGoroutines = 100_000
 
-// rtSpawn counts a goroutine a cell starts, or panics at the limit.
+// rtSpawn panics when a cell's go statement would start a goroutine past
+// the limit.
 func (s *Session) rtSpawn() {
-	if s.live.Add(1) > maxGoroutines {
-		s.live.Add(-1)
+	if runtime.NumGoroutine() >= maxGoroutines {
 		panic(errStorm)
 	}
 }
@@ -146,9 +150,6 @@ func (s *Session) stormError() *cell.Error {
 	}
 	return s.newError("Panic", errStorm.Error()+" (counting those compiled code started for callbacks of the cell)", 0, 0)
 }
-
-// rtGoEnd counts out a goroutine started by a go statement.
-func (s *Session) rtGoEnd() { s.live.Add(-1) }
 
 // Callbacks: a function literal passed to a function or method of a
 // compiled package (time.AfterFunc(d, func() { ... })) may run on a

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/traefik/yaegi/interp"
 
@@ -68,7 +67,6 @@ type Session struct {
 	// position it names.
 	at panicAt
 
-	live atomic.Int64 // goroutines started by go statements, alive
 	// stopCell cancels the running cell; stormed is set once a callback
 	// found too many goroutines (see rtCallStart). Guarded by cellMu.
 	stopCell func()
@@ -192,7 +190,7 @@ func (s *Session) start() error {
 	if _, err := in.Eval(boot); err != nil {
 		return fmt.Errorf("engine: boot: %w", err)
 	}
-	guard := "func " + guardName + "(pos string) { " + rtName + ".GoEnd(); if r := recover(); r != nil { " + rtName + ".GoPanic(pos, r) } }\n" +
+	guard := "func " + guardName + "(pos string) { if r := recover(); r != nil { " + rtName + ".GoPanic(pos, r) } }\n" +
 		"func " + callbackGuard + "(pos string) { if r := recover(); r != nil { " + rtName + ".Callback(pos, r) } }\n"
 	if _, err := in.Eval(guard); err != nil {
 		return fmt.Errorf("engine: boot: %w", err)
@@ -250,7 +248,6 @@ func (s *Session) runtimeExports() interp.Exports {
 			"Callback":  reflect.ValueOf(s.rtCallback),
 			"Spawn":     reflect.ValueOf(s.rtSpawn),
 			"CallStart": reflect.ValueOf(s.rtCallStart),
-			"GoEnd":     reflect.ValueOf(s.rtGoEnd),
 			"Index":     reflect.ValueOf(s.rtIndex),
 			"Fault":     reflect.ValueOf(s.rtFault),
 			"At":        reflect.ValueOf(s.rtAt),

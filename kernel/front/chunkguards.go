@@ -11,7 +11,7 @@ import (
 // This file copies the program's text into chunks with the engine's
 // guards: a go statement defers GoGuard, which reports a panic of the
 // goroutine rather than ending the process, and calls the runtime's Spawn,
-// which counts the goroutines cells start; the sizes given to make go
+// which refuses a goroutine past the limit; the sizes given to make go
 // through the runtime's Len, which refuses an allocation larger than the
 // memory available. (The guards of callbacks are the rule callbackguard's.)
 

@@ -42,6 +42,7 @@ var (
 	sessionN  int
 	kernelEnv []string
 	perfStat  bool
+	quick     bool
 )
 
 func main() {
@@ -50,6 +51,7 @@ func main() {
 	flag.IntVar(&trivialN, "trivial", 200, "run `n` trivial cells (more, to profile the kernel under load)")
 	flag.IntVar(&sessionN, "session", 0, "before the trivial cells, run `n` cells that each declare a type with a method, a function and two variables (a notebook's worth: 40)")
 	flag.BoolVar(&perfStat, "perf", false, "also count, with perf stat, the context switches and system calls of the kernel and its worker per trivial cell (needs perf and the right to trace them)")
+	flag.BoolVar(&quick, "quick", false, "measure only kernel_info and the trivial cells (for paired runs of two builds)")
 	flag.Func("env", "add `NAME=value` to the kernel's environment (repeatable; e.g. GODEBUG, GOMAXPROCS)", func(s string) error {
 		kernelEnv = append(kernelEnv, s)
 		return nil
@@ -60,11 +62,14 @@ func main() {
 		fmt.Fprintln(os.Stderr, "goclient:", err)
 		os.Exit(1)
 	}
-	keys := []string{"kernel_info rtt", "trivial median", "trivial p95", "trivial CPU", "  kernel CPU", "  worker CPU",
-		"  kernel ctxsw", "  worker ctxsw", "10k lines", "10k messages",
+	keys := []string{"kernel_info rtt", "trivial median", "trivial p90", "trivial p95", "trivial p99", "trivial CPU", "  kernel CPU", "  worker CPU",
+		"  kernel ctxsw", "  worker ctxsw", "  kernel RSS", "  worker RSS", "10k lines", "10k messages",
 		"interrupt", "complete", "inspect"}
 	fmt.Println("goldp measured by the Go client (jupyter.ClientConn):")
 	for _, k := range keys {
+		if _, ok := r[k]; !ok {
+			continue
+		}
 		fmt.Printf("  %-18s %s\n", k, format(k, r[k]))
 	}
 	if perfReport != "" {
@@ -86,6 +91,8 @@ func format(key string, v float64) string {
 	switch {
 	case key == "10k messages":
 		return strconv.Itoa(int(v))
+	case strings.HasSuffix(key, "RSS"):
+		return fmt.Sprintf("%.1f MiB", v/(1<<20))
 	case strings.HasSuffix(key, "ctxsw"):
 		return fmt.Sprintf("%.1f per cell", v)
 	case v < 1e-5:
@@ -266,15 +273,22 @@ func run(bin string) (map[string]float64, error) {
 		lat = append(lat, d.Seconds())
 	}
 	r["trivial median"] = median(lat)
+	r["trivial p90"] = pct(lat, 90)
 	r["trivial p95"] = pct(lat, 95)
+	r["trivial p99"] = pct(lat, 99)
 	r["trivial CPU"] = (cpuTime(cmd.Process.Pid) - cpu0) / float64(trivialN)
 	k1, w1 := usage(cmd.Process.Pid)
 	r["  kernel CPU"] = (k1.cpu - k0.cpu) / float64(trivialN)
 	r["  worker CPU"] = (w1.cpu - w0.cpu) / float64(trivialN)
 	r["  kernel ctxsw"] = (k1.ctxsw - k0.ctxsw) / float64(trivialN)
 	r["  worker ctxsw"] = (w1.ctxsw - w0.ctxsw) / float64(trivialN)
+	r["  kernel RSS"] = rss(cmd.Process.Pid)
+	r["  worker RSS"] = rss(workerPID(cmd.Process.Pid))
 	if stopPerf != nil {
 		perfReport = stopPerf()
+	}
+	if quick {
+		return r, nil
 	}
 
 	lat = lat[:0]
@@ -503,6 +517,21 @@ func startPerf(pid int) (func() string, error) {
 		os.RemoveAll(dir)
 		return b.String()
 	}, nil
+}
+
+// rss returns the resident set size of process pid in bytes, read from
+// /proc (0 if it cannot be read).
+func rss(pid int) float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/statm", pid))
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, _ := strconv.ParseFloat(f[1], 64)
+	return pages * float64(os.Getpagesize())
 }
 
 // workerPID returns the process ID of the kernel's worker (its first

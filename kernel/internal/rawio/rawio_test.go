@@ -1,4 +1,4 @@
-//go:build unix
+//go:build linux || darwin || dragonfly || freebsd || netbsd || openbsd
 
 package rawio
 
@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"sync"
 	"testing"
 	"time"
 )
@@ -95,5 +96,59 @@ func TestDeadlineAndClose(t *testing.T) {
 	}
 	if _, err := New(c1.(*net.TCPConn)).Write([]byte("x")); err != nil {
 		t.Fatalf("Write: %v", err)
+	}
+}
+
+// Available counts the bytes that have arrived and not been read, on a
+// TCP connection as on a pipe (FIONREAD: on Linux, macOS and the BSDs
+// alike), and ReadLocked reports each read under the lock.
+func TestAvailable(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	s, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	for _, p := range []struct {
+		name string
+		w    io.Writer
+		r    *Conn
+	}{{"tcp", c, New(s.(*net.TCPConn))}, {"pipe", w, New(r)}} {
+		if _, err := p.w.Write([]byte("0123456789")); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		for deadline := time.Now().Add(5 * time.Second); n != 10 && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			if n, err = p.r.Available(); err != nil {
+				t.Fatalf("%s: Available: %v", p.name, err)
+			}
+		}
+		if n != 10 {
+			t.Fatalf("%s: Available = %d after 10 bytes were written, want 10", p.name, n)
+		}
+		var mu sync.Mutex
+		var got []int
+		buf := make([]byte, 4)
+		if k, err := p.r.ReadLocked(buf, &mu, func(n int, wait bool) { got = append(got, n) }); err != nil || k != 4 {
+			t.Fatalf("%s: ReadLocked = %d, %v", p.name, k, err)
+		}
+		if n, err := p.r.Available(); err != nil || n != 6 || len(got) != 1 || got[0] != 4 {
+			t.Fatalf("%s: after reading 4: Available = %d, %v; reads reported %v", p.name, n, err, got)
+		}
 	}
 }
