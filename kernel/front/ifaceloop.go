@@ -203,7 +203,8 @@ func (c *Checked) convByCall(e ast.Expr, t, target types.Type) {
 			return // inside the edit of another rule (errorsas, fmtspread)
 		}
 	}
-	c.replaceRange(start, end, "func(__goldpcv "+vt+") "+it+" { return __goldpcv }("+c.text(start, end)+")")
+	text, after := c.operandText(start, end)
+	c.replaceRange(start, end, "func(__goldpcv "+vt+") "+it+" { return __goldpcv }("+text+")"+after)
 }
 
 // emptyIface reports whether t is an interface without methods (any).
