@@ -71,14 +71,20 @@ func (c *Checked) parenOperands(es []ast.Expr) {
 }
 
 // operandText is the text of the operand [start, end) with the edits
-// inside it applied, and apart, the insertions at end: they follow the
-// operand (errorsas's registration after a statement), so a rule that
-// wraps the operand puts them after its wrapping.
+// inside it applied, and apart, the insertions at end when none is at
+// start: they follow the operand (errorsas's registration after a
+// statement), so a rule that wraps the operand puts them after its
+// wrapping. Insertions at both ends wrap the operand (nilconv's check).
 func (c *Checked) operandText(start, end int) (text, after string) {
 	var b, a strings.Builder
+	es := c.outer(start, end)
+	wrapped := false
+	for _, e := range es {
+		wrapped = wrapped || e.start == start && e.end == start && start < end
+	}
 	at := start
-	for _, e := range c.outer(start, end) {
-		if e.start == end && e.end == end {
+	for _, e := range es {
+		if !wrapped && e.start == end && e.end == end {
 			a.WriteString(e.text)
 			continue
 		}
