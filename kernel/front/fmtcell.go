@@ -241,12 +241,17 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 				continue
 			}
 			b, ok := named.Underlying().(*types.Basic)
-			if ptr || !ok || !hasMethods(named) {
+			if ptr || !ok {
 				continue
 			}
 			if !validVerb(b, v) {
+				// the interpreter names the underlying type in
+				// %!d(float64=1.5), Go the cell type (main.Temp)
 				c.refuse(a, "%"+v+" is not a verb for "+types.TypeString(t, func(p *types.Package) string { return p.Name() })+" (Go prints %!"+v+"(...)): use a verb of its kind ("+b.Name()+")")
 				return
+			}
+			if !hasMethods(named) {
+				continue
 			}
 			c.insert(a.Pos(), b.Name()+"(")
 			c.insert(a.End(), ")")

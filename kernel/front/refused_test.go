@@ -40,6 +40,7 @@ func TestRefused(t *testing.T) {
 		{"a Format method of a cell type inside a value", "type F int\nfunc (F) Format(s fmt.State, r rune) {}\nfmt.Println([]F{1})", "format the elements yourself"},
 		{"String methods inside an empty interface inside a value", "type S int\nfunc (S) String() string { return \"s\" }\nfmt.Println([]any{S(1)})", "format the elements yourself"},
 		{"a verb invalid for a cell type with methods", "type S float64\nfunc (S) String() string { return \"s\" }\nfmt.Printf(\"%d\", S(1))", "use a verb of its kind"},
+		{"a verb invalid for a cell type of a basic kind without methods", "type Temp float64\nfmt.Printf(\"%d\", Temp(1.5))", "use a verb of its kind"},
 		{"%w with a cell type that is no error", "type E struct{}\nfmt.Errorf(\"x: %w\", E{})", "wrap its text with %v"},
 		{"%w with a conversion of a cell type that is no error", "type E struct{}\nfmt.Errorf(\"x: %w\", any(E{}))", "wrap an error"},
 		{"the builtin println with a float operand", "println(1.5)", "fmt.Println"},
