@@ -62,6 +62,8 @@
 //	             interface types, and (libfield) given to interface fields
 //	             of library struct literals, are converted by a call
 //	lastvalue    a last value holding cell types shows as fmt prints it
+//	ifaceeq      == and != of interface values compare held cell values
+//	mapkey       maps keyed by an interface of the cells are refused
 //	multiassign  the operands of an assignment of several values are
 //	             parenthesized, so that each is assigned
 //	fmtspread    a slice of interface values spread into fmt is passed one

@@ -40,6 +40,8 @@ func TestRefused(t *testing.T) {
 		{"a Format method of a cell type inside a value", "type F int\nfunc (F) Format(s fmt.State, r rune) {}\nfmt.Println([]F{1})", "format the elements yourself"},
 		{"String methods inside an empty interface inside a value", "type S int\nfunc (S) String() string { return \"s\" }\nfmt.Println([]any{S(1)})", "format the elements yourself"},
 		{"a verb invalid for a cell type with methods", "type S float64\nfunc (S) String() string { return \"s\" }\nfmt.Printf(\"%d\", S(1))", "use a verb of its kind"},
+		{"== between interface values that may hold cell types of the same structure", "type I interface{ M() }\ntype A struct{ n int }\nfunc (A) M() {}\ntype B struct{ n int }\nfunc (B) M() {}\nvar x, y I = A{1}, B{1}\nfmt.Println(x == y)", "compare the concrete values"},
+		{"a map keyed by an interface of the cells", "type Shape interface{ Area() float64 }\nm := map[Shape]int{}\n_ = m[nil]", "map[any]V"},
 		{"a verb invalid for a cell type of a basic kind without methods", "type Temp float64\nfmt.Printf(\"%d\", Temp(1.5))", "use a verb of its kind"},
 		{"%w with a cell type that is no error", "type E struct{}\nfmt.Errorf(\"x: %w\", E{})", "wrap its text with %v"},
 		{"%w with a conversion of a cell type that is no error", "type E struct{}\nfmt.Errorf(\"x: %w\", any(E{}))", "wrap an error"},
