@@ -258,6 +258,12 @@ func (c *Checked) markGenerics() {
 				gd.g.risky = "fmt or errors on values of its type parameters"
 			}
 		}
+		if gd := inGeneric(n.Pos()); gd != nil && gd.g.risky == "" && c.convertsTypeParams(n, stack) {
+			// the interpreter's representation of a cell value with
+			// methods escapes into the interface (printed as
+			// {0xc000... {...}}): rule ifacecopy cannot see the instance
+			gd.g.risky = "conversions of values of its type parameters to interfaces"
+		}
 		return true
 	})
 	// the instance's own name (after the holes inside: it covers them)
@@ -997,4 +1003,35 @@ func (c *Checked) goTypeName(t types.Type) string {
 		return runtimeName(t)
 	}
 	return s
+}
+
+// convertsTypeParams reports whether n converts a value of a type
+// parameter's type to an interface that is not a type parameter: an
+// operand of an assignment, a declaration, a call, append, a composite
+// literal, a send or a return (convOperands), or an explicit conversion.
+func (c *Checked) convertsTypeParams(n ast.Node, stack []ast.Node) bool {
+	found := false
+	conv := func(e ast.Expr, target types.Type) {
+		if target == nil || !types.IsInterface(target) {
+			return
+		}
+		if _, ok := types.Unalias(target).(*types.TypeParam); ok {
+			return
+		}
+		if _, ok := types.Unalias(c.typeOf(e)).(*types.TypeParam); ok {
+			found = true
+		}
+	}
+	switch n := n.(type) {
+	case *ast.CallExpr:
+		if tv, ok := c.Info.Types[n.Fun]; ok && tv.IsType() && len(n.Args) == 1 {
+			conv(n.Args[0], tv.Type)
+			return found
+		}
+	case *ast.AssignStmt, *ast.ValueSpec, *ast.CompositeLit, *ast.SendStmt, *ast.ReturnStmt:
+	default:
+		return false
+	}
+	c.convOperands(n, stack, conv)
+	return found
 }
