@@ -50,10 +50,22 @@
 //	rangeint     range over an integer
 //	rangestring  range over a string with its index decodes as Go does
 //	             (an invalid byte advances the index by one)
+//	rangechan    range with a value over a slice or array of channels
+//	             becomes a range over the indexes
 //	loopvar      per-iteration loop variables (Go 1.22)
 //	callback     function literals handed to compiled code in loops
 //	ifaceloop    in loops, cell values converted to compiled interfaces
 //	             (error, fmt.Stringer) are converted by a call
+//	ifacecopy    elsewhere, variables of cell types with methods converted
+//	             to interfaces are converted by a call (Go's copy)
+//	ifacefield   cell values assigned to fields and elements of cell
+//	             interface types, and (libfield) given to interface fields
+//	             of library struct literals, are converted by a call
+//	lastvalue    a last value holding cell types shows as fmt prints it
+//	ifaceeq      == and != of interface values compare held cell values
+//	mapkey       maps keyed by an interface of the cells are refused
+//	multiassign  the operands of an assignment of several values are
+//	             parenthesized, so that each is assigned
 //	fmtspread    a slice of interface values spread into fmt is passed one
 //	             element at a time
 //	fmtcell      %T, %#v, numeric verbs and String/Error of cell types in

@@ -241,12 +241,17 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 				continue
 			}
 			b, ok := named.Underlying().(*types.Basic)
-			if ptr || !ok || !hasMethods(named) {
+			if ptr || !ok {
 				continue
 			}
 			if !validVerb(b, v) {
+				// the interpreter names the underlying type in
+				// %!d(float64=1.5), Go the cell type (main.Temp)
 				c.refuse(a, "%"+v+" is not a verb for "+types.TypeString(t, func(p *types.Package) string { return p.Name() })+" (Go prints %!"+v+"(...)): use a verb of its kind ("+b.Name()+")")
 				return
+			}
+			if !hasMethods(named) {
+				continue
 			}
 			c.insert(a.Pos(), b.Name()+"(")
 			c.insert(a.End(), ")")
@@ -422,6 +427,7 @@ func visit(t types.Type, f func(*types.Named)) {
 func parseVerbs(format string, n int) (verbs []string, ok bool) {
 	verbs = make([]string, n)
 	arg := 0
+	reordered := false
 	for i := 0; i < len(format); i++ {
 		if format[i] != '%' {
 			continue
@@ -441,7 +447,17 @@ func parseVerbs(format string, n int) (verbs []string, ok bool) {
 			j++
 		}
 		if j < len(format) && format[j] == '[' {
-			return nil, false
+			// an argument index right before the verb (%[2]v): the
+			// operand it names, used by no other verb
+			idx, end, ok := argIndex(format, j)
+			if !ok || idx > n || end >= len(format) || format[end] == '*' || format[end] == '%' {
+				return nil, false
+			}
+			arg, j, reordered = idx-1, end, true
+			r, _ := utf8.DecodeRuneInString(format[j:])
+			if verbs[arg] != "" && verbs[arg] != flags+string(r) {
+				return nil, false
+			}
 		}
 		if j >= len(format) {
 			break
@@ -452,14 +468,34 @@ func parseVerbs(format string, n int) (verbs []string, ok bool) {
 			continue
 		}
 		if arg < n {
+			if reordered && verbs[arg] != "" && verbs[arg] != flags+string(r) {
+				return nil, false
+			}
 			verbs[arg] = flags + string(r)
 		}
 		arg++
+	}
+	if reordered {
+		return verbs, true // fmt reports no extra operands; those unused are not printed
 	}
 	for k := arg; k < n; k++ {
 		verbs[k] = "v" // extra operands: %!(EXTRA ...) prints them with %v
 	}
 	return verbs, true
+}
+
+// argIndex parses the argument index [n] at format[j] and returns n and
+// the offset after the bracket.
+func argIndex(format string, j int) (n, end int, ok bool) {
+	k := j + 1
+	for k < len(format) && format[k] >= '0' && format[k] <= '9' {
+		n = n*10 + int(format[k]-'0')
+		k++
+	}
+	if k == j+1 || k >= len(format) || format[k] != ']' || n < 1 {
+		return 0, 0, false
+	}
+	return n, k + 1, true
 }
 
 // rewriteVerbs replaces the verbs of format by verbs (those of parseVerbs,
@@ -483,6 +519,12 @@ func rewriteVerbs(format string, verbs []string) string {
 			}
 			k++
 		}
+		width := format[j:k]
+		if k < len(format) && format[k] == '[' {
+			if idx, end, ok := argIndex(format, k); ok {
+				arg, width, k = idx-1, width+format[k:end], end
+			}
+		}
 		if k >= len(format) {
 			b.WriteString(format[i:])
 			break
@@ -493,7 +535,7 @@ func rewriteVerbs(format string, verbs []string) string {
 		} else {
 			if arg < len(verbs) && verbs[arg] != "" {
 				v := verbs[arg]
-				b.WriteString("%" + v[:len(v)-1] + format[j:k] + v[len(v)-1:])
+				b.WriteString("%" + v[:len(v)-1] + width + v[len(v)-1:])
 			} else {
 				b.WriteString(format[i : k+size])
 			}

@@ -27,34 +27,49 @@ import (
 func init() {
 	register(rule{"ifaceloop", 62, kLoop, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
-			if !inLoop(stack) {
-				return true
-			}
-			switch n := n.(type) {
-			case *ast.CallExpr:
-				c.loopCallConv(n)
-			case *ast.AssignStmt:
-				if len(n.Lhs) == len(n.Rhs) && n.Tok != token.DEFINE {
-					for i, r := range n.Rhs {
-						c.loopConv(r, c.typeOf(n.Lhs[i]))
-					}
-				}
-			case *ast.ValueSpec:
-				if n.Type != nil && len(n.Values) == len(n.Names) {
-					for _, v := range n.Values {
-						c.loopConv(v, c.typeOf(n.Type))
-					}
-				}
-			case *ast.CompositeLit:
-				c.loopLitConv(n)
-			case *ast.SendStmt:
-				if ch, ok := c.typeOf(n.Chan).Underlying().(*types.Chan); ok {
-					c.loopConv(n.Value, ch.Elem())
-				}
+			if inLoop(stack) {
+				c.convOperands(n, stack, c.loopConv)
 			}
 			return true
 		})
 	}})
+}
+
+// convOperands calls conv for each operand of n that Go converts
+// implicitly to the type given with it: the arguments of a call or of
+// append, the right side of an assignment, the values of a variable
+// declaration with a type, the elements of a composite literal, the value
+// of a send and the results of a return (stack holds n's ancestors).
+func (c *Checked) convOperands(n ast.Node, stack []ast.Node, conv func(ast.Expr, types.Type)) {
+	switch n := n.(type) {
+	case *ast.CallExpr:
+		c.loopCallConv(n, conv)
+	case *ast.AssignStmt:
+		if len(n.Lhs) == len(n.Rhs) && n.Tok != token.DEFINE {
+			for i, r := range n.Rhs {
+				conv(r, c.typeOf(n.Lhs[i]))
+			}
+		}
+	case *ast.ValueSpec:
+		if n.Type != nil && len(n.Values) == len(n.Names) {
+			for _, v := range n.Values {
+				conv(v, c.typeOf(n.Type))
+			}
+		}
+	case *ast.CompositeLit:
+		c.loopLitConv(n, conv)
+	case *ast.SendStmt:
+		if ch, ok := c.typeOf(n.Chan).Underlying().(*types.Chan); ok {
+			conv(n.Value, ch.Elem())
+		}
+	case *ast.ReturnStmt:
+		sig := c.enclosingSig(stack)
+		if sig != nil && sig.Results().Len() == len(n.Results) {
+			for i, r := range n.Results {
+				conv(r, sig.Results().At(i).Type())
+			}
+		}
+	}
 }
 
 // inLoop reports whether the innermost function around the node whose
@@ -78,7 +93,7 @@ func inLoop(stack []ast.Node) bool {
 }
 
 // loopCallConv makes the conversions of a call's arguments explicit.
-func (c *Checked) loopCallConv(call *ast.CallExpr) {
+func (c *Checked) loopCallConv(call *ast.CallExpr, conv func(ast.Expr, types.Type)) {
 	if call.Ellipsis.IsValid() {
 		return
 	}
@@ -87,7 +102,7 @@ func (c *Checked) loopCallConv(call *ast.CallExpr) {
 			if b.Name() == "append" && len(call.Args) > 1 {
 				if s, ok := c.typeOf(call.Args[0]).Underlying().(*types.Slice); ok {
 					for _, a := range call.Args[1:] {
-						c.loopConv(a, s.Elem())
+						conv(a, s.Elem())
 					}
 				}
 			}
@@ -117,13 +132,13 @@ func (c *Checked) loopCallConv(call *ast.CallExpr) {
 		case i < sig.Params().Len():
 			pt = sig.Params().At(i).Type()
 		}
-		c.loopConv(a, pt)
+		conv(a, pt)
 	}
 }
 
 // loopLitConv makes the conversions of a composite literal's elements
 // explicit.
-func (c *Checked) loopLitConv(lit *ast.CompositeLit) {
+func (c *Checked) loopLitConv(lit *ast.CompositeLit, conv func(ast.Expr, types.Type)) {
 	t := c.typeOf(lit)
 	if t == nil {
 		return
@@ -136,23 +151,23 @@ func (c *Checked) loopLitConv(lit *ast.CompositeLit) {
 		}
 		switch u := t.Underlying().(type) {
 		case *types.Slice:
-			c.loopConv(v, u.Elem())
+			conv(v, u.Elem())
 		case *types.Array:
-			c.loopConv(v, u.Elem())
+			conv(v, u.Elem())
 		case *types.Map:
-			c.loopConv(v, u.Elem())
+			conv(v, u.Elem())
 			if isKV {
-				c.loopConv(kv.Key, u.Key())
+				conv(kv.Key, u.Key())
 			}
 		case *types.Struct:
 			if isKV {
 				if id, ok := kv.Key.(*ast.Ident); ok {
 					if f, ok := c.Info.Uses[id].(*types.Var); ok {
-						c.loopConv(v, f.Type())
+						conv(v, f.Type())
 					}
 				}
 			} else if i < u.NumFields() {
-				c.loopConv(v, u.Field(i).Type())
+				conv(v, u.Field(i).Type())
 			}
 		}
 	}
@@ -171,6 +186,12 @@ func (c *Checked) loopConv(e ast.Expr, target types.Type) {
 	if tv := c.Info.Types[e]; tv.IsNil() {
 		return
 	}
+	c.convByCall(e, t, target)
+}
+
+// convByCall replaces e, of type t, by a call that converts it to target
+// in a frame of its own, unless another rule's edit contains e.
+func (c *Checked) convByCall(e ast.Expr, t, target types.Type) {
 	vt, ok1 := c.typeText(t)
 	it, ok2 := c.typeText(target)
 	if !ok1 || !ok2 {
@@ -182,7 +203,8 @@ func (c *Checked) loopConv(e ast.Expr, target types.Type) {
 			return // inside the edit of another rule (errorsas, fmtspread)
 		}
 	}
-	c.replaceRange(start, end, "func(__goldpcv "+vt+") "+it+" { return __goldpcv }("+c.text(start, end)+")")
+	text, after := c.operandText(start, end)
+	c.replaceRange(start, end, "func(__goldpcv "+vt+") "+it+" { return __goldpcv }("+text+")"+after)
 }
 
 // emptyIface reports whether t is an interface without methods (any).

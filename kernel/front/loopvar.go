@@ -20,7 +20,7 @@ func init() {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
 			var vars []*types.Var
 			var body *ast.BlockStmt
-			threeClause := false
+			threeClause, fresh := false, false
 			switch l := n.(type) {
 			case *ast.ForStmt:
 				if as, ok := l.Init.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
@@ -28,9 +28,13 @@ func init() {
 				}
 				body, threeClause = l.Body, true
 			case *ast.RangeStmt:
-				if isInt(c.typeOf(l.X)) || isFunc(c.typeOf(l.X)) || c.decodesString(l) {
-					return true // see rangeint.go, rangefunc.go, rangestring.go: their variables are fresh
+				if isFunc(c.typeOf(l.X)) {
+					return true // see rangefunc.go: the body is a function, its variables are parameters
 				}
+				// rangeint.go and rangestring.go declare the variables in
+				// the body, fresh per iteration: only go statements need
+				// them as arguments (goParams)
+				fresh = isInt(c.typeOf(l.X)) || c.decodesString(l)
 				if l.Tok == token.DEFINE {
 					vars = c.defined(l.Key, l.Value)
 				}
@@ -43,6 +47,10 @@ func init() {
 			}
 			captured := c.captured(body, vars)
 			if len(captured) == 0 {
+				return true
+			}
+			if fresh {
+				c.goParams(body, captured)
 				return true
 			}
 			if threeClause {

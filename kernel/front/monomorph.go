@@ -6,6 +6,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -70,6 +71,7 @@ type generic struct {
 	methods []genMethod
 	src     string // the declarations as the cell wrote them
 	risky   string // a construct of its body that needs the type arguments' kinds
+	toIface string // a conversion of its type parameters' values to interfaces (wrong for cell types with methods)
 	line    int    // the cell position of the template's first byte
 	col     int
 }
@@ -257,6 +259,12 @@ func (c *Checked) markGenerics() {
 			if gd := inGeneric(n.Pos()); gd != nil && gd.g.risky == "" && c.callsFmtOnTypeParams(n) {
 				gd.g.risky = "fmt or errors on values of its type parameters"
 			}
+		}
+		if gd := inGeneric(n.Pos()); gd != nil && gd.g.toIface == "" && c.convertsTypeParams(n, stack) {
+			// the interpreter's representation of a cell value with
+			// methods escapes into the interface (printed as
+			// {0xc000... {...}}): rule ifacecopy cannot see the instance
+			gd.g.toIface = "conversions of values of its type parameters to interfaces"
 		}
 		return true
 	})
@@ -606,8 +614,12 @@ func (c *Checked) instance(name string, args []bound, at token.Pos) (string, *Er
 	if n, ok := c.newInst[key]; ok {
 		return n, nil
 	}
-	if cellArg != "" && g.risky != "" {
-		return "", c.errAt(at, name+" uses "+g.risky+", which the interpreter gets wrong for the cell type "+strings.TrimPrefix(cellArg, "main.")+
+	risky := g.risky
+	if risky == "" && g.toIface != "" && slices.ContainsFunc(args, func(a bound) bool { return withMethods(a.t, a.env) }) {
+		risky = g.toIface
+	}
+	if cellArg != "" && risky != "" {
+		return "", c.errAt(at, name+" uses "+risky+", which the interpreter gets wrong for the cell type "+strings.TrimPrefix(cellArg, "main.")+
 			" inside generic code: write a non-generic version of "+name+" for it")
 	}
 	s.instCount++
@@ -944,4 +956,49 @@ func (c *Checked) goTypeName(t types.Type) string {
 		return runtimeName(t)
 	}
 	return s
+}
+
+// convertsTypeParams reports whether n converts a value of a type
+// parameter's type to an interface that is not a type parameter: an
+// operand of an assignment, a declaration, a call, append, a composite
+// literal, a send or a return (convOperands), or an explicit conversion.
+func (c *Checked) convertsTypeParams(n ast.Node, stack []ast.Node) bool {
+	found := false
+	conv := func(e ast.Expr, target types.Type) {
+		if target == nil || !types.IsInterface(target) {
+			return
+		}
+		if _, ok := types.Unalias(target).(*types.TypeParam); ok {
+			return
+		}
+		if _, ok := types.Unalias(c.typeOf(e)).(*types.TypeParam); ok {
+			found = true
+		}
+	}
+	switch n := n.(type) {
+	case *ast.CallExpr:
+		if tv, ok := c.Info.Types[n.Fun]; ok && tv.IsType() && len(n.Args) == 1 {
+			conv(n.Args[0], tv.Type)
+			return found
+		}
+	case *ast.AssignStmt, *ast.ValueSpec, *ast.CompositeLit, *ast.SendStmt, *ast.ReturnStmt:
+	default:
+		return false
+	}
+	c.convOperands(n, stack, conv)
+	return found
+}
+
+// withMethods reports whether t is, or is built from, a cell type with
+// methods; a type parameter stands for its binding in env (unbound: true,
+// to be safe).
+func withMethods(t types.Type, env map[*types.TypeParam]bound) bool {
+	if tp, ok := types.Unalias(t).(*types.TypeParam); ok {
+		b, ok := env[tp]
+		return !ok || withMethods(b.t, b.env)
+	}
+	if n, _ := cellNamed(t); n != nil && hasMethods(n) {
+		return true
+	}
+	return !eachPart(t, func(p types.Type) bool { return !withMethods(p, env) })
 }

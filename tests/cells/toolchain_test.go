@@ -563,8 +563,10 @@ func checkOutput(t *testing.T, p *program, out string) {
 		return
 	}
 	for i, w := range p.want {
-		// A case's types are declared in package cN, a cell's in main.
-		if got := strings.ReplaceAll(parts[i], p.pkg+".", "main."); got != w {
+		// A case's types are declared in package cN (path tc/cN, which
+		// %T spells out inside a generic type's arguments), a cell's in main.
+		got := strings.ReplaceAll(parts[i], "tc/"+p.pkg+".", "main.")
+		if got = strings.ReplaceAll(got, p.pkg+".", "main."); got != w {
 			t.Errorf("%s:%d: %s: cell %d: go prints %q, the case expects %q", p.c.File, p.c.Cells[i].Line, p.c.Name, i+1, got, w)
 		}
 	}

@@ -1,0 +1,121 @@
+package front
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// Rule ifaceeq: Go compares two interface values by their dynamic types
+// and values, so two Sq{2} held by a Shape (or an any) are equal. The
+// interpreter keeps a value of a cell type with methods in a wrapper of
+// its own, which == compares by identity: `var a, b Shape = Sq{2}, Sq{2}`
+// gave a == b false. A comparison (== or !=) with an operand of an
+// interface type becomes a call that asserts both operands to each
+// comparable cell type with methods that the operand's type admits and
+// compares the values, as Go does, and otherwise compares as before:
+//
+//	a == b  →  func(x, y any) bool { if v, ok := x.(Sq); ok { w, ok := y.(Sq); return ok && v == w }; return x == y }(a, b)
+//
+// Comparisons of errors are errorseq's. Cell types of the same structure,
+// which the interpreter cannot tell apart, are refused.
+func init() {
+	register(rule{"ifaceeq", 66, kBinary, func(c *Checked) {
+		if !c.hasCellTypes() {
+			return
+		}
+		ast.Inspect(c.File, func(n ast.Node) bool {
+			b, ok := n.(*ast.BinaryExpr)
+			if !ok || b.Op != token.EQL && b.Op != token.NEQ {
+				return true
+			}
+			if c.Info.Types[b.X].IsNil() || c.Info.Types[b.Y].IsNil() {
+				return true
+			}
+			tx, ty := c.typeOf(b.X), c.typeOf(b.Y)
+			if tx == nil || ty == nil || !types.IsInterface(tx) && !types.IsInterface(ty) {
+				return true
+			}
+			if types.Implements(tx, errorInterface()) || types.Implements(ty, errorInterface()) {
+				return true // errorseq's
+			}
+			if _, ok := types.Unalias(tx).(*types.TypeParam); ok {
+				return true
+			}
+			if _, ok := types.Unalias(ty).(*types.TypeParam); ok {
+				return true
+			}
+			start, end := c.off(b.Pos()), c.off(b.End())
+			for _, ed := range c.edits {
+				contains := ed.start <= start && end <= ed.end && ed.start < ed.end
+				crosses := ed.start < start && start < ed.end && ed.end < end || start < ed.start && ed.start < end && end < ed.end
+				atEnds := ed.start == ed.end && (ed.start == start || ed.start == end)
+				if contains || crosses || atEnds {
+					return true // another rule's edit (errorseq's) holds it; edits inside are taken along
+				}
+			}
+			cands, why := c.eqCandidates(tx, ty, b.Pos())
+			if why != "" {
+				c.refuse(b, "the interpreter cannot compare interface values holding "+why+": compare the concrete values (v, ok := x.(T))")
+				return false
+			}
+			if len(cands) == 0 {
+				return true
+			}
+			var s strings.Builder
+			if b.Op == token.NEQ {
+				s.WriteString("!")
+			}
+			x, y := c.temp("ex"), c.temp("ey")
+			s.WriteString("func(" + x + ", " + y + " any) bool { ")
+			for _, ct := range cands {
+				v, w := c.temp("ev"), c.temp("ew")
+				s.WriteString("if " + v + ", ok := " + x + ".(" + ct + "); ok { " + w + ", ok := " + y + ".(" + ct + "); return ok && " + v + " == " + w + " }; ")
+			}
+			s.WriteString("return " + x + " == " + y + " }(")
+			s.WriteString(c.text(c.off(b.X.Pos()), c.off(b.X.End())) + ", " + c.text(c.off(b.Y.Pos()), c.off(b.Y.End())) + ")")
+			c.replaceRange(start, end, s.String())
+			return true
+		})
+	}})
+}
+
+// eqCandidates returns the comparable cell types with methods (written as
+// the cell writes them) that an operand of type tx or ty may hold, or why
+// the comparison cannot be made right.
+func (c *Checked) eqCandidates(tx, ty types.Type, at token.Pos) ([]string, string) {
+	admits := func(t types.Type, ct types.Type) bool {
+		if iface, ok := t.Underlying().(*types.Interface); ok {
+			return types.Implements(ct, iface)
+		}
+		return types.Identical(t, ct)
+	}
+	scope := c.sessionScope()
+	var out []string
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 || !hasMethods(named) || !types.Comparable(named) {
+			continue
+		}
+		if !admits(tx, named) || !admits(ty, named) {
+			continue
+		}
+		if other := c.sameShape(named); other != "" {
+			return nil, name + " and " + other + " (same underlying type)"
+		}
+		if c.Fset.File(tn.Pos()) == c.Fset.File(c.File.Pos()) && tn.Pos() > at && !c.inFuncDecl(at) {
+			continue // not declared yet where the comparison runs
+		}
+		t, ok := c.typeText(named)
+		if !ok {
+			return nil, name + ", which cannot be named here"
+		}
+		out = append(out, t)
+	}
+	return out, ""
+}

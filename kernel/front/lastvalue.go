@@ -1,0 +1,53 @@
+package front
+
+import (
+	"go/types"
+)
+
+// Rule lastvalue: a cell's last value is shown as fmt's %v prints it
+// (fmt.Println(v) in Go), but the interpreter hands the notebook its own
+// representation of a value holding cell types: a []P whose P has a String
+// method showed [{1}] (Go: [p]), and a []Temp of `type Temp float64`
+// showed as the notebook's form of a []float64, "[]float64 (len 2) [21
+// 22.5]" (Go: [21 22.5]). Such a value is shown through the fmt tree that
+// fmtcell hands fmt for the same value (fmttree.go), which prints as Go:
+//
+//	temps  →  H.FmtSeq("[]main.Temp", ...)
+//
+// Values whose type has display methods (Renders) keep their rich forms;
+// a value the tree cannot describe is left as it is.
+func init() {
+	register(rule{"lastvalue", 52, 0, func(c *Checked) {
+		e := c.value()
+		if e == nil || !c.hasValue(e) || !c.hasCellTypes() {
+			return
+		}
+		t := c.typeOf(e)
+		if t == nil || types.IsInterface(t) || !c.hasCellType(t) || len(c.Renders()) > 0 {
+			return
+		}
+		if !c.nestedTree(t, "v") && !floatsOfCellType(t) {
+			return
+		}
+		start, end := c.off(e.Pos()), c.off(e.End())
+		for _, ed := range c.edits {
+			if ed.start <= end && start <= ed.end {
+				return // another rule's edit
+			}
+		}
+		if tree, why := c.fmtTree(e, t, "", "v"); why == "" {
+			c.replace(e, tree)
+		}
+	}})
+}
+
+// floatsOfCellType reports whether t is a slice of float64 kind that is
+// not []float64 itself (the notebook shows a []float64 with its length).
+func floatsOfCellType(t types.Type) bool {
+	s, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := s.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Float64 && !types.Identical(t, types.NewSlice(types.Typ[types.Float64]))
+}
