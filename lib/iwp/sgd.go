@@ -385,6 +385,14 @@ func Evaluate(l Loss, theta, x, y []float64, d int) (risk, acc float64, err erro
 }
 
 func evaluate(l Loss, theta, x, y []float64, d int) (risk, acc float64) {
+	sr, ok := evalSums(l, theta, x, y, d)
+	n := float64(len(y))
+	return sr / n, ok / n
+}
+
+// evalSums returns Σ_i φ(u_i, y_i) and the number of rows with
+// sign(u_i) = y_i (0 counted as +1), u_i = ⟨θ, x_i⟩ (+ intercept).
+func evalSums(l Loss, theta, x, y []float64, d int) (loss, okRows float64) {
 	icpt := 0.0
 	if len(theta) > d {
 		icpt = theta[d]
@@ -410,8 +418,7 @@ func evaluate(l Loss, theta, x, y []float64, d int) (risk, acc float64) {
 				sr += v
 			}
 		}
-		n := float64(len(y))
-		return sr / n, float64(ok) / n
+		return sr, float64(ok)
 	}
 	for i, yi := range y {
 		xi := x[i*d : i*d+d]
@@ -424,6 +431,5 @@ func evaluate(l Loss, theta, x, y []float64, d int) (risk, acc float64) {
 			ok++
 		}
 	}
-	n := float64(len(y))
-	return sr / n, float64(ok) / n
+	return sr, float64(ok)
 }
