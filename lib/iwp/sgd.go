@@ -153,8 +153,7 @@ type trainer struct {
 	theta []float64
 	grad  []float64
 	avg   []float64
-	buf   []float64 // per-batch scratch (margins, exponentials)
-	buf2  []float64
+	buf   []float64 // per-batch scratch (exponents, exponentials)
 	navg  int
 	la    float64 // log of the label weights
 	lb    float64
@@ -163,7 +162,7 @@ type trainer struct {
 
 func newTrainer(p Params, d int) *trainer {
 	k := p.Dim(d)
-	tr := &trainer{p: p, d: d, theta: make([]float64, k), grad: make([]float64, k), avg: make([]float64, k), buf: make([]float64, max(p.Batch, 1)), buf2: make([]float64, max(p.Batch, 1))}
+	tr := &trainer{p: p, d: d, theta: make([]float64, k), grad: make([]float64, k), avg: make([]float64, k), buf: make([]float64, max(p.Batch, 1))}
 	tr.a, tr.b = labelWeights(p.EpsY)
 	tr.la, tr.lb = math.Log(tr.a), math.Log(tr.b)
 	return tr
@@ -262,18 +261,13 @@ func (tr *trainer) plainBatch(xb, yb []float64) {
 	hasIcpt := tr.p.Intercept
 	th, gr := theta[:d:d], grad[:d:d]
 	if kind == ExponentialKind {
-		// Margins first, then all exponentials in one loop, then the
-		// gradient: the exponentials pipeline without a call each.
+		// The exponents −y_i·u_i first, then all exponentials in one loop,
+		// then the gradient Σ −y_i·e^{−y_i u_i}·x_i: the exponentials
+		// pipeline without a call each.
 		buf := tr.buf[:len(yb)]
-		margins(xb, th, icpt, d, buf)
-		for i, y := range yb {
-			buf[i] *= -y
-		}
+		marginsY(xb, th, yb, icpt, -1, 0, d, buf)
 		expInPlace(buf)
-		for i, y := range yb {
-			buf[i] *= -y
-		}
-		gi := accumulate(xb, buf, d, gr)
+		gi := accumulateY(xb, buf, yb, -1, d, gr)
 		if hasIcpt {
 			grad[d] += gi
 		}
@@ -322,26 +316,22 @@ func (tr *trainer) iwpBatch(xb, yb []float64) float64 {
 		// one batched loop, then e1 = c/e2 with c = exp(la + lb − 2h)
 		// where e2 is moderate (else e1 gets its own exp).
 		c := math.Exp(la + lb - 2*h)
-		buf, us := tr.buf[:len(yb)], tr.buf2[:len(yb)]
-		margins(xb, th, icpt, d, us)
-		for i, y := range yb {
-			buf[i] = lb + y*us[i] - h
-		}
+		buf := tr.buf[:len(yb)]
+		marginsY(xb, th, yb, icpt, 1, lb-h, d, buf)
 		expInPlace(buf)
-		for i, y := range yb {
-			e2 := buf[i]
+		for i, e2 := range buf {
 			var e1 float64
 			// |x2| < 299: c/e2 is accurate (c = e^{la+lb−2h} may underflow
 			// only when e1 is negligible beside e2).
 			if e2 > 1e-130 && e2 < 1e130 {
 				e1 = c / e2
 			} else {
-				e1 = fastexp(la - y*us[i] - h)
+				e1 = fastexp(la - yb[i]*margin(xb[i*d:i*d+d], th, icpt) - h)
 			}
-			buf[i] = -y * (e1 + e2) // A_i
+			buf[i] = e1 + e2 // A_i = −y_i·(e1 + e2)
 			sumB += e1 - e2
 		}
-		gi := accumulate(xb, buf, d, gr)
+		gi := accumulateY(xb, buf, yb, -1, d, gr)
 		if hasIcpt {
 			grad[d] += gi
 		}
