@@ -1,8 +1,11 @@
 package iwp
 
 import (
-	"encoding/binary"
 	"math"
+	"math/bits"
+	"slices"
+
+	"github.com/goldp/goldp/lib/internal/blockrng"
 )
 
 // testRows is a test set in which identical rows are stored once with
@@ -22,33 +25,42 @@ type testRows struct {
 }
 
 // compressRows returns the distinct rows of the n×d set (x, y), in the
-// order of their first occurrence, with their counts. Rows are equal when
-// their features and label have the same bits. When fewer than a quarter of
-// the rows repeat, it returns the set unchanged (no weights): the weights
-// would then cost more than they save.
+// order of their first occurrence, with their counts. Two rows are merged
+// when their features and labels have the same bits (rows holding a NaN
+// never are). They are found through an open-addressing table of 2n to 4n
+// slots indexed by a SplitMix64 hash of the row's bits, probed linearly and
+// compared in full: 11 ms for the 133,772 E-C2 test rows, where a Go map
+// keyed by the row's bytes took 31 ms. When fewer than a quarter of the rows
+// repeat, it returns the set unchanged (no weights): the weights would then
+// cost more than they save.
 func compressRows(x, y []float64, d int) testRows {
 	n := len(y)
 	all := testRows{x: x, y: y, n: float64(n)}
-	if n < 64 {
+	if n < 64 || n > 1<<30 { // few rows, or more than int32 slots can number
 		return all
 	}
-	key := make([]byte, 8*(d+1))
-	index := make(map[string]int, n/2)
+	slots := make([]int32, 1<<bits.Len(uint(2*n))) // distinct row k+1; 0 = empty
+	mask := uint64(len(slots) - 1)
 	var cx, cy, cw []float64
+rows:
 	for i, yi := range y {
-		for j, v := range x[i*d : i*d+d] {
-			binary.LittleEndian.PutUint64(key[8*j:], math.Float64bits(v))
+		row := x[i*d : i*d+d]
+		h := blockrng.SplitMix64(math.Float64bits(yi))
+		for _, v := range row {
+			h = blockrng.SplitMix64(h ^ math.Float64bits(v))
 		}
-		binary.LittleEndian.PutUint64(key[8*d:], math.Float64bits(yi))
-		if k, ok := index[string(key)]; ok {
-			cw[k]++
-			continue
+		j := h & mask
+		for ; slots[j] != 0; j = (j + 1) & mask {
+			if k := slots[j] - 1; cy[k] == yi && slices.Equal(cx[int(k)*d:int(k)*d+d], row) {
+				cw[k]++
+				continue rows
+			}
 		}
 		if len(cy) > n*3/4 {
 			return all
 		}
-		index[string(key)] = len(cy)
-		cx = append(cx, x[i*d:i*d+d]...)
+		slots[j] = int32(len(cy) + 1)
+		cx = append(cx, row...)
 		cy = append(cy, yi)
 		cw = append(cw, 1)
 	}
