@@ -388,8 +388,7 @@ func evalSums(l Loss, theta, x, y []float64, d int) (loss, okRows float64) {
 		icpt = theta[d]
 	}
 	th := theta[:d:d]
-	var sr float64
-	var ok int
+	var sr, ok float64
 	if l.kind == ExponentialKind {
 		var buf [256]float64
 		for lo := 0; lo < len(y); lo += len(buf) {
@@ -398,9 +397,7 @@ func evalSums(l Loss, theta, x, y []float64, d int) (loss, okRows float64) {
 			margins(x[lo*d:], th, icpt, d, b)
 			for k, yi := range yc {
 				u := b[k]
-				if (u >= 0) == (yi > 0) {
-					ok++
-				}
+				ok += hit(u, yi)
 				b[k] = -yi * u
 			}
 			expInPlace(b)
@@ -408,7 +405,7 @@ func evalSums(l Loss, theta, x, y []float64, d int) (loss, okRows float64) {
 				sr += v
 			}
 		}
-		return sr, float64(ok)
+		return sr, ok
 	}
 	for i, yi := range y {
 		xi := x[i*d : i*d+d]
@@ -417,9 +414,7 @@ func evalSums(l Loss, theta, x, y []float64, d int) (loss, okRows float64) {
 			u += th[j] * v
 		}
 		sr += l.Value(u, yi)
-		if (u >= 0) == (yi > 0) {
-			ok++
-		}
+		ok += hit(u, yi)
 	}
-	return sr, float64(ok)
+	return sr, ok
 }
