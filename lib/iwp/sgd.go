@@ -202,6 +202,7 @@ func (tr *trainer) run(ctx context.Context, m Method, x, y []float64, every int,
 	thf := theta[:d] // feature coordinates
 	inv := 1 / float64(p.Batch)
 	s2 := p.Sigma * p.Sigma
+	nextCheck := every // batch count of the next call of check
 	for t := range nb {
 		if t%ctxCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -242,8 +243,9 @@ func (tr *trainer) run(ctx context.Context, m Method, x, y []float64, every int,
 			}
 			tr.navg++
 		}
-		if check != nil && every > 0 && ((t+1)%every == 0 || t == nb-1) {
+		if check != nil && every > 0 && (t+1 == nextCheck || t == nb-1) {
 			check(t+1, theta)
+			nextCheck += every
 		}
 	}
 	return nil
@@ -315,7 +317,7 @@ func (tr *trainer) iwpBatch(xb, yb []float64) float64 {
 		// exponents are combined before exponentiating; e2 for all rows in
 		// one batched loop, then e1 = c/e2 with c = exp(la + lb − 2h)
 		// where e2 is moderate (else e1 gets its own exp).
-		c := math.Exp(la + lb - 2*h)
+		c := fastexp(la + lb - 2*h)
 		buf := tr.buf[:len(yb)]
 		marginsY(xb, th, yb, icpt, 1, lb-h, d, buf)
 		expInPlace(buf)
