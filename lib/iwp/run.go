@@ -192,26 +192,16 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 	}
 
 	// Without Shuffle the clean run is the same in every repetition (same
-	// rows, same order, no noise): it is trained once and copied.
-	cleanOnce := -1
+	// rows, same order, no noise): it is trained once, as the pool's first
+	// job (so that it runs beside the first draw), and copied afterwards.
+	cleanOnce, first := -1, 0
 	if !e.Shuffle {
 		cleanOnce = slices.Index(methods, Clean)
 	}
-	if k := cleanOnce; k >= 0 {
-		if err := trainEval(ctx, newTrainer(p, d), k, 0, x, y); err != nil {
-			return nil, err
-		}
-		c := res.Curves[k]
-		for r := 1; r < e.Reps; r++ {
-			copy(c.Risk[r], c.Risk[0])
-			copy(c.Acc[r], c.Acc[0])
-			c.Theta[r] = slices.Clone(c.Theta[0])
-			c.TestRisk[r], c.TestAcc[r] = c.TestRisk[0], c.TestAcc[0]
-			progress.Report(e.Progress, done.Add(1), total)
-		}
+	if cleanOnce >= 0 {
+		first = 1
 	}
-
-	err = parallel.ForWorkers(ctx, e.Reps, e.Workers, func() func(context.Context, int) error {
+	err = parallel.ForWorkers(ctx, first+e.Reps, e.Workers, func() func(context.Context, int) error {
 		tr := newTrainer(p, d)
 		var xs, ys []float64
 		if e.Shuffle {
@@ -219,7 +209,11 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 		}
 		into, canInto := e.Release.(ReleaserInto)
 		var xbuf, ybuf []float64
-		return func(ctx context.Context, r int) error {
+		return func(ctx context.Context, job int) error {
+			if job < first {
+				return trainEval(ctx, tr, cleanOnce, 0, x, y)
+			}
+			r := job - first
 			xr, yr := x, y
 			if e.Shuffle {
 				rng := rand.New(rand.NewPCG(blockrng.SplitMix64(e.Seed^0x5eed), blockrng.SplitMix64(uint64(r)<<1)))
@@ -270,6 +264,16 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 	})
 	if err != nil {
 		return nil, err
+	}
+	if k := cleanOnce; k >= 0 {
+		c := res.Curves[k]
+		for r := 1; r < e.Reps; r++ {
+			copy(c.Risk[r], c.Risk[0])
+			copy(c.Acc[r], c.Acc[0])
+			c.Theta[r] = slices.Clone(c.Theta[0])
+			c.TestRisk[r], c.TestAcc[r] = c.TestRisk[0], c.TestAcc[0]
+			progress.Report(e.Progress, done.Add(1), total)
+		}
 	}
 	for _, c := range res.Curves {
 		c.AvgTheta = make([]float64, p.Dim(d))
