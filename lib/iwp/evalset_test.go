@@ -95,6 +95,14 @@ func TestExperimentCleanOnce(t *testing.T) {
 			t.Errorf("rep %d: clean trajectory %v differs from rep 0's %v", r, c.Risk[r], c.Risk[0])
 		}
 	}
+	e.Workers = 1
+	res1, err := e.Run(context.Background(), x, y, xte, yte, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(res1.Curves, res.Curves) {
+		t.Error("results differ between 1 and 2 workers")
+	}
 	c.Theta[1][0] = 99 // each repetition owns its θ
 	if c.Theta[0][0] == 99 {
 		t.Error("repetitions share one θ slice")
