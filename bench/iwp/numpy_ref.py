@@ -14,7 +14,11 @@ Two implementations:
   vectorised  all draws at once: arrays of shape (draws, batch, d), one
               Python loop over batches (the fastest plain-NumPy form).
 Prints one line per variant: variant, draws, seconds, seconds per draw,
-mean final risk per method.
+CPU seconds, mean final risk per method. With --clean-once the clean run,
+which does not depend on the draw, is trained once and shared (as lib/iwp's
+Experiment does); the variant names get the suffix -clean1. (run.sh scales
+the loop form linearly in the draws, so it uses --clean-once for the
+vectorised form only.)
 """
 import argparse
 import os
@@ -75,22 +79,27 @@ def sgd(method, x, y, p, xtr, ytr):
     return theta, traj
 
 
-def run_loop(p, X, Y, Xte, Yte, draws, seed):
+def run_loop(p, X, Y, Xte, Yte, draws, seed, clean_once=False):
     tt = int(p["trajtest"])
     xtr, ytr = Xte[:tt], Yte[:tt]
     final = {m: [] for m in ("clean", "naive", "iwp")}
+    if clean_once:  # the clean run does not depend on the draw
+        th, _ = sgd("clean", X, Y, p, xtr, ytr)
+        final["clean"] = [risk(th, Xte, Yte)[0]] * draws
     for r in range(draws):
         rng = np.random.default_rng(seed + r)
         xs, ys = X, Y
         xt = xs + p["sigma"] * rng.standard_normal(xs.shape)
         yt = np.where(rng.random(len(ys)) >= p["keep"], -ys, ys)
         for m in final:
+            if m == "clean" and clean_once:
+                continue
             th, _ = sgd(m, xs if m == "clean" else xt, ys if m == "clean" else yt, p, xtr, ytr)
             final[m].append(risk(th, Xte, Yte)[0])
     return final
 
 
-def run_vec(p, X, Y, Xte, Yte, draws, seed):
+def run_vec(p, X, Y, Xte, Yte, draws, seed, clean_once=False):
     d = X.shape[1]
     B, step, lam, rad, sig = int(p["batch"]), p["step"], p["lambda"], p["radius"], p["sigma"]
     eps = p["epsy"]
@@ -107,7 +116,10 @@ def run_vec(p, X, Y, Xte, Yte, draws, seed):
     every = max(1, nb // int(p["points"]))
     final = {}
     for m, (x, y) in (("clean", (XS, YS)), ("naive", (XT, YT)), ("iwp", (XT, YT))):
-        theta = np.zeros((draws, d + 1))
+        R = draws
+        if m == "clean" and clean_once:  # one clean run, shared by the draws
+            R, x, y = 1, XS[:1], YS[:1]
+        theta = np.zeros((R, d + 1))
         for t in range(nb):
             xb = x[:, t * B:(t + 1) * B]               # (R, B, d)
             yb = y[:, t * B:(t + 1) * B]               # (R, B)
@@ -134,7 +146,7 @@ def run_vec(p, X, Y, Xte, Yte, draws, seed):
                 uu = xtr @ theta[:, :d].T + theta[:, d]
                 np.mean(np.exp(-ytr[:, None] * uu), axis=0)
         uu = Xte @ theta[:, :d].T + theta[:, d]
-        final[m] = list(np.mean(np.exp(-Yte[:, None] * uu), axis=0))
+        final[m] = list(np.mean(np.exp(-Yte[:, None] * uu), axis=0)) * (draws // R)
     return final
 
 
@@ -144,14 +156,17 @@ def main():
     ap.add_argument("--loop-draws", type=int, default=2)
     ap.add_argument("--vec-draws", type=int, default=100)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--clean-once", action="store_true",
+                    help="train the clean run once and share it across draws (as lib/iwp does since 2026-11-24)")
     a = ap.parse_args()
     p, X, Y, Xte, Yte = load(a.dir)
-    for name, fn, draws in (("numpy-loop", run_loop, a.loop_draws), ("numpy-vectorised", run_vec, a.vec_draws)):
+    suffix = "-clean1" if a.clean_once else ""
+    for name, fn, draws in (("numpy-loop" + suffix, run_loop, a.loop_draws), ("numpy-vectorised" + suffix, run_vec, a.vec_draws)):
         if draws <= 0:
             continue
         t0 = time.perf_counter()
         c0 = time.process_time()
-        final = fn(p, X, Y, Xte, Yte, draws, a.seed)
+        final = fn(p, X, Y, Xte, Yte, draws, a.seed, a.clean_once)
         sec = time.perf_counter() - t0
         cpu = time.process_time() - c0
         risks = " ".join("%s=%.6f" % (m, np.mean(v)) for m, v in final.items())

@@ -17,6 +17,17 @@ const (
 	expLnLo  = 1.90821492927058770002e-10 / expN
 )
 
+// expKMax bounds |k|: for |k| <= expKMax (|x| below about 700.1) the
+// scale 2^(k/256) is a normal float64 and the result finite. The test
+// |k| <= expKMax is one unsigned comparison of the bits of z = x·256/ln2 +
+// 1.5·2^52, which are expShiftBits + k exactly when |k| < 2^51; NaN, ±Inf
+// and every larger |x| give bits outside the range.
+const (
+	expKMax      = 258560
+	expShiftBits = 0x4338000000000000 // math.Float64bits(expShift)
+	expLoBits    = expShiftBits - expKMax
+)
+
 // expTab[j] holds the bits of 2^(j/256).
 var expTab = func() [expN]uint64 {
 	var t [expN]uint64
@@ -27,15 +38,15 @@ var expTab = func() [expN]uint64 {
 }()
 
 // fastexp returns e^x with a relative error below 1e-15 (about two ulps)
-// for |x| < 700, and math.Exp(x) elsewhere (overflow, underflow,
+// for |x| < 700, and math.Exp(x) beyond about ±700.1 (overflow, underflow,
 // subnormals, NaN, ±Inf). It is about three times faster than math.Exp in
 // the SGD loops, where it is the dominant cost.
 func fastexp(x float64) float64 {
-	if !(x > -700 && x < 700) {
-		return math.Exp(x)
-	}
 	z := x*expInvL + expShift
 	ki := math.Float64bits(z)
+	if ki-expLoBits > 2*expKMax {
+		return math.Exp(x)
+	}
 	k := z - expShift
 	r := x - k*expLnHi - k*expLnLo
 	p := 1 + r + r*r*(0.5+r*(1.0/6+r*(1.0/24)))
@@ -46,19 +57,19 @@ func fastexp(x float64) float64 {
 }
 
 // expInPlace replaces every v[i] by e^v[i] (fastexp, with the body
-// inlined so a batch pays no call per element). The rare argument outside
-// (−700, 700) leaves the inner loop for math.Exp, so that the loop itself
+// inlined so a batch pays no call per element). The rare argument beyond
+// ±700.1 leaves the inner loop for math.Exp, so that the loop itself
 // has no call (around which the compiler would spill its index).
 func expInPlace(v []float64) {
 	i := 0
 	for {
 		for ; i < len(v); i++ {
 			x := v[i]
-			if !(x > -700 && x < 700) {
-				break
-			}
 			z := x*expInvL + expShift
 			ki := math.Float64bits(z)
+			if ki-expLoBits > 2*expKMax {
+				break
+			}
 			k := z - expShift
 			r := x - k*expLnHi - k*expLnLo
 			p := 1 + r + r*r*(0.5+r*(1.0/6+r*(1.0/24)))

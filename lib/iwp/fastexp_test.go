@@ -20,7 +20,8 @@ func TestFastexp(t *testing.T) {
 	if worst > 1e-15 {
 		t.Errorf("fastexp worst relative error %g, want < 1e-15", worst)
 	}
-	for _, x := range []float64{0, 1, -1, 699.99, -699.99, 700, -700, 709.7, 710, -745, -746, math.Inf(1), math.Inf(-1)} {
+	for _, x := range []float64{0, 1, -1, 699.99, -699.99, 700, -700, 700.05, -700.05, 700.2, -700.2, 709.7, 710, -745, -746,
+		1e16, -1e16, 1e300, -1e300, math.Inf(1), math.Inf(-1)} {
 		a, b := fastexp(x), math.Exp(x)
 		if a != b && math.Abs(a-b) > 1e-15*b {
 			t.Errorf("fastexp(%v) = %v, math.Exp = %v", x, a, b)

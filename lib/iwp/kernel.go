@@ -29,29 +29,67 @@ func margins(xb, th []float64, icpt float64, d int, out []float64) {
 	}
 }
 
-// accumulate adds Σ c_i·x_i into g (length d) and returns Σ c_i.
-func accumulate(xb, c []float64, d int, g []float64) float64 {
-	var s float64
+// marginsY writes out[i] = a + s·y_i·(icpt + ⟨θ, x_i⟩) for the rows of xb
+// (len(out) rows of d features) and labels y: the argument of the
+// exponential in the SGD batches (s = −1, a = 0: −y·u for the plain
+// gradient; s = 1, a = log b − h for IWP), computed without a pass of its
+// own over the batch.
+func marginsY(xb, th, y []float64, icpt, s, a float64, d int, out []float64) {
+	y = y[:len(out)]
+	switch d {
+	case 2:
+		t0, t1 := th[0], th[1]
+		for i, yi := range y {
+			r := xb[2*i : 2*i+2 : 2*i+2]
+			out[i] = a + s*yi*(icpt+t0*r[0]+t1*r[1])
+		}
+	case 4:
+		t0, t1, t2, t3 := th[0], th[1], th[2], th[3]
+		for i, yi := range y {
+			r := xb[4*i : 4*i+4 : 4*i+4]
+			out[i] = a + s*yi*(icpt+(t0*r[0]+t1*r[1])+(t2*r[2]+t3*r[3]))
+		}
+	default:
+		th = th[:d:d]
+		for i, yi := range y {
+			r := xb[i*d : i*d+d : i*d+d]
+			u := icpt
+			for j, v := range r {
+				u += th[j] * v
+			}
+			out[i] = a + s*yi*u
+		}
+	}
+}
+
+// accumulateY adds Σ c_i·x_i into g (length d) and returns Σ c_i, where
+// c_i = s·y_i·e_i: the gradient's weights are formed inside the loop that
+// sums them rather than in a pass of their own.
+func accumulateY(xb, e, y []float64, s float64, d int, g []float64) float64 {
+	var sum float64
+	y = y[:len(e)]
 	switch d {
 	case 2:
 		var g0, g1 float64
-		for i, ci := range c {
+		for i, ei := range e {
+			ci := s * y[i] * ei
 			r := xb[2*i : 2*i+2 : 2*i+2]
 			g0 += ci * r[0]
 			g1 += ci * r[1]
-			s += ci
+			sum += ci
 		}
 		g[0] += g0
 		g[1] += g1
 	case 4:
 		var g0, g1, g2, g3 float64
-		for i, ci := range c {
+		for i, ei := range e {
+			ci := s * y[i] * ei
 			r := xb[4*i : 4*i+4 : 4*i+4]
 			g0 += ci * r[0]
 			g1 += ci * r[1]
 			g2 += ci * r[2]
 			g3 += ci * r[3]
-			s += ci
+			sum += ci
 		}
 		g[0] += g0
 		g[1] += g1
@@ -59,13 +97,27 @@ func accumulate(xb, c []float64, d int, g []float64) float64 {
 		g[3] += g3
 	default:
 		g = g[:d:d]
-		for i, ci := range c {
+		for i, ei := range e {
+			ci := s * y[i] * ei
 			r := xb[i*d : i*d+d : i*d+d]
 			for j, v := range r {
 				g[j] += ci * v
 			}
-			s += ci
+			sum += ci
 		}
 	}
-	return s
+	return sum
+}
+
+// margin returns icpt + ⟨θ, x⟩ for one row x (the rare paths of the
+// batched kernels), summed as margins sums it.
+func margin(x, th []float64, icpt float64) float64 {
+	if len(x) == 4 {
+		return icpt + (th[0]*x[0] + th[1]*x[1]) + (th[2]*x[2] + th[3]*x[3])
+	}
+	u := icpt
+	for j, v := range x {
+		u += th[j] * v
+	}
+	return u
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -21,6 +22,11 @@ import (
 // draws a fresh release of the training data (and, with Shuffle, a fresh
 // row order shared by the three methods) from seeds derived from Seed and
 // the repetition index, so results do not depend on Workers.
+//
+// Work that does not depend on the draw is done once: without Shuffle the
+// clean run is the same in every repetition and is trained once, and the
+// test rows are evaluated through their distinct values with multiplicities
+// (coded features repeat rows; the mean loss is the same weighted sum).
 type Experiment struct {
 	// Params are the SGD hyper-parameters. Sigma and EpsY are overwritten
 	// from Release.
@@ -145,7 +151,7 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 	if e.TrajTest > 0 && e.TrajTest < m {
 		tm = e.TrajTest
 	}
-	xTraj, yTraj := xTest[:tm*d], yTest[:tm]
+	ts := newTestSet(xTest, yTest, d, tm)
 
 	res := &Result{Batches: batches, Sigma: p.Sigma, EpsY: p.EpsY}
 	for _, meth := range methods {
@@ -161,7 +167,41 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 	total := int64(e.Reps * len(methods))
 	var done atomic.Int64
 	defer progress.Finish(e.Progress)
-	err = parallel.ForWorkers(ctx, e.Reps, e.Workers, func() func(context.Context, int) error {
+
+	// trainEval runs method k of repetition r on (dx, dy) with tr and
+	// records its trajectory, final model and test results.
+	trainEval := func(ctx context.Context, tr *trainer, k, r int, dx, dy []float64) error {
+		c := res.Curves[k]
+		pt := 0
+		tr.reset()
+		err := tr.run(ctx, c.Method, dx, dy, every, func(b int, theta []float64) {
+			if b == nb || pt >= np-1 {
+				return
+			}
+			c.Risk[r][pt], c.Acc[r][pt] = ts.evalTraj(p.Loss, theta, d)
+			pt++
+		})
+		if err != nil {
+			return err
+		}
+		th := tr.result()
+		c.Theta[r] = th
+		c.Risk[r][np-1], c.Acc[r][np-1], c.TestRisk[r], c.TestAcc[r] = ts.evalBoth(p.Loss, th, d)
+		progress.Report(e.Progress, done.Add(1), total)
+		return nil
+	}
+
+	// Without Shuffle the clean run is the same in every repetition (same
+	// rows, same order, no noise): it is trained once, as the pool's first
+	// job (so that it runs beside the first draw), and copied afterwards.
+	cleanOnce, first := -1, 0
+	if !e.Shuffle {
+		cleanOnce = slices.Index(methods, Clean)
+	}
+	if cleanOnce >= 0 {
+		first = 1
+	}
+	err = parallel.ForWorkers(ctx, first+e.Reps, e.Workers, func() func(context.Context, int) error {
 		tr := newTrainer(p, d)
 		var xs, ys []float64
 		if e.Shuffle {
@@ -169,7 +209,11 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 		}
 		into, canInto := e.Release.(ReleaserInto)
 		var xbuf, ybuf []float64
-		return func(ctx context.Context, r int) error {
+		return func(ctx context.Context, job int) error {
+			if job < first {
+				return trainEval(ctx, tr, cleanOnce, 0, x, y)
+			}
+			r := job - first
 			xr, yr := x, y
 			if e.Shuffle {
 				rng := rand.New(rand.NewPCG(blockrng.SplitMix64(e.Seed^0x5eed), blockrng.SplitMix64(uint64(r)<<1)))
@@ -185,6 +229,9 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 			}
 			var xt, yt []float64
 			for k, meth := range methods {
+				if k == cleanOnce {
+					continue
+				}
 				if meth != Clean && xt == nil {
 					var err error
 					seed := blockrng.SplitMix64(e.Seed + uint64(r)*0x9e3779b97f4a7c15 + 1)
@@ -208,30 +255,25 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 				if meth != Clean {
 					dx, dy = xt, yt
 				}
-				c := res.Curves[k]
-				pt := 0
-				tr.reset()
-				err := tr.run(ctx, meth, dx, dy, every, func(b int, theta []float64) {
-					if b == nb || pt >= np-1 {
-						return
-					}
-					c.Risk[r][pt], c.Acc[r][pt] = evaluate(p.Loss, theta, xTraj, yTraj, d)
-					pt++
-				})
-				if err != nil {
+				if err := trainEval(ctx, tr, k, r, dx, dy); err != nil {
 					return err
 				}
-				th := tr.result()
-				c.Theta[r] = th
-				c.Risk[r][np-1], c.Acc[r][np-1] = evaluate(p.Loss, th, xTraj, yTraj, d)
-				c.TestRisk[r], c.TestAcc[r] = evaluate(p.Loss, th, xTest, yTest, d)
-				progress.Report(e.Progress, done.Add(1), total)
 			}
 			return nil
 		}
 	})
 	if err != nil {
 		return nil, err
+	}
+	if k := cleanOnce; k >= 0 {
+		c := res.Curves[k]
+		for r := 1; r < e.Reps; r++ {
+			copy(c.Risk[r], c.Risk[0])
+			copy(c.Acc[r], c.Acc[0])
+			c.Theta[r] = slices.Clone(c.Theta[0])
+			c.TestRisk[r], c.TestAcc[r] = c.TestRisk[0], c.TestAcc[0]
+			progress.Report(e.Progress, done.Add(1), total)
+		}
 	}
 	for _, c := range res.Curves {
 		c.AvgTheta = make([]float64, p.Dim(d))
@@ -240,8 +282,7 @@ func (e *Experiment) Run(ctx context.Context, x, y, xTest, yTest []float64, d in
 				c.AvgTheta[j] += v / float64(e.Reps)
 			}
 		}
-		c.AvgRisk, c.AvgAcc = evaluate(p.Loss, c.AvgTheta, xTest, yTest, d)
-		c.AvgTrajRisk, c.AvgTrajAcc = evaluate(p.Loss, c.AvgTheta, xTraj, yTraj, d)
+		c.AvgTrajRisk, c.AvgTrajAcc, c.AvgRisk, c.AvgAcc = ts.evalBoth(p.Loss, c.AvgTheta, d)
 		if ref := res.Curve(Clean); c.Method == IWP && ref != nil {
 			if w := divergenceWarning(c, ref, p.Sigma, d); w != "" {
 				res.Warnings = append(res.Warnings, w)

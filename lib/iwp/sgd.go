@@ -153,8 +153,7 @@ type trainer struct {
 	theta []float64
 	grad  []float64
 	avg   []float64
-	buf   []float64 // per-batch scratch (margins, exponentials)
-	buf2  []float64
+	buf   []float64 // per-batch scratch (exponents, exponentials)
 	navg  int
 	la    float64 // log of the label weights
 	lb    float64
@@ -163,7 +162,7 @@ type trainer struct {
 
 func newTrainer(p Params, d int) *trainer {
 	k := p.Dim(d)
-	tr := &trainer{p: p, d: d, theta: make([]float64, k), grad: make([]float64, k), avg: make([]float64, k), buf: make([]float64, max(p.Batch, 1)), buf2: make([]float64, max(p.Batch, 1))}
+	tr := &trainer{p: p, d: d, theta: make([]float64, k), grad: make([]float64, k), avg: make([]float64, k), buf: make([]float64, max(p.Batch, 1))}
 	tr.a, tr.b = labelWeights(p.EpsY)
 	tr.la, tr.lb = math.Log(tr.a), math.Log(tr.b)
 	return tr
@@ -203,6 +202,7 @@ func (tr *trainer) run(ctx context.Context, m Method, x, y []float64, every int,
 	thf := theta[:d] // feature coordinates
 	inv := 1 / float64(p.Batch)
 	s2 := p.Sigma * p.Sigma
+	nextCheck := every // batch count of the next call of check
 	for t := range nb {
 		if t%ctxCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -243,8 +243,9 @@ func (tr *trainer) run(ctx context.Context, m Method, x, y []float64, every int,
 			}
 			tr.navg++
 		}
-		if check != nil && every > 0 && ((t+1)%every == 0 || t == nb-1) {
+		if check != nil && every > 0 && (t+1 == nextCheck || t == nb-1) {
 			check(t+1, theta)
+			nextCheck += every
 		}
 	}
 	return nil
@@ -262,18 +263,13 @@ func (tr *trainer) plainBatch(xb, yb []float64) {
 	hasIcpt := tr.p.Intercept
 	th, gr := theta[:d:d], grad[:d:d]
 	if kind == ExponentialKind {
-		// Margins first, then all exponentials in one loop, then the
-		// gradient: the exponentials pipeline without a call each.
+		// The exponents −y_i·u_i first, then all exponentials in one loop,
+		// then the gradient Σ −y_i·e^{−y_i u_i}·x_i: the exponentials
+		// pipeline without a call each.
 		buf := tr.buf[:len(yb)]
-		margins(xb, th, icpt, d, buf)
-		for i, y := range yb {
-			buf[i] *= -y
-		}
+		marginsY(xb, th, yb, icpt, -1, 0, d, buf)
 		expInPlace(buf)
-		for i, y := range yb {
-			buf[i] *= -y
-		}
-		gi := accumulate(xb, buf, d, gr)
+		gi := accumulateY(xb, buf, yb, -1, d, gr)
 		if hasIcpt {
 			grad[d] += gi
 		}
@@ -321,27 +317,23 @@ func (tr *trainer) iwpBatch(xb, yb []float64) float64 {
 		// exponents are combined before exponentiating; e2 for all rows in
 		// one batched loop, then e1 = c/e2 with c = exp(la + lb − 2h)
 		// where e2 is moderate (else e1 gets its own exp).
-		c := math.Exp(la + lb - 2*h)
-		buf, us := tr.buf[:len(yb)], tr.buf2[:len(yb)]
-		margins(xb, th, icpt, d, us)
-		for i, y := range yb {
-			buf[i] = lb + y*us[i] - h
-		}
+		c := fastexp(la + lb - 2*h)
+		buf := tr.buf[:len(yb)]
+		marginsY(xb, th, yb, icpt, 1, lb-h, d, buf)
 		expInPlace(buf)
-		for i, y := range yb {
-			e2 := buf[i]
+		for i, e2 := range buf {
 			var e1 float64
 			// |x2| < 299: c/e2 is accurate (c = e^{la+lb−2h} may underflow
 			// only when e1 is negligible beside e2).
 			if e2 > 1e-130 && e2 < 1e130 {
 				e1 = c / e2
 			} else {
-				e1 = fastexp(la - y*us[i] - h)
+				e1 = fastexp(la - yb[i]*margin(xb[i*d:i*d+d], th, icpt) - h)
 			}
-			buf[i] = -y * (e1 + e2) // A_i
+			buf[i] = e1 + e2 // A_i = −y_i·(e1 + e2)
 			sumB += e1 - e2
 		}
-		gi := accumulate(xb, buf, d, gr)
+		gi := accumulateY(xb, buf, yb, -1, d, gr)
 		if hasIcpt {
 			grad[d] += gi
 		}
@@ -385,13 +377,20 @@ func Evaluate(l Loss, theta, x, y []float64, d int) (risk, acc float64, err erro
 }
 
 func evaluate(l Loss, theta, x, y []float64, d int) (risk, acc float64) {
+	sr, ok := evalSums(l, theta, x, y, d)
+	n := float64(len(y))
+	return sr / n, ok / n
+}
+
+// evalSums returns Σ_i φ(u_i, y_i) and the number of rows with
+// sign(u_i) = y_i (0 counted as +1), u_i = ⟨θ, x_i⟩ (+ intercept).
+func evalSums(l Loss, theta, x, y []float64, d int) (loss, okRows float64) {
 	icpt := 0.0
 	if len(theta) > d {
 		icpt = theta[d]
 	}
 	th := theta[:d:d]
-	var sr float64
-	var ok int
+	var sr, ok float64
 	if l.kind == ExponentialKind {
 		var buf [256]float64
 		for lo := 0; lo < len(y); lo += len(buf) {
@@ -400,9 +399,7 @@ func evaluate(l Loss, theta, x, y []float64, d int) (risk, acc float64) {
 			margins(x[lo*d:], th, icpt, d, b)
 			for k, yi := range yc {
 				u := b[k]
-				if (u >= 0) == (yi > 0) {
-					ok++
-				}
+				ok += hit(u, yi)
 				b[k] = -yi * u
 			}
 			expInPlace(b)
@@ -410,8 +407,7 @@ func evaluate(l Loss, theta, x, y []float64, d int) (risk, acc float64) {
 				sr += v
 			}
 		}
-		n := float64(len(y))
-		return sr / n, float64(ok) / n
+		return sr, ok
 	}
 	for i, yi := range y {
 		xi := x[i*d : i*d+d]
@@ -420,10 +416,7 @@ func evaluate(l Loss, theta, x, y []float64, d int) (risk, acc float64) {
 			u += th[j] * v
 		}
 		sr += l.Value(u, yi)
-		if (u >= 0) == (yi > 0) {
-			ok++
-		}
+		ok += hit(u, yi)
 	}
-	n := float64(len(y))
-	return sr / n, float64(ok) / n
+	return sr, ok
 }
