@@ -230,7 +230,8 @@ func gridLog2(g float64) int { _, e := math.Frexp(g); return e - 1 }
 // Δ_g = Δ₂/g + √dim grid steps (⌊Δ₂/g⌋ + 1 when dim = 1).
 //
 // Its guarantee is computed for the discrete distribution: ρ-zCDP with
-// ρ = Δ_g²/(2s²) (CKS Thm 14), and (ε, δ) from the exact privacy loss of
+// ρ = Δ_g²/(2s²) (CKS Thm 14; TestDiscreteGaussianRenyiExact computes the
+// Rényi divergences exactly), and (ε, δ) from the exact privacy loss of
 // the one-dimensional discrete Gaussian (CKS Thm 7, an exact sum over the
 // integers) when dim = 1, or from the zCDP bound (CKS Cor 13) when dim > 1.
 //
@@ -244,11 +245,15 @@ func gridLog2(g float64) int { _, e := math.Frexp(g); return e - 1 }
 // Gaussian's own profile; the grid adds √dim steps (at most √dim·2^-14 σ)
 // to the sensitivity, 0.02–0.2 % of σ in these examples. The exact
 // multi-dimensional profile is not a one-dimensional sum: the discrete
-// Gaussian is not rotation invariant, so the worst neighbouring shift is
-// not known to lie on an axis. A multivariate bound near the continuous
-// profile (CKS bound the gap by a term exponentially small in s²) would
-// remove the 8 %; it is not implemented, its statement not having been
-// checked against the paper here.
+// Gaussian is not rotation invariant, and the worst shift k ∈ Z^d with
+// ‖k‖ ≤ Δ_g is often off the axes (TestDiscreteGaussianMultiDeltaExact
+// enumerates every such shift at small s², computes its δ exactly and
+// finds it within DeltaFor, and finds shifts whose δ exceeds the
+// continuous Gaussian's at the same distance, by 16 % at s² = 2: the
+// continuous profile may not be borrowed). A multivariate bound near the
+// continuous profile (CKS bound the gap by a term exponentially small in
+// s²) would remove the 8 %; it is not implemented, its statement not
+// having been checked against the paper here.
 //
 // Release with a nil rng draws from SecureRand; pass a seeded *rand.Rand
 // only to simulate.
@@ -475,7 +480,8 @@ func (m *DiscreteGaussian) Markdown() string {
 //	δ(ε) = P(Y > εs²/Δ − Δ/2) − e^ε P(Y > εs²/Δ + Δ/2),  Y ~ N_Z(0, s²),
 //
 // summed over the integers in float64 and rounded up by a relative 1e-9
-// (the exact rational check is in the tests).
+// (TestDiscreteGaussianDeltaExact checks it in 256-bit arithmetic, and
+// TestDiscreteGaussianMultiDeltaExact that no smaller shift exceeds it).
 func DiscreteGaussianDelta(s2, sens uint64, epsilon float64) float64 {
 	if sens == 0 {
 		return 0
