@@ -78,6 +78,11 @@ type FeatureLabelRelease struct {
 	rr       *RandomizedResponse
 	policy   Policy
 	progress progress.Reporter
+
+	// exactRand, when set (tests only), gives block b of ReleaseExact a
+	// seeded stream instead of a fresh SecureRand, so that ReleaseExact's
+	// own code can be audited reproducibly.
+	exactRand func(b int) *rand.Rand
 }
 
 // NewFeatureLabelRelease returns the release for features in the box
@@ -416,7 +421,11 @@ func (r *FeatureLabelRelease) ReleaseExact(ctx context.Context, x, y []float64, 
 	xt = make([]float64, len(x))
 	yt = make([]float64, n)
 	err = runBlocks(ctx, (n+BlockRows-1)/BlockRows, workers, r.progress, func(b int) error {
-		bs := newBitSrc(nil)
+		var seeded *rand.Rand
+		if r.exactRand != nil {
+			seeded = r.exactRand(b)
+		}
+		bs := newBitSrc(seeded) // nil: a fresh SecureRand
 		rng := bs.r
 		for i := b * BlockRows; i < min((b+1)*BlockRows, n); i++ {
 			for k := 0; k < d; k++ {
