@@ -101,6 +101,12 @@ func NewFeatureLabelRelease(lo, hi []float64, epsX, epsY, delta float64, cal Cal
 	if err != nil {
 		return nil, err
 	}
+	// The computed diameter may round below the exact one; the exact path
+	// covers it when it is within coverSens (always, short of thousands of
+	// features).
+	if err := checkFits("FeatureLabelRelease", box, diam, false); err != nil {
+		return nil, err
+	}
 	rr, err := NewRandomizedResponse(epsY)
 	if err != nil {
 		return nil, err
@@ -120,8 +126,8 @@ func FeatureLabelReleaseFrom(lo, hi []float64, g *Gaussian, rr *RandomizedRespon
 	if g == nil || rr == nil {
 		return nil, fmt.Errorf("mech: FeatureLabelReleaseFrom needs a Gaussian and a RandomizedResponse")
 	}
-	if d := box.Diameter(); d > g.Sensitivity()*(1+1e-12) {
-		return nil, fmt.Errorf("mech: FeatureLabelReleaseFrom: box ℓ2 diameter %v exceeds the Gaussian sensitivity %v", d, g.Sensitivity())
+	if err := checkFits("FeatureLabelReleaseFrom", box, g.Sensitivity(), false); err != nil {
+		return nil, err
 	}
 	return &FeatureLabelRelease{box: box, gauss: g, rr: rr}, nil
 }

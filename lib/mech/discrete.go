@@ -13,7 +13,9 @@ import (
 // exact sampler and releases the multiple (round(x/g) + k)·g. Rounding moves
 // a coordinate by at most g/2, so two inputs at distance D end up at most
 // D/g + 1 grid steps apart per coordinate: the guarantee is computed for the
-// sensitivity in grid steps, ⌊Δ₁/g⌋ + dim in ℓ1 and Δ₂/g + √dim in ℓ2.
+// sensitivity in grid steps, ⌊Δ₁'/g⌋ + dim in ℓ1 and Δ₂'/g + √dim in ℓ2,
+// where Δ' = Δ(1 + 1e-12) is the largest domain diameter SetDomain accepts
+// for a stated sensitivity Δ (coverSens).
 
 // maxGridIndex bounds |x/g| so that grid indices and outputs are exact.
 const maxGridIndex = 1 << 52
@@ -62,7 +64,8 @@ func ratUp(n, d uint64) float64 {
 // (round(x/g) + K)·g per coordinate with K i.i.d. discrete Laplace,
 // P(K = k) ∝ exp(−|k|/t), sampled exactly (Canonne–Kamath–Steinke 2020) on
 // the grid of step g = Grid(). With ℓ1 sensitivity Δ₁ on real inputs, the
-// rounded inputs differ by at most Δ_g = ⌊Δ₁/g⌋ + dim grid steps, and every
+// rounded inputs differ by at most Δ_g = ⌊Δ₁'/g⌋ + dim grid steps
+// (Δ₁' = Δ₁(1 + 1e-12), the slack SetDomain allows), and every
 // output's privacy loss is at most Δ_g/t: pure ε-LDP with ε = Δ_g/t exactly
 // (Guarantee rounds it up to a float64). The noise scale is t·g, at least the
 // continuous scale it replaces.
@@ -113,7 +116,7 @@ func newDiscreteLaplace(sens, epsilon, scale float64, dim int, g float64) (*Disc
 	if dim < 1 {
 		return nil, fmt.Errorf("mech: DiscreteLaplace dim = %d, want ≥ 1", dim)
 	}
-	sg := math.Floor(sens/g) + float64(dim)
+	sg := math.Floor(coverSens(sens)/g) + float64(dim)
 	if sg >= 1<<40 {
 		return nil, fmt.Errorf("mech: DiscreteLaplace sensitivity %v is too large for grid step %v", sens, g)
 	}
@@ -149,8 +152,8 @@ func (m *DiscreteLaplace) Scale() float64 { return float64(m.t) * m.g }
 // Sensitivity returns the ℓ1 sensitivity Δ₁ of real inputs.
 func (m *DiscreteLaplace) Sensitivity() float64 { return m.sens }
 
-// GridSensitivity returns Δ_g = ⌊Δ₁/g⌋ + dim, the ℓ1 sensitivity in grid
-// steps after rounding.
+// GridSensitivity returns Δ_g = ⌊Δ₁(1 + 1e-12)/g⌋ + dim, the ℓ1
+// sensitivity in grid steps after rounding.
 func (m *DiscreteLaplace) GridSensitivity() uint64 { return m.sensG }
 
 // Dim returns the dimension of inputs and outputs.
@@ -160,13 +163,14 @@ func (m *DiscreteLaplace) Dim() int { return m.dim }
 func (m *DiscreteLaplace) Guarantee() Guarantee { return Pure(m.eps) }
 
 // SetDomain restricts inputs to box with the given policy for points outside
-// it; the box's ℓ1 diameter must not exceed the sensitivity.
+// it; the box's ℓ1 diameter must not exceed the sensitivity (up to the
+// relative 1e-12 that GridSensitivity covers).
 func (m *DiscreteLaplace) SetDomain(box Box, p Policy) error {
 	if box.Dim() != m.dim {
 		return fmt.Errorf("mech: DiscreteLaplace domain has dimension %d, want %d", box.Dim(), m.dim)
 	}
-	if d := box.Diameter1(); d > m.sens {
-		return fmt.Errorf("mech: DiscreteLaplace domain ℓ1 diameter %v exceeds the sensitivity %v", d, m.sens)
+	if err := checkFits("DiscreteLaplace", box, m.sens, true); err != nil {
+		return err
 	}
 	m.domain, m.policy = &box, p
 	return nil
@@ -227,7 +231,8 @@ func gridLog2(g float64) int { _, e := math.Frexp(g); return e - 1 }
 // exp(−y²/(2s²)) with s² = Sigma2Steps() an integer, sampled exactly
 // (Canonne–Kamath–Steinke 2020) on the grid of step g = Grid(). With ℓ2
 // sensitivity Δ₂ on real inputs, rounded inputs differ by at most
-// Δ_g = Δ₂/g + √dim grid steps (⌊Δ₂/g⌋ + 1 when dim = 1).
+// Δ_g = Δ₂'/g + √dim grid steps (⌊Δ₂'/g⌋ + 1 when dim = 1), with
+// Δ₂' = Δ₂(1 + 1e-12) the largest domain diameter SetDomain accepts.
 //
 // Its guarantee is computed for the discrete distribution: ρ-zCDP with
 // ρ = Δ_g²/(2s²) (CKS Thm 14; TestDiscreteGaussianRenyiExact computes the
@@ -375,10 +380,12 @@ func newDiscreteGaussianGrid(sens float64, dim int, g float64) (*DiscreteGaussia
 		return nil, fmt.Errorf("mech: DiscreteGaussian dim = %d, want ≥ 1", dim)
 	}
 	m := &DiscreteGaussian{sens: sens, dim: dim, g: g}
+	// The grid sensitivity covers coverSens(sens), the largest box
+	// diameter SetDomain accepts.
 	if dim == 1 {
-		m.sensG = math.Floor(sens/g) + 1
+		m.sensG = math.Floor(coverSens(sens)/g) + 1
 	} else {
-		m.sensG = upEps(sens/g + math.Sqrt(float64(dim))*(1+1e-15))
+		m.sensG = upEps(coverSens(sens)/g + math.Sqrt(float64(dim))*(1+1e-15))
 	}
 	if m.sensG > 1<<40 {
 		return nil, fmt.Errorf("mech: DiscreteGaussian sensitivity %v is too large for grid step %v", sens, g)
@@ -423,13 +430,14 @@ func (m *DiscreteGaussian) Guarantee() Guarantee { return Guarantee{Epsilon: m.e
 func (m *DiscreteGaussian) DeltaFor(epsilon float64) float64 { return m.deltaAt(m.s2, epsilon) }
 
 // SetDomain restricts inputs to box with the given policy; its ℓ2 diameter
-// must not exceed the sensitivity.
+// must not exceed the sensitivity (up to the relative 1e-12 that
+// GridSensitivity covers).
 func (m *DiscreteGaussian) SetDomain(box Box, p Policy) error {
 	if box.Dim() != m.dim {
 		return fmt.Errorf("mech: DiscreteGaussian domain has dimension %d, want %d", box.Dim(), m.dim)
 	}
-	if d := box.Diameter(); d > m.sens {
-		return fmt.Errorf("mech: DiscreteGaussian domain ℓ2 diameter %v exceeds the sensitivity %v", d, m.sens)
+	if err := checkFits("DiscreteGaussian", box, m.sens, false); err != nil {
+		return err
 	}
 	m.domain, m.policy = &box, p
 	return nil

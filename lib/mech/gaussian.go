@@ -280,10 +280,12 @@ func GaussianFromSigma(sensitivity, sigma, delta float64) (*Gaussian, error) {
 }
 
 // SetDomain restricts inputs to box, rejecting or clipping points outside it
-// according to p. The box's ℓ2 diameter must not exceed the sensitivity.
+// according to p. The box's ℓ2 diameter must not exceed the sensitivity (up
+// to a relative 1e-12 for a sensitivity computed in floating point, which
+// the exact path's grid sensitivity covers).
 func (m *Gaussian) SetDomain(box Box, p Policy) error {
-	if d := box.Diameter(); d > m.sens*(1+1e-12) {
-		return fmt.Errorf("mech: Gaussian domain ℓ2 diameter %v exceeds the sensitivity %v", d, m.sens)
+	if err := checkFits("Gaussian", box, m.sens, false); err != nil {
+		return err
 	}
 	m.mu.Lock()
 	m.domain, m.policy, m.exactByDim = &box, p, nil // the exact path takes the new domain
