@@ -123,9 +123,10 @@ func shiftsWithin(dim int, n2 int64) [][]int64 {
 }
 
 // TestDiscreteGaussianMultiDeltaExact checks the several-dimensional
-// guarantee (DeltaFor, the zCDP bound of ρ = Δ_g²/(2s²) through CKS Cor
-// 13) against the exact δ of every integer shift within the grid
-// sensitivity, at small s² where the lattice matters most. It also shows
+// guarantee (DeltaFor: at these small s² the zCDP bound of
+// ρ = Δ_g²/(2s²) through CKS Cor 13, the cell comparison not applying)
+// against the exact δ of every integer shift within the grid sensitivity,
+// at small s² where the lattice matters most. It also shows
 // why the guarantee may not be borrowed from the continuous Gaussian: for
 // some shifts the discrete mechanism's exact δ exceeds the continuous
 // Gaussian's δ at the same ℓ2 distance and σ = s (the negative control: a

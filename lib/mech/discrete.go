@@ -250,7 +250,9 @@ func gridLog2(g float64) int { _, e := math.Frexp(g); return e - 1 }
 // ‖k‖ ≤ Δ_g is often off the axes), and for some shifts it exceeds the
 // continuous Gaussian's at the same distance (by 16 % at s² = 2).
 // TestDiscreteGaussianMultiDeltaExact enumerates every shift at small s²,
-// computes its δ exactly, and finds it within both bounds.
+// computes its δ exactly, and finds it within DeltaFor (there the zCDP
+// bound; the cell comparison needs s large against dim and is checked
+// against exact sums at s² = 2^20 by TestDgCouplingDeltaExact).
 //
 // Cost of the calibration: in one dimension the exact profile needs the
 // same σ as the continuous analytic Gaussian for the grid sensitivity
