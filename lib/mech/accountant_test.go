@@ -222,13 +222,13 @@ func TestGaussianDeltaForCoversExactPaths(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, dim := range []int{1, 2, 3, 10} {
+		for _, dim := range []int{1, 2, 3, 10, 50, 400} {
 			d, err := g.Exact(dim)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if dim > 1 && d.Rho() > g.zcdpRho() {
-				t.Errorf("%v dim %d: ρ = %v above zcdpRho %v", g, dim, d.Rho(), g.zcdpRho())
+			if _, mu0 := g.exactBounds(); dim > 1 && d.Rho() > mu0*mu0/2*(1+1e-9) {
+				t.Errorf("%v dim %d: ρ = %v above mu0²/2 = %v", g, dim, d.Rho(), mu0*mu0/2)
 			}
 			for _, e := range []float64{0.05, 0.25, 0.5, 1, 2, 4, 8} {
 				if p, q := g.DeltaFor(e), d.DeltaFor(e); p < q || p < GaussianDelta(1, g.Sigma(), e) {

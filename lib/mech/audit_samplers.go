@@ -280,6 +280,11 @@ func VoronoiCellLoss(v *VoronoiCell, cellA int, yA float64, cellB int, yB float6
 // AuditFeatureLabel returns samplers of the one-shot feature/label release
 // at records (xa, ya) and (xb, yb), reduced to the privacy loss of the
 // joint output (Gaussian loss of x̃ plus randomized-response loss of ỹ).
+// The Gaussian loss is the continuous one (σ = Sigma()); when the features
+// take the exact path (SetExact) it is a statistic of the report rather
+// than its exact loss, still valid for Audit. It draws through
+// Features().Release, not ReleaseExact's batch code, which
+// TestAuditFeatureLabelReleaseExact audits with the exact discrete loss.
 func AuditFeatureLabel(r *FeatureLabelRelease, xa []float64, ya float64, xb []float64, yb float64) (a, b Sampler, err error) {
 	for _, x := range [][]float64{xa, xb} {
 		if !r.box.Contains(x) {

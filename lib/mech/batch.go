@@ -78,6 +78,11 @@ type FeatureLabelRelease struct {
 	rr       *RandomizedResponse
 	policy   Policy
 	progress progress.Reporter
+
+	// exactRand, when set (tests only), gives block b of ReleaseExact a
+	// seeded stream instead of a fresh SecureRand, so that ReleaseExact's
+	// own code can be audited reproducibly.
+	exactRand func(b int) *rand.Rand
 }
 
 // NewFeatureLabelRelease returns the release for features in the box
@@ -94,6 +99,12 @@ func NewFeatureLabelRelease(lo, hi []float64, epsX, epsY, delta float64, cal Cal
 	}
 	g, err := NewGaussian(diam, epsX, delta, cal)
 	if err != nil {
+		return nil, err
+	}
+	// The computed diameter may round below the exact one; the exact path
+	// covers it when it is within coverSens (always, short of thousands of
+	// features).
+	if err := checkFits("FeatureLabelRelease", box, diam, false); err != nil {
 		return nil, err
 	}
 	rr, err := NewRandomizedResponse(epsY)
@@ -115,8 +126,8 @@ func FeatureLabelReleaseFrom(lo, hi []float64, g *Gaussian, rr *RandomizedRespon
 	if g == nil || rr == nil {
 		return nil, fmt.Errorf("mech: FeatureLabelReleaseFrom needs a Gaussian and a RandomizedResponse")
 	}
-	if d := box.Diameter(); d > g.Sensitivity()*(1+1e-12) {
-		return nil, fmt.Errorf("mech: FeatureLabelReleaseFrom: box ℓ2 diameter %v exceeds the Gaussian sensitivity %v", d, g.Sensitivity())
+	if err := checkFits("FeatureLabelReleaseFrom", box, g.Sensitivity(), false); err != nil {
+		return nil, err
 	}
 	return &FeatureLabelRelease{box: box, gauss: g, rr: rr}, nil
 }
@@ -416,7 +427,11 @@ func (r *FeatureLabelRelease) ReleaseExact(ctx context.Context, x, y []float64, 
 	xt = make([]float64, len(x))
 	yt = make([]float64, n)
 	err = runBlocks(ctx, (n+BlockRows-1)/BlockRows, workers, r.progress, func(b int) error {
-		bs := newBitSrc(nil)
+		var seeded *rand.Rand
+		if r.exactRand != nil {
+			seeded = r.exactRand(b)
+		}
+		bs := newBitSrc(seeded) // nil: a fresh SecureRand
 		rng := bs.r
 		for i := b * BlockRows; i < min((b+1)*BlockRows, n); i++ {
 			for k := 0; k < d; k++ {

@@ -3,6 +3,7 @@ package mech
 import (
 	"fmt"
 	"math"
+	"math/big"
 )
 
 // Policy says what a mechanism does with an input outside its domain.
@@ -79,6 +80,70 @@ func (b Box) Diameter1() float64 {
 		s += b.Hi[i] - b.Lo[i]
 	}
 	return s
+}
+
+// Domains and sensitivities agree the same way in every mechanism: a box
+// fits a sensitivity Δ when its exact diameter is at most coverSens(Δ), and
+// the exact (grid) mechanisms compute their grid sensitivity for
+// coverSens(Δ), so that every box a mechanism accepts, continuous or
+// exact, is covered by the guarantee of its real releases. The relative
+// slack of 1e-12 admits a sensitivity the caller computed in floating
+// point (math.Sqrt(3) for the unit cube in three dimensions may round
+// below the box's exact diameter).
+
+// coverSens returns the sensitivity the exact mechanisms cover for a
+// stated sensitivity sens, and the largest exact box diameter SetDomain
+// accepts for it: sens·(1 + 1e-12).
+func coverSens(sens float64) float64 { return sens * (1 + 1e-12) }
+
+// diameterUp returns a float64 at least the exact ℓ2 diameter of b (the
+// differences, squares and sum rounded up in 128-bit arithmetic, the
+// square root rounded up by checking its square exactly).
+func (b Box) diameterUp() float64 {
+	s := new(big.Float).SetPrec(128).SetMode(big.ToPositiveInf)
+	w := new(big.Float).SetPrec(128).SetMode(big.ToPositiveInf)
+	for i := range b.Lo {
+		w.Sub(big.NewFloat(b.Hi[i]), big.NewFloat(b.Lo[i]))
+		w.Mul(w, w)
+		s.Add(s, w)
+	}
+	f, _ := s.Float64()
+	r := math.Sqrt(f)
+	sq := new(big.Float).SetPrec(128)
+	for sq.Mul(big.NewFloat(r), big.NewFloat(r)).Cmp(s) < 0 {
+		r = math.Nextafter(r, math.Inf(1))
+	}
+	return r
+}
+
+// diameter1Up returns a float64 at least the exact ℓ1 diameter of b.
+func (b Box) diameter1Up() float64 {
+	s := new(big.Float).SetPrec(128).SetMode(big.ToPositiveInf)
+	w := new(big.Float).SetPrec(128).SetMode(big.ToPositiveInf)
+	for i := range b.Lo {
+		w.Sub(big.NewFloat(b.Hi[i]), big.NewFloat(b.Lo[i]))
+		s.Add(s, w)
+	}
+	f, acc := s.Float64()
+	if acc == big.Below {
+		f = math.Nextafter(f, math.Inf(1))
+	}
+	return f
+}
+
+// checkFits returns an error naming the mechanism when box's exact
+// diameter (ℓ1 when l1, else ℓ2) exceeds coverSens(sens).
+func checkFits(name string, box Box, sens float64, l1 bool) error {
+	if l1 {
+		if box.diameter1Up() > coverSens(sens) {
+			return fmt.Errorf("mech: %s domain ℓ1 diameter %v exceeds the sensitivity %v", name, box.Diameter1(), sens)
+		}
+		return nil
+	}
+	if box.diameterUp() > coverSens(sens) {
+		return fmt.Errorf("mech: %s domain ℓ2 diameter %v exceeds the sensitivity %v", name, box.Diameter(), sens)
+	}
+	return nil
 }
 
 // Apply checks x against b under policy p. Under Reject it returns an error

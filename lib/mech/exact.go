@@ -469,7 +469,8 @@ func bigBelow(rng *rand.Rand, d *big.Int) *big.Int {
 // P(Y = y) ∝ exp(−|y|·s/t), the discrete Laplace distribution of scale t/s
 // (Canonne–Kamath–Steinke 2020, Algorithm 2), sampled exactly; for
 // t ≥ 1024 the magnitude is proposed in blocks of ⌈t/16⌉ (geomMagBlocks),
-// which keeps 97 % of proposals where CKS's uniform keeps 63 %. s and t must
+// which keeps 96–97 % of proposals where CKS's uniform keeps 63 %
+// (TestGeomMagAcceptance). s and t must
 // be positive; t·⌈Y⌉ must fit in 63 bits, which holds with probability
 // 1 − exp(−2^62/t)-ish for any practical t ≤ 2^40. It panics if s or t is 0.
 func SampleDiscreteLaplace(rng *rand.Rand, s, t uint64) int64 {
@@ -532,8 +533,9 @@ const geoMinT = 64 * geoK
 // e^{-(x/t − W/geoK)} = e^{-(geoK·U + W·(geoK·m − t))/(geoK·t)}, at most 1
 // (geoK·m ≥ t), and X' is accepted with that probability (bernExpSplit):
 // accepted values are ∝ e^{-x/t} exactly. The exponent is below
-// 1/geoK + W·geoK/(geoK·t), so about 97 % of proposals are accepted
-// where the uniform U on [0, t) of CKS keeps 63 %.
+// 1/geoK + W·geoK/(geoK·t), so 97 % of proposals are accepted (95.6 %
+// at worst, t = geoMinT + 1) where the uniform U on [0, t) of CKS keeps
+// 63 % (TestGeomMagAcceptance computes both exactly).
 func geomMagBlocks(b *bitSrc, t uint64) uint64 {
 	m := (t + geoK - 1) / geoK
 	ex := geoK*m - t // < geoK

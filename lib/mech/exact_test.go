@@ -592,29 +592,31 @@ func TestBernRatRates(t *testing.T) {
 	}
 }
 
-// The calibration costs what DiscreteGaussian's doc says: σ within 0.1 % of
-// the continuous analytic σ in one dimension, 5–9 % above it with dim > 1,
-// and there the whole excess is the zCDP conversion: σ is the conversion's
-// σ for the real sensitivity, raised only by the grid's √dim steps.
+// The calibration costs what DiscreteGaussian's doc says: σ within 0.2 %
+// of the continuous analytic σ in one dimension, and with dim > 1 within
+// 2 % (under 0.5 % for dim ≤ 10 at δ = 1e-5), where the zCDP bound alone
+// needs 5–9 % more: the zCDP conversion's σ for the same sensitivity is
+// computed here and must be at least 5 % above the calibrated one.
 func TestDiscreteGaussianCalibrationCost(t *testing.T) {
 	for _, c := range []struct {
 		eps, delta float64
 		dim        int
-		lo, hi     float64
-	}{{1, 1e-5, 1, 1, 1.001}, {1, 1e-5, 2, 1.05, 1.09}, {1, 1e-5, 10, 1.05, 1.09}, {4, 1e-5, 10, 1.05, 1.09}, {0.5, 1e-6, 10, 1.05, 1.09}} {
+		hi         float64
+	}{{1, 1e-5, 1, 1.002}, {1, 1e-5, 2, 1.002}, {1, 1e-5, 10, 1.005}, {4, 1e-5, 10, 1.005}, {0.5, 1e-6, 10, 1.015}, {1, 1e-5, 50, 1.02}} {
 		sc, _ := AnalyticSigma(2, c.eps, c.delta)
 		m, err := NewDiscreteGaussian(2, c.eps, c.delta, c.dim)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r := m.Sigma() / sc; r < c.lo || r > c.hi {
-			t.Errorf("ε=%v δ=%v dim=%d: σ %v is %.4f× the continuous %v, want [%v, %v]", c.eps, c.delta, c.dim, m.Sigma(), r, sc, c.lo, c.hi)
+		r := m.Sigma() / sc
+		t.Logf("ε=%v δ=%v dim=%d: σ/σ_analytic = %.5f", c.eps, c.delta, c.dim, r)
+		if r < 1 || r > c.hi {
+			t.Errorf("ε=%v δ=%v dim=%d: σ %v is %.5f× the continuous %v, want [1, %v]", c.eps, c.delta, c.dim, m.Sigma(), r, sc, c.hi)
 		}
 		if c.dim == 1 {
 			continue
 		}
-		// The same conversion applied to the continuous Gaussian of the
-		// real sensitivity (ρ = Δ²/(2σ²)) needs the same σ up to the grid.
+		// The zCDP conversion alone, for the real sensitivity Δ = 2.
 		lo, hi := sc, 2*sc
 		for hi-lo > 1e-9*sc {
 			mid := (lo + hi) / 2
@@ -624,9 +626,8 @@ func TestDiscreteGaussianCalibrationCost(t *testing.T) {
 				lo = mid
 			}
 		}
-		// The grid adds √dim steps g ≤ 2^-14 σ to the sensitivity Δ = 2.
-		if r := m.Sigma() / hi; r < 1 || r > 1+math.Sqrt(float64(c.dim))*math.Pow(2, -14)*m.Sigma()/2+1e-6 {
-			t.Errorf("ε=%v δ=%v dim=%d: σ %v vs the zCDP conversion's %v (ratio %v)", c.eps, c.delta, c.dim, m.Sigma(), hi, r)
+		if hi < 1.05*m.Sigma() {
+			t.Errorf("ε=%v δ=%v dim=%d: the zCDP conversion alone needs σ %v, less than 5 %% above the calibrated %v", c.eps, c.delta, c.dim, hi, m.Sigma())
 		}
 	}
 }
@@ -741,8 +742,9 @@ func abs(x int) int {
 // integers k_j, ‖k‖₂ ≤ Δ₂/g = n, so every coordinate gains a step. Their
 // index distance D exceeds n + 1 when dim > 1 (the √dim of Δ_g is needed,
 // not just one step) and stays within GridSensitivity, and the privacy of
-// that pair — the exact profile with shift D in one dimension, the zCDP
-// bound of ρ = D²/(2s²) otherwise — is within the claimed (ε, δ).
+// that pair — the exact profile with shift D in one dimension, the smaller
+// of the zCDP bound of ρ = D²/(2s²) and the cell comparison otherwise — is
+// within the claimed (ε, δ).
 func TestDiscreteGaussianGridSensitivity(t *testing.T) {
 	for _, c := range []struct {
 		eps, delta float64
@@ -779,7 +781,8 @@ func TestDiscreteGaussianGridSensitivity(t *testing.T) {
 		if c.dim == 1 {
 			delta = DiscreteGaussianDelta(m.Sigma2Steps(), uint64(D), c.eps)
 		} else {
-			delta = DeltaFromZCDP(d2/(2*float64(m.Sigma2Steps())), c.eps)
+			delta = math.Min(DeltaFromZCDP(d2/(2*float64(m.Sigma2Steps())), c.eps),
+				dgCouplingDelta(m.Sigma2Steps(), D, c.dim, c.eps))
 		}
 		if delta > c.delta {
 			t.Errorf("%v: the worst pair has δ(ε = %v) = %v > %v", m, c.eps, delta, c.delta)

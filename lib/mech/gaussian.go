@@ -200,7 +200,7 @@ type Gaussian struct {
 	exact                   bool
 	mu                      sync.Mutex
 	exactByDim              map[int]*DiscreteGaussian
-	rhoMax                  float64 // zcdpRho, once computed
+	rhoMax, mu0             float64 // exactBounds, once computed
 }
 
 // SetExact makes Release use the exact path (Exact) even with a seeded rng,
@@ -212,8 +212,8 @@ func (m *Gaussian) SetExact(on bool) { m.exact = on }
 // real releases of dim coordinates: same sensitivity and domain, on a
 // power-of-two grid, calibrated so that its guarantee for the discrete
 // distribution, grid rounding included, is within this mechanism's
-// Guarantee. For dim > 1 its (ε, δ) comes from zCDP, which needs a few per
-// cent more noise than the analytic calibration of the continuous mechanism.
+// Guarantee. Its σ is within 2 % of the analytic calibration of the
+// continuous mechanism for dim ≤ 50 (see DiscreteGaussian).
 func (m *Gaussian) Exact(dim int) (*DiscreteGaussian, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -280,10 +280,12 @@ func GaussianFromSigma(sensitivity, sigma, delta float64) (*Gaussian, error) {
 }
 
 // SetDomain restricts inputs to box, rejecting or clipping points outside it
-// according to p. The box's ℓ2 diameter must not exceed the sensitivity.
+// according to p. The box's ℓ2 diameter must not exceed the sensitivity (up
+// to a relative 1e-12 for a sensitivity computed in floating point, which
+// the exact path's grid sensitivity covers).
 func (m *Gaussian) SetDomain(box Box, p Policy) error {
-	if d := box.Diameter(); d > m.sens*(1+1e-12) {
-		return fmt.Errorf("mech: Gaussian domain ℓ2 diameter %v exceeds the sensitivity %v", d, m.sens)
+	if err := checkFits("Gaussian", box, m.sens, false); err != nil {
+		return err
 	}
 	m.mu.Lock()
 	m.domain, m.policy, m.exactByDim = &box, p, nil // the exact path takes the new domain
@@ -320,13 +322,12 @@ func (m *Gaussian) Guarantee() Guarantee { return Guarantee{Epsilon: m.eps, Delt
 // exact profile (GaussianDelta, the simulation path) and the profiles
 // certified for its real releases, the exact discrete Gaussians Exact(dim)
 // of every dimension (the exact discrete profile in one dimension; for
-// dim > 1 the zCDP bound of the largest ρ their calibration to Guarantee
-// allows, a hair above the guarantee's δ at its own ε). The exact paths
-// are calibrated at Guarantee's ε and may leak more than the continuous
-// profile elsewhere (1.6 times its δ at ε = 0.5 for a (1, 1e-5) mechanism
-// in three dimensions), and a σ that over-delivers (Classical) does so on
-// the simulation path only. If the exact path cannot be built, DeltaFor
-// returns 1.
+// dim > 1 bounds that hold whatever the dimension, from the two ways
+// their calibration to Guarantee can be met (exactBounds), and from
+// Guarantee's ε on its δ). The exact paths are calibrated at Guarantee's ε and may leak more
+// than the continuous profile elsewhere, and a σ that over-delivers
+// (Classical) does so on the simulation path only. If the exact path
+// cannot be built, DeltaFor returns 1.
 func (m *Gaussian) DeltaFor(epsilon float64) float64 {
 	d := GaussianDelta(m.sens, m.sigma, epsilon)
 	d1, err := m.Exact(1)
@@ -334,34 +335,51 @@ func (m *Gaussian) DeltaFor(epsilon float64) float64 {
 		return 1
 	}
 	d = math.Max(d, d1.DeltaFor(epsilon))
-	return math.Max(d, DeltaFromZCDP(m.zcdpRho(), epsilon))
+	// Every Exact(dim), dim > 1, is calibrated at Guarantee's ε either by
+	// the zCDP bound (then ρ ≤ zcdpRho) or by the cell comparison (then its
+	// μ = Δ_g/s is at most mu0 and its profile within couplingUniform, and
+	// it is ρ-zCDP with ρ = μ²/2 ≤ mu0²/2); either way it is within δ at
+	// Guarantee's ε, hence at every larger ε (δ(ε) never increases).
+	rho, mu0 := m.exactBounds()
+	multi := math.Max(DeltaFromZCDP(rho, epsilon),
+		math.Min(DeltaFromZCDP(mu0*mu0/2*(1+1e-9), epsilon), couplingUniform(mu0, epsilon)))
+	if epsilon >= m.eps {
+		multi = math.Min(multi, m.delta)
+	}
+	return math.Max(d, multi)
 }
 
-// zcdpRho returns (once) a ρ at least that of every Exact(dim), dim > 1:
-// those are calibrated to the smallest integer s² with
-// DeltaFromZCDP(Δ_g²/(2s²), ε) ≤ δ, so their ρ is at most the largest ρ
-// meeting that test, found by bisection and raised by a relative 1e-12 for
-// the rounding in DeltaFromZCDP's minimisation.
-func (m *Gaussian) zcdpRho() float64 {
+// exactBounds returns (once) the bounds DeltaFor uses for the exact paths
+// of dim > 1: rho, the largest ρ with DeltaFromZCDP(ρ, ε) ≤ δ (raised by a
+// relative 1e-12 for the rounding in its minimisation), and mu0, the
+// largest distance whose continuous profile at unit σ meets (ε, δ) (the
+// upper end of a bisection, raised by a relative 1e-9). A mechanism
+// calibrated by the cell comparison has e^η·GaussianDelta(Δ_g, s, ε') ≤ δ
+// with ε' < ε, so GaussianDelta(Δ_g/s, 1, ε) ≤ δ and Δ_g/s ≤ mu0.
+func (m *Gaussian) exactBounds() (rho, mu0 float64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.rhoMax > 0 {
-		return m.rhoMax
+		return m.rhoMax, m.mu0
 	}
-	lo, hi := 0.0, 1.0
-	for DeltaFromZCDP(hi, m.eps) <= m.delta {
-		lo, hi = hi, 2*hi
-	}
-	for i := 0; i < 200 && hi-lo > 1e-15*hi; i++ {
-		mid := lo + (hi-lo)/2
-		if DeltaFromZCDP(mid, m.eps) <= m.delta {
-			lo = mid
-		} else {
-			hi = mid
+	bisect := func(ok func(float64) bool) float64 {
+		lo, hi := 0.0, 1.0
+		for ok(hi) {
+			lo, hi = hi, 2*hi
 		}
+		for i := 0; i < 200 && hi-lo > 1e-15*hi; i++ {
+			mid := lo + (hi-lo)/2
+			if ok(mid) {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		return hi
 	}
-	m.rhoMax = hi * (1 + 1e-12)
-	return m.rhoMax
+	m.rhoMax = bisect(func(r float64) bool { return DeltaFromZCDP(r, m.eps) <= m.delta }) * (1 + 1e-12)
+	m.mu0 = bisect(func(mu float64) bool { return GaussianDelta(mu, 1, m.eps) <= m.delta }) * (1 + 1e-9)
+	return m.rhoMax, m.mu0
 }
 
 // Release returns x plus i.i.d. Gaussian noise. x is not modified. With a

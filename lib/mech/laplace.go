@@ -75,13 +75,14 @@ func LaplaceFromScale(sensitivity, scale float64, dim int) (*Laplace, error) {
 
 // SetDomain restricts inputs to box with the given policy for points outside
 // it. The box must have dimension Dim and ℓ1 diameter at most the
-// sensitivity.
+// sensitivity (up to a relative 1e-12 for a sensitivity computed in
+// floating point, which the exact path's grid sensitivity covers).
 func (m *Laplace) SetDomain(box Box, p Policy) error {
 	if box.Dim() != m.dim {
 		return fmt.Errorf("mech: Laplace domain has dimension %d, want %d", box.Dim(), m.dim)
 	}
-	if d := box.Diameter1(); d > m.sens*(1+1e-12) {
-		return fmt.Errorf("mech: Laplace domain ℓ1 diameter %v exceeds the sensitivity %v", d, m.sens)
+	if err := checkFits("Laplace", box, m.sens, true); err != nil {
+		return err
 	}
 	m.mu.Lock()
 	m.domain, m.policy, m.exactM = &box, p, nil // the exact path takes the new domain

@@ -15,6 +15,14 @@ import (
 // source, exact samplers); a seeded one simulates. Adding a mechanism means
 // one file with these three methods and its tests.
 //
+// Laplace, Gaussian and FeatureLabelRelease have two paths, and their
+// RecordLoss is the continuous (simulation) path's loss: on a report of
+// the exact path (grid values, the discrete noise's own scale) it is not
+// that report's privacy loss but a statistic of it, which the auditor may
+// use all the same (any function of the report is post-processing). The
+// exact loss of such a report is the RecordLoss of Exact's mechanism
+// (DiscreteLaplace, DiscreteGaussian).
+//
 // Records per mechanism: Laplace, Gaussian, DiscreteLaplace,
 // DiscreteGaussian: the vector x. RandomizedResponse: [y] (±1). GRR and
 // HistogramEncoding: [v]. CubeHistogram: [x_1, ..., x_d, y] with y = −1

@@ -236,7 +236,8 @@ func unit53(next func() uint64) float64 { return (float64(next()>>11) + 0.5) * 0
 
 // FillNormal fills dst with i.i.d. standard normal variables from a
 // 1024-layer ziggurat (53-bit abscissae) driven by r, advancing r. It is
-// several times faster than calling rand.Rand.NormFloat64.
+// about twice as fast as calling rand.Rand.NormFloat64 (BenchmarkFillNormal
+// against BenchmarkNormFloat64: 278 against 142 M/s in the README's run).
 func FillNormal(r *rand.PCG, dst []float64) {
 	zigSetup()
 	p := pcgOf(r)
