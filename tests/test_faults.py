@@ -5,6 +5,7 @@ notebook, and leaves no process behind.
     JUPYTER_PATH=... GOLDP_BIN=bin/goldp /usr/bin/python3 -m pytest -q tests/test_faults.py
 """
 
+import json
 import os
 import re
 import signal
@@ -390,3 +391,96 @@ def test_goldp_run_main_exit_status_like_go(tmp_path, kind):
         assert r.returncode == status and r.stdout == "0\n", (r.returncode, r.stdout, r.stderr)
     if kind == "log.Fatal":
         assert interpreted.stderr == compiled.stderr == "fatal 7\n", (compiled.stderr, interpreted.stderr)
+
+
+# ---------------------------------------------------------------------------
+# The faults above that ran under one side only, under the other too
+# (issue 13: "under both the kernel and goldp nb run").
+
+def test_nb_run_goroutine_storm_bounded(tmp_path):
+    """The goroutine storm of test_goroutine_storm_bounded under goldp nb
+    run: the cell fails naming the limit, the session lives on."""
+    p, nb = nb_run(tmp_path, ["x := 41\nstop := make(chan bool)",
+                              "for i := 0; i < 1000000; i++ {\n\tgo func() { <-stop }()\n}",
+                              "close(stop)\nx + 1"], "--allow-errors")
+    assert p.returncode == 1, p.stderr
+    e = error_of(nb.cells[1])
+    assert e is not None and "too many goroutines: 100000 started by cells are running" in e.evalue, nb.cells[1].outputs
+    assert value_of(nb.cells[2]) == "42", "the session did not survive the storm"
+
+
+def test_nb_run_kill_worker_mid_cell(tmp_path):
+    """kill -9 of the worker mid-cell under goldp nb run: the cell gets a
+    WorkerDied error saying so, the notebook is written, the next cell runs
+    in a fresh worker, and the process the cell started ends with its
+    worker."""
+    pidfile = tmp_path / "child.pid"
+    src = tmp_path / "f.ipynb"
+    nb = new_notebook(metadata={"kernelspec": {"name": "goldp", "display_name": "Go (goldp)", "language": "go"}})
+    nb.cells = [new_code_cell(c) for c in [
+        "x := 41",
+        'cmd := exec.Command("sleep", "300")\ncmd.Start()\n'
+        'os.WriteFile(%s, []byte(fmt.Sprint(cmd.Process.Pid)), 0o644)\ntime.Sleep(time.Minute)' % json.dumps(str(pidfile)),
+        "y := 1\ny"]]
+    nbformat.write(nb, str(src))
+    p = subprocess.Popen([GOLDP, "nb", "run", "--allow-errors", str(src)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.time() + 30
+        while time.time() < deadline and not (pidfile.exists() and pidfile.read_text().strip()):
+            time.sleep(0.05)
+        assert pidfile.exists(), "the cell never started its process"
+        child = int(pidfile.read_text())
+        workers = worker_pids(p.pid)
+        assert len(workers) == 1, workers
+        os.kill(workers[0], signal.SIGKILL)
+        _, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.communicate()
+    assert p.returncode == 1, err
+    out = nbformat.read(str(tmp_path / "f.out.ipynb"), as_version=4)
+    nbformat.validate(out)
+    e = error_of(out.cells[1])
+    assert e is not None and e.ename == "WorkerDied" and "signal: killed" in e.evalue, out.cells[1].outputs
+    assert value_of(out.cells[2]) == "1", "the run did not go on in a fresh worker"
+    deadline = time.time() + 5
+    while time.time() < deadline and alive(child):
+        time.sleep(0.05)
+    if alive(child):
+        os.kill(child, signal.SIGKILL)
+        pytest.fail("a process the cell started outlived its worker under goldp nb run")
+
+
+def test_kernel_huge_allocation_under_limit(tmp_path):
+    """The allocations of test_nb_run_huge_allocation_under_limit, and a map
+    and a channel, in the kernel under a 4 GiB address-space limit: each
+    fails in the cell before it is attempted, naming the size and the
+    limit, and the session lives on."""
+    from jupyter_client.kernelspec import KernelSpecManager
+    d = tmp_path / "kernels" / "goldp-limited"
+    d.mkdir(parents=True)
+    (d / "kernel.json").write_text(json.dumps({
+        "argv": ["prlimit", "--as=%d" % (4 << 30), GOLDP, "kernel", "-f", "{connection_file}"],
+        "display_name": "Go (goldp, 4 GiB)", "language": "go"}))
+    km = KernelManager(kernel_name="goldp-limited",
+                       kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(tmp_path / "kernels")]))
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=30)
+        assert run(kc, "x := 1")["status"] == "ok"
+        for code, what in (("s := make([]float64, 50<<30/8)\nlen(s)", "makeslice: 6710886400 elements of 8 bytes need 50 GiB, more than the 4 GiB"),
+                           ("m := mat.NewDense(200000, 200000, nil)", "mat.NewDense: 40000000000 elements of 8 bytes need 298 GiB, more than the 4 GiB"),
+                           ("mm := make(map[int]int, 1<<40)", "makemap: 1099511627776 elements of 16 bytes need 16 TiB, more than the 4 GiB"),
+                           ("ch := make(chan [1024]byte, 1<<30)", "makechan: 1073741824 elements of 1024 bytes need 1 TiB, more than the 4 GiB")):
+            r = run(kc, code)
+            assert r["status"] == "error" and r["ename"] == "Panic" and what in r["evalue"], r
+            assert "not attempted" in r["evalue"], r
+        r = run(kc, "x + 1")
+        assert r["status"] == "ok", "the session did not survive"
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)

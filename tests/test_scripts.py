@@ -242,7 +242,7 @@ def test_studies_found():
     """scripts/ holds the studies, one directory each, and no shell plumbing
     (that is in tools/)."""
     for s in ("mechanisms", "histogram_rule", "protonn", "rates", "rates_regions",
-              "iwp_synthetic", "iwp_acs", "iwp_truncation", "iwp_regression"):
+              "iwp_synthetic", "iwp_acs", "iwp_truncation", "iwp_regression", "pmw_boosting"):
         assert s in STUDIES
     stray = [f for f in os.listdir(os.path.join(REPO, "scripts"))
              if os.path.isfile(os.path.join(REPO, "scripts", f)) and f != "README.md"]
