@@ -60,6 +60,10 @@ func (c *Checked) typeSwitch(ts *ast.TypeSwitchStmt) {
 				}
 			case types.IsInterface(t):
 				rewrite = true
+				if why := c.libAmbiguous(t, ts.Pos()); why != "" {
+					c.refuse(e, "the interpreter matches this case wrongly for values of cell types, and "+why+": give the types different fields, or switch on the concrete types")
+					return
+				}
 			case named != nil:
 				rewrite = true
 				if other := c.sameShape(named); other != "" {
@@ -106,6 +110,11 @@ func (c *Checked) typeSwitch(ts *ast.TypeSwitchStmt) {
 					conds = append(conds, cond)
 					continue
 				}
+				if c.libIface(c.typeOf(e), ts.Pos()) {
+					cond, _ := c.libMatch(v, c.typeOf(e), ts.Pos())
+					conds = append(conds, cond)
+					continue
+				}
 				t, ok := c.typeText(c.typeOf(e))
 				if !ok {
 					c.refuse(e, "the interpreter matches interface cases of a type switch wrongly and this type cannot be named here: use a type assertion (if x, ok := v.(T); ok { ... })")
@@ -130,6 +139,9 @@ func (c *Checked) typeSwitch(ts *ast.TypeSwitchStmt) {
 				t, _ := c.typeText(c.typeOf(cl.List[0]))
 				if named, _ := cellNamed(c.typeOf(cl.List[0])); named != nil && types.IsInterface(named) {
 					_, conv := c.ifaceMatch(v, c.typeOf(cl.List[0]), ts.Pos())
+					b.WriteString(" " + bind + " := " + conv + "; _ = " + bind + ";")
+				} else if c.libIface(c.typeOf(cl.List[0]), ts.Pos()) {
+					_, conv := c.libMatch(v, c.typeOf(cl.List[0]), ts.Pos())
 					b.WriteString(" " + bind + " := " + conv + "; _ = " + bind + ";")
 				} else {
 					b.WriteString(" " + bind + " := " + v + ".(" + t + "); _ = " + bind + ";")
