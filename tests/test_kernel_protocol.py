@@ -181,6 +181,28 @@ def test_output_before_display_stays_before(kernel):
     assert kinds == [("stream", "first\n"), ("display_data", ""), ("stream", "third\n")], kinds
 
 
+def test_stdout_and_stderr_in_write_order(kernel):
+    # Each stream is batched, but text of the other one is sent first:
+    # a client sees stdout and stderr in the order the cell wrote them
+    # (expected order as printed by `go run` with 2>&1 on a terminal).
+    km, kc = kernel
+    code = ('import "log"\nlog.SetFlags(0)\nfmt.Println("a"); println("b"); fmt.Println("c"); '
+            'log.Print("d"); fmt.Fprintln(os.Stderr, "e"); fmt.Println("f")')
+    reply, msgs = run(kc, code)
+    assert reply["status"] == "ok", reply
+    merged = []
+    for m in msgs:
+        if m["msg_type"] != "stream":
+            continue
+        name, text = m["content"]["name"], m["content"]["text"]
+        if merged and merged[-1][0] == name:
+            merged[-1] = (name, merged[-1][1] + text)
+        else:
+            merged.append((name, text))
+    assert merged == [("stdout", "a\n"), ("stderr", "b\n"), ("stdout", "c\n"),
+                      ("stderr", "d\ne\n"), ("stdout", "f\n")], merged
+
+
 def test_stdin_round_trip(kernel):
     km, kc = kernel
     msg_id = kc.execute('name, err := display.Input("name? ")\nfmt.Println("hello", name, err)',

@@ -14,27 +14,31 @@ import (
 // pipe: the runtime reports a fatal error there, when no goroutine of the
 // worker runs any more to relay it.
 //
-// What that costs, precisely (issue 13): standard error written through
-// the interpreter (fmt.Fprint* to os.Stderr, log, panics) goes to the
-// cell's Sink and is exactly ordered, like stdout. Bytes that compiled
-// code writes to fd 2 before an event (display, clear, input, reply) come
-// before it: the worker waits until the supervisor has read fd 2 empty
-// before it sends the event (drainLocked), and the supervisor flushes what
-// it read before it delivers the event (proc.ordered). Bytes written to
-// fd 2 after an event may come before it: the supervisor reads fd 2 and
-// the event pipe concurrently, and when it reads those bytes before it
-// decodes the event, its flush sends them first. Telling them apart needs
-// the position of the event in the fd 2 byte stream, which neither side
-// knows: the worker cannot count what compiled code writes to fd 2, and
-// "empty" seen by the worker marks no point the supervisor can see.
-// ipykernel's fd watcher reads both fds in the kernel process itself, so
-// it orders them exactly but loses a dying process's last words; here
+// What that costs, precisely (issue 13): standard error written through the
+// interpreter (fmt.Fprint* to os.Stderr, log, panics) goes to the cell's
+// Sink and is exactly ordered, like stdout (the supervisor batches each
+// stream but sends the other's text first, see stream.other). Bytes that
+// compiled code writes to fd 2 before an event (display, clear, input,
+// reply) come before it: the worker waits until the supervisor has read fd
+// 2 empty before it sends the event (drainLocked), and the supervisor
+// flushes what it read before it delivers the event (proc.ordered). Bytes
+// written to fd 2 after an event may come before it: the supervisor reads
+// fd 2 and the event pipe concurrently, and when it reads those bytes
+// before it decodes the event, its flush sends them first. Telling them
+// apart needs the position of the event in the fd 2 byte stream, which
+// neither side knows: the worker cannot count what compiled code writes to
+// fd 2, and "empty" seen by the worker marks no point the supervisor can
+// see. ipykernel's fd watcher reads both fds in the kernel process itself,
+// so it orders them exactly but loses a dying process's last words; here
 // they matter more (stack overflow, out of memory, a panic in a compiled
-// goroutine are reported in the cell). Doing both would take capturing
-// fd 2 like fd 1, with debug.SetCrashOutput on the supervisor's pipe for
-// fatal errors, and the supervisor draining the capture pipe itself when
-// the worker is frozen: a dying runtime blocks in write(2) on a full pipe
-// (1 MiB, while a goroutine dump can be gigabytes). Not done.
+// goroutine are reported in the cell). Doing both would take capturing fd 2
+// like fd 1, with debug.SetCrashOutput on the supervisor's pipe for fatal
+// errors, and the supervisor draining the capture pipe itself when the
+// worker is frozen: a dying runtime blocks in write(2) on a full pipe (1
+// MiB, while a goroutine dump can be gigabytes). Not done.
+// Besides, fmt output is buffered in the engine while a cell runs (see
+// kernel/engine outBuffer), so a later os.Stderr.Write of the same cell
+// can come before it, in the kernel and under goldp run alike.
 func captureFd() (*os.File, error) {
 	var p [2]int
 	if err := syscall.Pipe(p[:]); err != nil {

@@ -10,11 +10,14 @@ import (
 // few stream messages: text is sent when Quiet passes without new text (but
 // not sooner than MinInterval after the previous message), when MaxDelay
 // passed since the oldest unsent byte, when MaxBatch bytes are pending, and
-// before any event that follows it (see proc.ordered).
+// before any event that follows it (see proc.ordered). Text of the other
+// stream (stdout for stderr and back) is sent before new text is taken,
+// so that a client sees the two in the order they were written.
 type stream struct {
-	name string
-	send func(name, text string)
-	cfg  batching
+	name  string
+	send  func(name, text string)
+	cfg   batching
+	other *stream // flushed before each write; nil: none
 
 	mu       sync.Mutex
 	pending  []byte
@@ -42,6 +45,9 @@ func newStream(name string, cfg batching, send func(name, text string)) *stream 
 func (st *stream) write(p []byte) {
 	if len(p) == 0 {
 		return
+	}
+	if st.other != nil {
+		st.other.flush(false)
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()

@@ -139,6 +139,7 @@ func (s *Supervisor) start() *proc {
 	cfg := batching{Quiet: s.opts.Quiet, MinInterval: s.opts.MinInterval, MaxDelay: s.opts.MaxDelay, MaxBatch: s.opts.MaxBatch}
 	p.streams[0] = newStream("stdout", cfg, s.stream)
 	p.streams[1] = newStream("stderr", cfg, s.stream)
+	p.streams[0].other, p.streams[1].other = p.streams[1], p.streams[0]
 	go p.run()
 	return p
 }
