@@ -66,6 +66,13 @@
 //	mapkey       maps keyed by an interface of the cells are refused
 //	multiassign  the operands of an assignment of several values are
 //	             parenthesized, so that each is assigned
+//	commaok      v, ok = m[k] and v, ok = x.(T) assign the zero value on a
+//	             miss (blankderef: _ = *p dereferences)
+//	runeconst    variables defined from untyped rune constants are rune
+//	rangeptr     ranges over a pointer to an array range over a slice of
+//	             it (with the index alone, over N empty structs)
+//	rangeassign  for k, v = range x leaves k, v at the last iteration's
+//	             values (the loop defines fresh ones and assigns them)
 //	fmtspread    a slice of interface values spread into fmt is passed one
 //	             element at a time
 //	fmtcell      %T, %#v, numeric verbs and String/Error of cell types in
