@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"go/ast"
 	"go/scanner"
 	"go/token"
 	"go/types"
@@ -66,18 +65,18 @@ func (x *index) reset(pkgs map[string]string, syms map[string]map[string]reflect
 
 // addCell records the declarations of a cell that ran, as the front end
 // checked them, and the dynamic types of its variables.
-func (x *index) addCell(p *plan, live map[string]reflect.Type) {
+func (x *index) addCell(p *front.Plan, live map[string]reflect.Type) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	for _, c := range p.chunks {
-		for n, path := range c.imports {
+	for _, c := range p.Chunks {
+		for n, path := range c.Imports {
 			x.pkgs[n] = path
 		}
 	}
 	for n, t := range live {
 		x.live[n] = t
 	}
-	c := p.checked
+	c := p.Checked
 	if c == nil {
 		return
 	}
@@ -132,20 +131,6 @@ func putMember(ms []member, m member) []member {
 		}
 	}
 	return append(ms, m)
-}
-
-func recvName(e ast.Expr) string {
-	switch t := e.(type) {
-	case *ast.StarExpr:
-		return recvName(t.X)
-	case *ast.Ident:
-		return t.Name
-	case *ast.IndexExpr:
-		return recvName(t.X)
-	case *ast.IndexListExpr:
-		return recvName(t.X)
-	}
-	return ""
 }
 
 func isIdentRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
@@ -479,17 +464,15 @@ func (s *Session) IsComplete(code string) (status, indent string) {
 		last != token.INC && last != token.DEC && last != token.SEMICOLON && last != token.ELLIPSIS {
 		return "incomplete", "\t"
 	}
-	ps := front.NewPositioner(code, 1, 1)
-	items, err := splitItems(code, ps)
+	items, err := front.Cut(code)
 	if err != nil {
 		return "invalid", ""
 	}
-	for i := range items {
-		it := &items[i]
+	for _, it := range items {
 		if it.Tok == token.PACKAGE {
 			continue
 		}
-		if err := parseItem(code, it, it.IsDecl(code), ps); err != nil {
+		if ps, err := front.ParseProgram(code[it.Start:it.End]); err != nil || len(ps) != 1 {
 			return "invalid", ""
 		}
 	}

@@ -79,7 +79,7 @@ func FuzzRewrite(f *testing.F) {
 			}
 			return
 		}
-		for _, c := range p.chunks {
+		for _, c := range p.Chunks {
 			if c.Src == "" {
 				t.Fatalf("empty chunk for %q", code)
 			}

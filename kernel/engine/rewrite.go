@@ -3,8 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"go/ast"
-	"go/token"
 	"reflect"
 	"strings"
 	"sync"
@@ -43,59 +41,6 @@ const (
 	wrapClose   = front.WrapClose
 )
 
-// plan is a planned cell, with the items and chunks in the form the
-// completion index reads (complete.go).
-type plan struct {
-	checked *front.Checked
-	notes   []string
-	src     string
-	items   []item
-	chunks  []chunk
-}
-
-type chunk struct {
-	front.Chunk
-	imports map[string]string
-}
-
-// item is one top-level statement or declaration of a cell, with its parse.
-type item struct {
-	front.Item
-	decl  ast.Decl
-	stmt  ast.Stmt
-	p     front.PlanItem
-	shift int // offset of the text p was parsed from in the cell
-}
-
-// off converts a position in the item's parse to an offset in the cell.
-func (it *item) off(p token.Pos) int { return it.p.Off(p) + it.shift }
-
-// splitItems cuts src into top-level items (front.Cut).
-func splitItems(src string, _ *front.Positioner) ([]item, error) {
-	cut, err := front.Cut(src)
-	if err != nil {
-		return nil, err
-	}
-	items := make([]item, len(cut))
-	for i, it := range cut {
-		items[i].Item = it
-	}
-	return items, nil
-}
-
-// parseItem parses one item, filling decl or stmt.
-func parseItem(src string, it *item, _ bool, _ *front.Positioner) error {
-	ps, err := front.ParseProgram(src[it.Start:it.End])
-	if err != nil {
-		return err
-	}
-	if len(ps) != 1 {
-		return errors.New("expected one item")
-	}
-	it.p, it.shift, it.decl, it.stmt = ps[0], it.Start, ps[0].Decl, ps[0].Stmt
-	return nil
-}
-
 // newFront starts the front end of a session.
 func (s *Session) newFront() *front.Session {
 	f := front.NewSession(func(name string) (string, bool) {
@@ -131,7 +76,7 @@ func (s *Session) newFront() *front.Session {
 }
 
 // plan checks and plans the cell src, whose first byte is at line0:col0.
-func (s *Session) plan(src string, line0, col0 int) (p *plan, err *cell.Error) {
+func (s *Session) plan(src string, line0, col0 int) (p *front.Plan, err *cell.Error) {
 	s.front.Cell = s.cell
 	// A panic of the front end is a bug of goldp, not of the cell: the
 	// cell is refused with it, nothing of it ran, and the session goes on.
@@ -153,14 +98,7 @@ func (s *Session) plan(src string, line0, col0 int) (p *plan, err *cell.Error) {
 		}
 		return nil, s.newError(name, fe.Msg, fe.Line, fe.Col)
 	}
-	p = &plan{checked: fp.Checked, notes: fp.Notes, src: fp.Src}
-	for _, pi := range fp.Items {
-		p.items = append(p.items, item{Item: pi.Item, decl: pi.Decl, stmt: pi.Stmt, p: pi})
-	}
-	for _, c := range fp.Chunks {
-		p.chunks = append(p.chunks, chunk{c, c.Imports})
-	}
-	return p, nil
+	return fp, nil
 }
 
 // loadable holds the symbols of the packages the interpreter can load

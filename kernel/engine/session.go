@@ -404,7 +404,7 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result
 	if perr != nil {
 		return nil, perr
 	}
-	for _, n := range p.notes {
+	for _, n := range p.Notes {
 		fmt.Fprintln(s.stderr.w, n)
 	}
 	s.cellMu.Lock()
@@ -424,8 +424,8 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result
 		s.stderr.end()
 	}()
 	var value bool
-	for i := range p.chunks {
-		c := &p.chunks[i]
+	for i := range p.Chunks {
+		c := &p.Chunks[i]
 		if err := ctx.Err(); err != nil {
 			interrupted = true
 			return nil, s.interrupted()
@@ -437,7 +437,7 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result
 		if err != nil {
 			return nil, s.compileError(err, c)
 		}
-		s.front.Ran(&c.Chunk)
+		s.front.Ran(c)
 		kept := s.kept
 		_, err = s.in.ExecuteWithContext(ctx, prog)
 		if err != nil {
@@ -616,7 +616,7 @@ var richRenders = map[string]string{
 // rendered through the interfaces of display methods its type implements
 // (front.Checked.Renders). It returns nil, nil when the value needs no
 // such help.
-func (s *Session) compileRich(c *chunk) (*interp.Program, error) {
+func (s *Session) compileRich(c *front.Chunk) (*interp.Program, error) {
 	if c.Rich == nil {
 		return nil, nil
 	}
@@ -650,9 +650,9 @@ func (s *Session) compileRich(c *chunk) (*interp.Program, error) {
 
 // liveTypes returns the dynamic types of the variables the cell assigned,
 // read right after the cell finished.
-func (s *Session) liveTypes(p *plan) map[string]reflect.Type {
+func (s *Session) liveTypes(p *front.Plan) map[string]reflect.Type {
 	var names []string
-	for _, c := range p.chunks {
+	for _, c := range p.Chunks {
 		names = append(names, c.Vars...)
 	}
 	if len(names) == 0 {
@@ -737,7 +737,7 @@ func (s *Session) newError(name, msg string, line, col int) *cell.Error {
 }
 
 // compileError converts an error of the interpreter's parser or compiler.
-func (s *Session) compileError(err error, c *chunk) *cell.Error {
+func (s *Session) compileError(err error, c *front.Chunk) *cell.Error {
 	name := "CompileError"
 	var el scanner.ErrorList
 	if errors.As(err, &el) && len(el) > 0 {
@@ -777,7 +777,7 @@ func explain(msg string) string {
 // interpreted functions it went through, each with the position where its
 // body starts (the interpreter knows no finer position), and the cell's
 // statement.
-func (s *Session) runError(ctx context.Context, err error, c *chunk) *cell.Error {
+func (s *Session) runError(ctx context.Context, err error, c *front.Chunk) *cell.Error {
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return s.interrupted()
 	}

@@ -165,15 +165,6 @@ func ReadFile(path string) (*Notebook, error) {
 	return nb, nil
 }
 
-// Read reads a notebook from r.
-func Read(r io.Reader) (*Notebook, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(data)
-}
-
 // Parse decodes a notebook.
 func Parse(data []byte) (*Notebook, error) {
 	g, err := decodeJSON(data)
