@@ -46,11 +46,17 @@ var (
 	loadOnce sync.Once
 	packages []Package
 	byPath   map[string]int
-	loadErr  error
 )
 
+// load decodes the embedded index. The index is built with the binary and
+// checked by TestGeneratedUpToDate, so a decoding error is a broken build:
+// it panics with the fix rather than leaving inspection silently empty.
 func load() {
-	packages, loadErr = decodeIndex(indexData)
+	var err error
+	packages, err = decodeIndex(indexData)
+	if err != nil {
+		panic("kernel/symbols: the embedded docindex.bin does not decode (" + err.Error() + "): run go generate ./kernel/symbols")
+	}
 	byPath = make(map[string]int, len(packages))
 	for i, p := range packages {
 		byPath[p.Path] = i
