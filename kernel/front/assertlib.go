@@ -69,16 +69,7 @@ func (c *Checked) libIface(t types.Type, at token.Pos) bool {
 // but also matches a value of a cell type whose pointer alone has the
 // methods (ptrOnly), excluded.
 func (c *Checked) libMatch(v string, t types.Type, at token.Pos) (cond, conv string) {
-	cands, _ := c.ifaceCands(t, at)
-	tt, _ := c.typeText(t)
-	var conds []string
-	var b strings.Builder
-	b.WriteString("func() " + tt + " { ")
-	for _, ct := range cands {
-		ctt, _ := c.typeText(ct)
-		conds = append(conds, "func() bool { _, ok := "+v+".("+ctt+"); return ok }()")
-		b.WriteString("if x, ok := " + v + ".(" + ctt + "); ok { var y " + tt + " = x; return y }; ")
-	}
+	tt, conds, b := c.candMatch(v, t, at, true)
 	own := "func() bool { _, ok := " + v + ".(" + tt + "); return ok }()"
 	for _, ct := range c.ptrOnly(t) {
 		own += " && !func() bool { _, ok := " + v + ".(" + ct + "); return ok }()"

@@ -27,15 +27,8 @@ func init() {
 		}
 		var cmps []*ast.BinaryExpr
 		ast.Inspect(c.File, func(n ast.Node) bool {
-			b, ok := n.(*ast.BinaryExpr)
-			if !ok || b.Op != token.EQL && b.Op != token.NEQ {
-				return true
-			}
-			if c.Info.Types[b.X].IsNil() || c.Info.Types[b.Y].IsNil() {
-				return true
-			}
-			tx, ty := c.typeOf(b.X), c.typeOf(b.Y)
-			if tx == nil || ty == nil || !types.IsInterface(tx) && !types.IsInterface(ty) {
+			b, tx, ty := c.ifaceComparison(n)
+			if b == nil {
 				return true
 			}
 			if types.Implements(tx, errorInterface()) && types.Implements(ty, errorInterface()) {
@@ -79,4 +72,22 @@ func (c *Checked) structValueErrors() bool {
 		}
 	}
 	return false
+}
+
+// ifaceComparison returns n and its operands' types when n is an == or !=
+// with an operand of interface type and neither operand nil (the
+// comparisons ifaceeq and errorseq rewrite), and nil otherwise.
+func (c *Checked) ifaceComparison(n ast.Node) (*ast.BinaryExpr, types.Type, types.Type) {
+	b, ok := n.(*ast.BinaryExpr)
+	if !ok || b.Op != token.EQL && b.Op != token.NEQ {
+		return nil, nil, nil
+	}
+	if c.Info.Types[b.X].IsNil() || c.Info.Types[b.Y].IsNil() {
+		return nil, nil, nil
+	}
+	tx, ty := c.typeOf(b.X), c.typeOf(b.Y)
+	if tx == nil || ty == nil || !types.IsInterface(tx) && !types.IsInterface(ty) {
+		return nil, nil, nil
+	}
+	return b, tx, ty
 }

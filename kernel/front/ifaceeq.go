@@ -26,15 +26,8 @@ func init() {
 			return
 		}
 		ast.Inspect(c.File, func(n ast.Node) bool {
-			b, ok := n.(*ast.BinaryExpr)
-			if !ok || b.Op != token.EQL && b.Op != token.NEQ {
-				return true
-			}
-			if c.Info.Types[b.X].IsNil() || c.Info.Types[b.Y].IsNil() {
-				return true
-			}
-			tx, ty := c.typeOf(b.X), c.typeOf(b.Y)
-			if tx == nil || ty == nil || !types.IsInterface(tx) && !types.IsInterface(ty) {
+			b, tx, ty := c.ifaceComparison(n)
+			if b == nil {
 				return true
 			}
 			if types.Implements(tx, errorInterface()) || types.Implements(ty, errorInterface()) {

@@ -225,16 +225,7 @@ func (c *Checked) ifaceCands(t types.Type, at token.Pos) ([]types.Type, string) 
 // this cell, which it may miss: a limit %help names). A value of a compiled type with t's methods stops the cell
 // (H.Implements), since the interpreter cannot convert it.
 func (c *Checked) ifaceMatch(v string, t types.Type, at token.Pos) (cond, conv string) {
-	cands, _ := c.ifaceCands(t, at)
-	tt, _ := c.typeText(t)
-	var conds []string
-	var b strings.Builder
-	b.WriteString("func() " + tt + " { ")
-	for _, ct := range cands {
-		ctt, _ := c.typeText(ct)
-		conds = append(conds, "func() bool { _, ok := "+v+".("+ctt+"); return ok }()")
-		b.WriteString("if x, ok := " + v + ".(" + ctt + "); ok { return x }; ")
-	}
+	tt, conds, b := c.candMatch(v, t, at, false)
 	// the interpreter's own matching (no false matches) covers types
 	// of later cells that implement t
 	conds = append(conds, "func() bool { switch "+v+".(type) { case "+tt+": return true }; return false }()")
@@ -251,6 +242,28 @@ func (c *Checked) ifaceMatch(v string, t types.Type, at token.Pos) (cond, conv s
 		conds = []string{"false"}
 	}
 	return "(" + strings.Join(conds, " || ") + ")", b.String()
+}
+
+// candMatch begins ifaceMatch's and libMatch's answers for the variable v
+// and the interface t: its text, a condition per cell type implementing t
+// ("v holds one"), and the conversion's function literal trying each of
+// them in turn, through a variable of type t when via (a library
+// interface the interpreter does not convert to by return).
+func (c *Checked) candMatch(v string, t types.Type, at token.Pos, via bool) (tt string, conds []string, b *strings.Builder) {
+	cands, _ := c.ifaceCands(t, at)
+	tt, _ = c.typeText(t)
+	b = new(strings.Builder)
+	b.WriteString("func() " + tt + " { ")
+	for _, ct := range cands {
+		ctt, _ := c.typeText(ct)
+		conds = append(conds, "func() bool { _, ok := "+v+".("+ctt+"); return ok }()")
+		ret := "return x"
+		if via {
+			ret = "var y " + tt + " = x; return y"
+		}
+		b.WriteString("if x, ok := " + v + ".(" + ctt + "); ok { " + ret + " }; ")
+	}
+	return tt, conds, b
 }
 
 // inFuncDecl reports whether p is inside a function declaration of the
