@@ -65,40 +65,7 @@ func lawOfS(w []*big.Float, R int64, k []int64) (p []*big.Float, lo int64) {
 // enumerated range being below 2^-250 (the caller's choice of R).
 // p and lo are lawOfS's for k.
 func exactMultiDelta(p []*big.Float, lo int64, z *big.Float, s2 uint64, k []int64, eps float64) *big.Float {
-	nz := 0 // the normaliser of the non-zero coordinates
-	var k2 int64
-	for _, kj := range k {
-		k2 += kj * kj
-		if kj != 0 {
-			nz++
-		}
-	}
-	norm := new(big.Float).SetPrec(mvPrec).SetInt64(1)
-	for i := 0; i < nz; i++ {
-		norm.Mul(norm, z)
-	}
-	// ratio(t) = e^{ε − ‖k‖²/(2s²)}·e^{t/s²}; only t with ratio < 1 count.
-	c := new(big.Float).SetPrec(mvPrec).SetFloat64(eps)
-	c.Sub(c, new(big.Float).SetPrec(mvPrec).Quo(
-		new(big.Float).SetPrec(mvPrec).SetInt64(k2), new(big.Float).SetPrec(mvPrec).SetInt64(int64(2*s2))))
-	one := new(big.Float).SetPrec(mvPrec).SetInt64(1)
-	d := new(big.Float).SetPrec(mvPrec)
-	e := new(big.Float).SetPrec(mvPrec)
-	inv := new(big.Float).SetPrec(mvPrec).Quo(one, new(big.Float).SetPrec(mvPrec).SetInt64(int64(s2)))
-	for i, pv := range p {
-		t := lo + int64(i)
-		// exponent ε − ‖k‖²/(2s²) + t/s² < 0 ⇔ ratio < 1
-		e.Mul(inv, new(big.Float).SetPrec(mvPrec).SetInt64(t))
-		e.Add(e, c)
-		if e.Sign() >= 0 {
-			continue
-		}
-		r := expBig(e, mvPrec)
-		r.Sub(one, r)
-		r.Mul(r, pv)
-		d.Add(d, r)
-	}
-	return d.Quo(d, norm)
+	return exactMultiDeltaBig(p, lo, z, s2, k, new(big.Float).SetPrec(mvPrec).SetFloat64(eps))
 }
 
 // shiftsWithin returns every integer vector k of dimension dim with

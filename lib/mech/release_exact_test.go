@@ -126,7 +126,7 @@ func TestFeatureLabelReleaseExactPrivacy(t *testing.T) {
 
 // exactMultiDeltaBig is exactMultiDelta at a big.Float ε.
 func exactMultiDeltaBig(p []*big.Float, lo int64, z *big.Float, s2 uint64, k []int64, eps *big.Float) *big.Float {
-	nz := 0
+	nz := 0 // the normaliser of the non-zero coordinates
 	var k2 int64
 	for _, kj := range k {
 		k2 += kj * kj
@@ -138,6 +138,7 @@ func exactMultiDeltaBig(p []*big.Float, lo int64, z *big.Float, s2 uint64, k []i
 	for i := 0; i < nz; i++ {
 		norm.Mul(norm, z)
 	}
+	// ratio(t) = e^{ε − ‖k‖²/(2s²)}·e^{t/s²}; only t with ratio < 1 count.
 	c := new(big.Float).SetPrec(mvPrec).Set(eps)
 	c.Sub(c, new(big.Float).SetPrec(mvPrec).Quo(
 		new(big.Float).SetPrec(mvPrec).SetInt64(k2), new(big.Float).SetPrec(mvPrec).SetInt64(int64(2*s2))))
