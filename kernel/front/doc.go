@@ -43,6 +43,8 @@
 //	             the name; other uses of reflect.TypeOf on them are refused
 //	fallthroughdefault  a switch with fallthrough and a default clause
 //	             not last is refused (the interpreter moves the default)
+//	initorder    an initializer calling a function that reads a variable
+//	             declared below it is refused (the interpreter runs it first)
 //	complexconst complex of constants of a package becomes its value
 //	builtins     min, max, clear; print and println to standard error
 //	methodvalue  method values of cell types bind a copy of the receiver

@@ -50,6 +50,7 @@ func TestRefused(t *testing.T) {
 		{"fallthrough into a default clause in the middle of a switch", "switch x := 2; x {\ncase 2:\n\tfallthrough\ndefault:\n\tfmt.Println(\"d\")\ncase 4:\n}", "move the default clause to the end"},
 		{"fallthrough out of a default clause in the middle of a switch", "switch {\ndefault:\n\tfallthrough\ncase false:\n\tfmt.Println(\"c\")\n}", "move the default clause to the end"},
 		{"fallthrough between cases after a default clause in the middle of a switch", "switch x := 2; x {\ndefault:\ncase 2:\n\tfallthrough\ncase 3:\n\tfmt.Println(3)\n}", "move the default clause to the end"},
+		{"a package-level initializer calling a function that reads a variable declared below", "var total = compute()\nfunc compute() int { return base * 2 }\nvar base = 21", "declare base above total"},
 		{"the builtin println with a float operand", "println(1.5)", "fmt.Println"},
 		{"a type assertion to a cell type with the shape of another", "type Cat struct{}\ntype Dog struct{}\nvar v any = Dog{}\n_, ok := v.(Cat)", "give them different fields"},
 		{"a single-value type assertion to a cell interface", "type I interface{ M() }\nvar v any\n_ = v.(I)", "use the comma-ok form"},
