@@ -41,6 +41,10 @@
 //	             encoding/json and xml; embedded fields there are refused
 //	reflectname  reflect.TypeOf(v).Name() and .String() of cell types give
 //	             the name; other uses of reflect.TypeOf on them are refused
+//	fallthroughdefault  a switch with fallthrough and a default clause
+//	             not last is refused (the interpreter moves the default)
+//	initorder    an initializer calling a function that reads a variable
+//	             declared below it is refused (the interpreter runs it first)
 //	complexconst complex of constants of a package becomes its value
 //	builtins     min, max, clear; print and println to standard error
 //	methodvalue  method values of cell types bind a copy of the receiver
