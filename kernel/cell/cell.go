@@ -113,6 +113,10 @@ const (
 	Other        = "Error"        // a magic, a limit or the kernel itself
 )
 
+// Restarted ends the Message of a WorkerDied error: the worker that runs
+// the next cell is a new one. A client that runs no next cell replaces it.
+const Restarted = "a new worker was started and all state was lost"
+
 // Error is a cell that failed.
 type Error struct {
 	// Name is the kind of failure (see the Name constants).

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -76,7 +79,7 @@ func (r *planner) varDecl(it *PlanItem, d *ast.GenDecl) {
 			c.Src, assign = b.String(), true
 		}
 	}
-	if !assign && r.refersToVars(d) {
+	if !assign && (r.refersToVars(d) || multiValue(d)) {
 		r.varDefine(it, d)
 		return
 	}
@@ -139,16 +142,20 @@ func (r *planner) varDefine(it *PlanItem, d *ast.GenDecl) {
 		}
 		var c Chunk
 		switch {
-		case !r.refersToVars(&ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{vs}}):
-			c = r.chunkAt(it, "var "+r.text(it, it.Off(vs.Pos()), it.Off(vs.End()))+"\n")
-			c.Vars = names
-			r.emitDecl(c)
-		case typ != "" && len(vs.Values) != len(vs.Names):
+		case vs.Type == nil && len(vs.Names) > 1 && len(vs.Values) == 1 &&
+			r.multiDeclare(it, names, r.text(it, it.Off(vs.Values[0].Pos()), it.Off(vs.Values[0].End()))):
+			continue
+		case typ != "" && len(vs.Values) == 1 && len(vs.Names) > 1,
+			typ != "" && len(vs.Values) != len(vs.Names) && r.refersToVars(&ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{vs}}):
 			c = r.chunkAt(it, "var "+lhs+" "+typ+"\n")
 			c.Vars = names
 			r.emitDecl(c)
 			rhs := r.text(it, it.Off(vs.Values[0].Pos()), it.Off(vs.Values[len(vs.Values)-1].End()))
 			r.emit(r.chunkAt(it, ";"+lhs+" = "+rhs+"\n"))
+		case !r.refersToVars(&ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{vs}}):
+			c = r.chunkAt(it, "var "+r.text(it, it.Off(vs.Pos()), it.Off(vs.End()))+"\n")
+			c.Vars = names
+			r.emitDecl(c)
 		default:
 			var b strings.Builder
 			b.WriteString(";" + lhs + " := ")
@@ -171,6 +178,83 @@ func (r *planner) varDefine(it *PlanItem, d *ast.GenDecl) {
 			r.declared[n] = "var"
 		}
 	}
+}
+
+// multiValue reports whether a spec of d declares several variables from
+// one multi-value expression.
+func multiValue(d *ast.GenDecl) bool {
+	for _, sp := range d.Specs {
+		if vs := sp.(*ast.ValueSpec); len(vs.Names) > 1 && len(vs.Values) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// multiDeclare plans the top-level declaration of names from the
+// multi-value expression rhs (`n, err := f()`, `var n, err = f()`) as
+// `var n T1; var err T2` then the assignment (see multiAssign): the
+// interpreter gives the variables such a definition declares no storage
+// the functions of the cells can reach (calling one that uses them fails
+// with a nil dereference). Names that exist already are assigned. It
+// plans nothing and reports false when the cell cannot write the type of
+// a new name.
+func (r *planner) multiDeclare(it *PlanItem, names []string, rhs string) bool {
+	var decl strings.Builder
+	var fresh []string
+	imports := map[string]string{}
+	for _, n := range names {
+		if n == "_" || r.varExists(n) {
+			continue
+		}
+		obj, ok := r.c.Pkg.Scope().Lookup(n).(*types.Var)
+		if !ok {
+			return false
+		}
+		t, ok := r.c.typeTextAt(obj.Type(), obj.Pos())
+		if ok && strings.Contains(t, renameMark+".") {
+			t = r.c.renameTypes(t)
+		}
+		if !ok || strings.Contains(t, "\x00") {
+			return false
+		}
+		decl.WriteString("var " + n + " " + t + "\n")
+		fresh = append(fresh, n)
+		// the packages the type names, which the cell may not import
+		types.TypeString(obj.Type(), func(p *types.Package) string {
+			if p.Path() != mainPath {
+				if pn, ok := r.c.reach(p.Path()); ok && r.imported[pn] == "" && r.s.vm.imported[pn] == "" {
+					imports[pn] = p.Path()
+				}
+			}
+			return ""
+		})
+	}
+	if len(imports) > 0 {
+		var b strings.Builder
+		b.WriteString("import (\n")
+		for _, pn := range slices.Sorted(maps.Keys(imports)) {
+			fmt.Fprintf(&b, "%s %q\n", pn, imports[pn])
+			r.imported[pn] = imports[pn]
+		}
+		b.WriteString(")\n")
+		l, _ := r.ps.Pos(it.Start)
+		r.emit(Chunk{Src: b.String(), Imports: imports, Line: l})
+	}
+	if len(fresh) > 0 {
+		d := r.chunkAt(it, decl.String())
+		d.Vars = fresh
+		r.emitDecl(d)
+	}
+	c := r.chunkAt(it, WrapOpen+multiAssign(r.directive(it.Start), names, rhs)+WrapClose)
+	c.Wrapped = true
+	r.emit(c)
+	for _, n := range names {
+		if n != "_" {
+			r.declared[n] = "var"
+		}
+	}
+	return true
 }
 
 // multiAssign assigns the results of one multi-value expression rhs to the
@@ -253,6 +337,8 @@ func (r *planner) define(it *PlanItem, as *ast.AssignStmt) error {
 			r.emit(d)
 		}
 		c.Src = WrapOpen + r.zeroFirst(it, as, names) + assign + WrapClose
+	case len(as.Lhs) > 1 && len(as.Rhs) == 1 && r.multiDeclare(it, names, rhs):
+		return nil
 	default:
 		c.Src = ";" + r.text(it, it.Start, it.End) + "\n"
 	}

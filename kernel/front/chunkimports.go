@@ -28,8 +28,14 @@ func (r *planner) imports(it *PlanItem, d *ast.GenDecl) error {
 		if is.Name != nil {
 			name = is.Name.Name
 		}
-		if name == "_" || name == "." {
-			return r.errAt(it.Off(is.Pos()), "", fmt.Sprintf("import %s %q: blank and dot imports are not supported in cells", name, path))
+		if name == "_" {
+			// Every package the interpreter can load is linked into
+			// goldp, its init functions run: a blank import (for
+			// the side effects of image/png, say) has nothing to do.
+			continue
+		}
+		if name == "." {
+			return r.errAt(it.Off(is.Pos()), "", fmt.Sprintf("import . %q: dot imports are not supported in cells; import the package by name", path))
 		}
 		have, ok := r.imported[name]
 		if !ok {

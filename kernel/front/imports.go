@@ -26,7 +26,7 @@ func init() {
 			if at == nil {
 				continue
 			}
-			c.refuse(at, "package "+path+" type-checks but is not compiled into goldp's interpreter, so cells cannot run it yet (the standard library of Go 1.22 as yaegi ships it, gonum's mat, stat, stat/distuv and floats, gonum/plot and lib/ are)")
+			c.refuse(at, "package "+path+" type-checks but is not compiled into goldp's interpreter, so cells cannot run it (goldp compiles in the standard library but for low-level packages such as unsafe, syscall, plugin and runtime/cgo, and all of gonum, gonum/plot and lib/)")
 			return
 		}
 	}})

@@ -131,6 +131,9 @@ func (r *Notebook) Run(ctx context.Context) (*Result, error) {
 		}
 		if err != nil {
 			e := cell.AsError(err)
+			if !r.AllowErrors || r.stuck {
+				e = stopped(e)
+			}
 			pub.add(&nbformat.Output{Type: nbformat.ErrorOutput, EName: e.Name, EValue: e.Message, Traceback: e.Traceback})
 			fmt.Fprintf(log, "cell %d [%d]: %s: %s\n", i, count, e.Name, e.Error())
 			res.Failed = append(res.Failed, i)
@@ -169,6 +172,23 @@ func (r *Notebook) Run(ctx context.Context) (*Result, error) {
 	res.Written = out
 	fmt.Fprintf(log, "wrote %s\n", out)
 	return res, firstErr
+}
+
+// stopped words the error of a cell a run (of a notebook or a script)
+// stops at: no new worker runs a next cell, so a worker's death says the
+// run stopped.
+func stopped(e *cell.Error) *cell.Error {
+	if e.Name != cell.WorkerDied || !strings.Contains(e.Message, cell.Restarted) {
+		return e
+	}
+	const stop = "the run stopped and all state was lost"
+	c := *e
+	c.Message = strings.Replace(e.Message, cell.Restarted, stop, 1)
+	c.Traceback = make([]string, len(e.Traceback))
+	for i, l := range e.Traceback {
+		c.Traceback[i] = strings.Replace(l, cell.Restarted, stop, 1)
+	}
+	return &c
 }
 
 // WriteError is a failure to write the executed notebook.

@@ -105,6 +105,9 @@ func (f *fakeSession) Execute(ctx context.Context, code string, out cell.Sink) (
 			display.Clear(true)
 		case "value":
 			value = display.Render(display.Text(arg))
+		case "die":
+			// the supervisor's error for a worker that died
+			return nil, cell.Errorf(cell.WorkerDied, "the Go worker died during the cell (%s); "+cell.Restarted, arg)
 		case "fail":
 			var l, c int
 			var msg string
@@ -351,6 +354,25 @@ func TestNotebookErrors(t *testing.T) {
 	}
 	if res.Notebook.Cells[2].Outputs[0].Text != "c\n" {
 		t.Errorf("cell after the error not run")
+	}
+}
+
+// TestNotebookWorkerDied checks that a run stopping at a worker's death
+// does not claim a new worker was started, and that with AllowErrors,
+// where the next cell runs in a new worker, it still says so.
+func TestNotebookWorkerDied(t *testing.T) {
+	in := makeNotebook(t, "print a", "die killed", "print c")
+	res, err := (&Notebook{In: in, Out: filepath.Join(t.TempDir(), "o.ipynb"), NewSession: newFake}).Run(context.Background())
+	if err == nil || strings.Contains(err.Error(), "new worker") || !strings.Contains(err.Error(), "the run stopped") {
+		t.Errorf("stopping run: %v", err)
+	}
+	o := res.Notebook.Cells[1].Outputs[0]
+	if strings.Contains(o.EValue, "new worker") || strings.Contains(strings.Join(o.Traceback, "\n"), "new worker") || !strings.Contains(o.EValue, "(killed); the run stopped") {
+		t.Errorf("stopping run: output %q %q", o.EValue, o.Traceback)
+	}
+	res, err = (&Notebook{In: in, AllowErrors: true, Out: filepath.Join(t.TempDir(), "o.ipynb"), NewSession: newFake}).Run(context.Background())
+	if err == nil || res.Executed != 3 || !strings.Contains(res.Notebook.Cells[1].Outputs[0].EValue, cell.Restarted) {
+		t.Errorf("allow errors: %v, executed %d", err, res.Executed)
 	}
 }
 

@@ -106,7 +106,7 @@ func (s *Script) Run(ctx context.Context) error {
 		return ErrInterrupted
 	}
 	if err != nil {
-		e := cell.AsError(err)
+		e := stopped(cell.AsError(err)) // a script runs no next cell
 		if e.Line > 0 {
 			fmt.Fprintf(stderr, "%s:%d:%d: %s\n", s.Path, e.Line, e.Col, e.Message)
 		} else {

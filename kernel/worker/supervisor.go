@@ -611,7 +611,7 @@ func (s *Supervisor) died(p *proc, out cell.Sink) *cell.Error {
 	if interrupted {
 		return cell.Errorf(cell.Interrupted, "the cell did not stop within %v of the interrupt, so the Go worker was restarted: all state was lost", s.opts.InterruptGrace)
 	}
-	return cell.Errorf(cell.WorkerDied, "the Go worker died during the cell (%s); a new worker was started and all state was lost", why)
+	return cell.Errorf(cell.WorkerDied, "the Go worker died during the cell (%s); "+cell.Restarted, why)
 }
 
 // checkRSS restarts the worker, with a notice in the cell that made it

@@ -132,9 +132,13 @@ func splitCell(code string) ([]chunk, error) {
 			c.decl = true
 		case token.IMPORT:
 			c.isImport = true
-			for _, t := range toks[start:i] {
+			for j, t := range toks[start:i] {
 				if t.tok == token.STRING {
-					c.imports = append(c.imports, t.lit)
+					spec := t.lit
+					if j > 0 && toks[start+j-1].tok == token.IDENT {
+						spec = toks[start+j-1].lit + " " + spec // a named or blank import
+					}
+					c.imports = append(c.imports, spec)
 				}
 			}
 		case token.FUNC:
