@@ -73,6 +73,8 @@
 //	commaok      v, ok = m[k] and v, ok = x.(T) assign the zero value on a
 //	             miss (blankderef: _ = *p dereferences)
 //	runeconst    variables defined from untyped rune constants are rune
+//	constrepeat  a constant line of several names without values gets the
+//	             last values written out; iota after such a line is refused
 //	rangeptr     ranges over a pointer to an array range over a slice of
 //	             it (with the index alone, over N empty structs)
 //	rangeassign  for k, v = range x leaves k, v at the last iteration's
