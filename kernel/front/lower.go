@@ -313,3 +313,19 @@ func (c *Checked) walk(f func(n ast.Node, stack []ast.Node) bool) {
 		return true
 	})
 }
+
+// eachRange calls f for every range statement of the cell's code whose
+// operand has a type, with that type; f returns false to leave the
+// statement's body unvisited (after a refusal).
+func (c *Checked) eachRange(f func(r *ast.RangeStmt, t types.Type) bool) {
+	c.walk(func(n ast.Node, _ []ast.Node) bool {
+		r, ok := n.(*ast.RangeStmt)
+		if !ok {
+			return true
+		}
+		if t := c.typeOf(r.X); t != nil {
+			return f(r, t)
+		}
+		return true
+	})
+}

@@ -8,10 +8,10 @@ import (
 
 // Rule rangeassign: a range loop that assigns to existing variables
 // (`for k, v = range s`) leaves them, after the loop, holding the last
-// iteration's values in Go; the interpreter assigns copies scoped to the
-// loop, so the variables keep their old values (silently: `n := 0; for n =
-// range s {}` then n is still 0). The loop defines fresh variables and its
-// body assigns them first:
+// iteration's values in Go; in the interpreter the body sees each
+// iteration's values but after the loop the variables have their old
+// ones again (silently: `n := 0; for n = range s {}` then n is still 0).
+// The loop defines fresh variables and its body assigns them first:
 //
 //	for k, v = range x { body }  →  for t, u := range x { k, v = t, u; body }
 //
@@ -20,13 +20,8 @@ import (
 // variables themselves.
 func init() {
 	register(rule{"rangeassign", 37, kRange, func(c *Checked) {
-		c.walk(func(n ast.Node, _ []ast.Node) bool {
-			r, ok := n.(*ast.RangeStmt)
-			if !ok || r.Tok != token.ASSIGN || r.Key == nil {
-				return true
-			}
-			t := c.typeOf(r.X)
-			if t == nil || isInt(t) || c.decodesString(r) || c.rangesChans(r) {
+		c.eachRange(func(r *ast.RangeStmt, t types.Type) bool {
+			if r.Tok != token.ASSIGN || r.Key == nil || isInt(t) || c.decodesString(r) || c.rangesChans(r) {
 				return true
 			}
 			if _, fn := t.Underlying().(*types.Signature); fn {

@@ -16,15 +16,7 @@ import (
 // Ranging over a function (Go 1.23 iterators) is rangefunc.go's.
 func init() {
 	register(rule{"rangeint", 35, kRange, func(c *Checked) {
-		c.walk(func(n ast.Node, _ []ast.Node) bool {
-			r, ok := n.(*ast.RangeStmt)
-			if !ok {
-				return true
-			}
-			t := c.typeOf(r.X)
-			if t == nil {
-				return true
-			}
+		c.eachRange(func(r *ast.RangeStmt, t types.Type) bool {
 			if !isInt(t) {
 				return true
 			}

@@ -24,15 +24,7 @@ import (
 //	for i := range f()   →  for i := range func() [3]struct{} { _ = f(); return [3]struct{}{} }() { body }
 func init() {
 	register(rule{"rangeptr", 33, kRange, func(c *Checked) {
-		c.walk(func(n ast.Node, _ []ast.Node) bool {
-			r, ok := n.(*ast.RangeStmt)
-			if !ok {
-				return true
-			}
-			t := c.typeOf(r.X)
-			if t == nil {
-				return true
-			}
+		c.eachRange(func(r *ast.RangeStmt, t types.Type) bool {
 			p, ok := t.Underlying().(*types.Pointer)
 			if !ok {
 				return true
