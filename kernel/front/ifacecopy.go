@@ -84,11 +84,8 @@ func (c *Checked) copyConv(e ast.Expr, target types.Type) {
 	if n == nil || ptr || !hasMethods(n) {
 		return
 	}
-	start, end := c.off(e.Pos()), c.off(e.End())
-	for _, ed := range c.edits {
-		if ed.start <= end && start <= ed.end {
-			return // another rule's edit (nilconv's check of a nil value) gives e another type
-		}
+	if c.overlapsEdit(e) {
+		return // another rule's edit (nilconv's check of a nil value) gives e another type
 	}
 	c.convByCall(e, t, target)
 }

@@ -44,12 +44,7 @@ func init() {
 				if cn, _ := cellNamed(t); cn == nil {
 					continue
 				}
-				start, end := c.off(r.Pos()), c.off(r.End())
-				overlaps := false
-				for _, ed := range c.edits {
-					overlaps = overlaps || ed.start <= end && start <= ed.end
-				}
-				if !overlaps {
+				if !c.overlapsEdit(r) {
 					c.convByCall(r, t, target)
 				}
 			}

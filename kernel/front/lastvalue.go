@@ -29,11 +29,8 @@ func init() {
 		if !c.nestedTree(t, "v") && !floatsOfCellType(t) {
 			return
 		}
-		start, end := c.off(e.Pos()), c.off(e.End())
-		for _, ed := range c.edits {
-			if ed.start <= end && start <= ed.end {
-				return // another rule's edit
-			}
+		if c.overlapsEdit(e) {
+			return // another rule's edit
 		}
 		if tree, why := c.fmtTree(e, t, "", "v"); why == "" {
 			c.replace(e, tree)

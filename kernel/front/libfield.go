@@ -57,12 +57,7 @@ func init() {
 				if vt == nil || types.IsInterface(vt) || !c.hasCellType(vt) || c.Info.Types[v].IsNil() {
 					continue
 				}
-				start, end := c.off(v.Pos()), c.off(v.End())
-				overlaps := false
-				for _, ed := range c.edits {
-					overlaps = overlaps || ed.start <= end && start <= ed.end
-				}
-				if !overlaps {
+				if !c.overlapsEdit(v) {
 					c.convByCall(v, vt, field.Type())
 				}
 			}

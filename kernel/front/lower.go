@@ -329,3 +329,16 @@ func (c *Checked) eachRange(f func(r *ast.RangeStmt, t types.Type) bool) {
 		return true
 	})
 }
+
+// overlapsEdit reports whether an edit recorded so far overlaps e or
+// touches one of its ends (the rules that convert a whole operand leave
+// one another rule already changed).
+func (c *Checked) overlapsEdit(e ast.Node) bool {
+	start, end := c.off(e.Pos()), c.off(e.End())
+	for _, ed := range c.edits {
+		if ed.start <= end && start <= ed.end {
+			return true
+		}
+	}
+	return false
+}
