@@ -14,10 +14,12 @@ import (
 // reads base before it is set and gets 0, silently. A cell whose
 // initializer calls a function and must, in Go, run after a variable
 // declared below it is refused; the message names the declaration to move
-// up.
+// up. A dependency written in the initializer but reached through another
+// variable (`var a = g(b); var b = c; var c = 1`) is refused too, though
+// the interpreter gets it right: a refusal too many, never a wrong answer.
 func init() {
 	register(rule{"initorder", 13, kCall, func(c *Checked) {
-		tf := c.sess.fset.File(c.File.Pos())
+		tf := c.Fset.File(c.File.Pos())
 		inCell := func(v *types.Var) bool {
 			return tf != nil && v.Pos() >= token.Pos(tf.Base()) && int(v.Pos()) <= tf.Base()+tf.Size()
 		}
