@@ -151,16 +151,23 @@ func TestHelpLimits(t *testing.T) {
 	if e := s.fail("rt := reflect.TypeOf(Named{})\n_ = rt"); !strings.Contains(e.Message, "print the type with %T") {
 		t.Errorf("reflect.TypeOf of a cell type: %+v", e)
 	}
-	// a spread slice of any: one by one up to 12 elements (in a session
-	// of its own: NE and NS above share an underlying type, which makes
-	// printing an any holding a cell type a refusal)
+	// a spread slice of any prints the cell values in it as Go does (in
+	// a session of its own: NE and NS above share an underlying type,
+	// which makes printing an any holding a cell type a refusal); %T of
+	// one with a format known only when the cell runs stops the cell
 	s = newTest(t)
 	s.exec("type Tag int\nfunc (Tag) String() string { return \"tag\" }")
-	if got := s.exec("fmt.Sprint([]any{Tag(1), 2}...)"); got != "tag 2" {
+	if got := s.exec("fmt.Sprint([]any{Tag(1), \"x\"}...)"); got != "tagx" {
 		t.Errorf("spread of a short []any: %q", got)
 	}
-	if got := s.exec("long := make([]any, 13)\nfor i := range long { long[i] = Tag(i) }\nfmt.Sprint(long...)"); strings.Count(got, "tag") == 13 {
-		t.Errorf("a spread of 13 cell values now prints their String methods: update %%help (%q)", got)
+	if got := s.exec("long := make([]any, 13)\nfor i := range long { long[i] = Tag(i) }\nfmt.Sprint(long...)"); strings.Count(got, "tag") != 13 {
+		t.Errorf("a spread of 13 cell values: %q", got)
+	}
+	if e := s.fail("var v any = 2\n_, ok := v.(Tag)\n_ = ok"); !strings.Contains(e.Message, "make Tag a struct") {
+		t.Errorf("assertion to a cell type of a basic kind: %+v", e)
+	}
+	if e := s.fail("f := \"%T\"\nfmt.Sprintf(f, long[:1]...)"); !strings.Contains(e.Message, "pass the values one by one") {
+		t.Errorf("%%T of a spread cell value: %+v", e)
 	}
 	s.out.Reset()
 	s.exec("for _, a := range long[:2] { fmt.Print(a, \" \") }")

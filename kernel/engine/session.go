@@ -272,6 +272,7 @@ func (s *Session) runtimeExports() interp.Exports {
 			"FmtMap":     reflect.ValueOf(fmtval.Map),
 			"FmtStruct":  reflect.ValueOf(fmtval.Struct),
 			"FmtPtr":     reflect.ValueOf(fmtval.Ptr),
+			"FmtOpaque":  reflect.ValueOf(fmtval.OpaqueVerb),
 			"Implements": reflect.ValueOf(rtImplements),
 		},
 	}

@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 type kind uint8
@@ -436,4 +437,73 @@ func (s *state) methodsApply(v any) bool {
 		return true
 	}
 	return false
+}
+
+// OpaqueVerb returns the first verb of format (T, p or w) that would
+// consume one of args that is a Node, or 0. fmt answers those verbs from
+// the operand's dynamic type without calling Format, so for a Node it
+// would print *fmtval.Node, its address or %!w(...) instead of what the
+// described value gives; the caller refuses such a call. Directives are
+// read as fmt reads them: flags, a width and a precision that may be *
+// (an operand of their own), explicit argument indexes [n] and %%.
+func OpaqueVerb(format string, args []any) rune {
+	arg := 0
+	// index reads an explicit argument index [n] at format[i], if any
+	index := func(i int) int {
+		if i >= len(format) || format[i] != '[' {
+			return i
+		}
+		j := strings.IndexByte(format[i:], ']')
+		if j < 0 {
+			return i + 1
+		}
+		if n, err := strconv.Atoi(format[i+1 : i+j]); err == nil {
+			arg = n - 1
+		}
+		return i + j + 1
+	}
+	// number reads a width or precision: * (an operand) or digits
+	number := func(i int) int {
+		i = index(i)
+		if i < len(format) && format[i] == '*' {
+			arg++
+			return i + 1
+		}
+		for i < len(format) && format[i] >= '0' && format[i] <= '9' {
+			i++
+		}
+		return i
+	}
+	for i := 0; i < len(format); {
+		if format[i] != '%' {
+			i++
+			continue
+		}
+		i++
+		for i < len(format) && strings.IndexByte("+-# 0", format[i]) >= 0 {
+			i++
+		}
+		i = number(i)
+		if i < len(format) && format[i] == '.' {
+			i = number(i + 1)
+		}
+		i = index(i)
+		if i >= len(format) {
+			break
+		}
+		v, size := utf8.DecodeRuneInString(format[i:])
+		i += size
+		if v == '%' {
+			continue
+		}
+		if v == 'T' || v == 'p' || v == 'w' {
+			if arg >= 0 && arg < len(args) {
+				if _, ok := args[arg].(*Node); ok {
+					return v
+				}
+			}
+		}
+		arg++
+	}
+	return 0
 }

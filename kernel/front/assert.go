@@ -24,6 +24,10 @@ func init() {
 				// the interpreter compares the structure: a Dog
 				// asserted to Cat (same underlying type) succeeds
 				if named, _ := cellNamed(t); named != nil {
+					if u := underlyingTwin(named, c.typeOf(ta.X)); u != "" {
+						c.refuse(ta, "the interpreter cannot tell "+named.Obj().Name()+" from "+u+" (its underlying type) in an interface, so this assertion could succeed on a "+u+": make "+named.Obj().Name()+" a struct, or assert to an interface with a method only "+named.Obj().Name()+" has")
+						return true
+					}
 					if other := c.sameShape(named); other != "" {
 						c.refuse(ta, "the interpreter cannot tell "+named.Obj().Name()+" from "+other+" (same underlying type), so this assertion could succeed on a "+other+": give them different fields, or assert to an interface with a method only "+named.Obj().Name()+" has")
 					}

@@ -133,13 +133,13 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 			}
 			if strings.Contains("vsqxXd", v) && !compiledIface(t) && c.hasCellTypes() {
 				spacing := name == "Print" || name == "Sprint" || name == "Fprint" || name == "Append"
-				tree, why := c.dynTree(a, t, flags, v, call.Pos(), spacing)
+				fn, why := c.dynFunc(t, flags, v, call.Pos(), spacing)
 				if why != "" {
 					c.refuse(a, "the interpreter prints a value of a cell type held by an interface without its String or Error methods, and "+why+": print it through a variable of its own type")
 					return
 				}
-				if tree != "" {
-					c.replace(a, tree)
+				if fn != "" {
+					c.replace(a, fn+"("+c.text(c.off(a.Pos()), c.off(a.End()))+")")
 				}
 			}
 			continue

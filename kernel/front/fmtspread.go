@@ -3,30 +3,40 @@ package front
 import (
 	"go/ast"
 	"go/types"
+	"strconv"
 	"strings"
 )
 
-// Rule fmtspread: a slice of interface values spread into a compiled
-// function (fmt.Printf(format, args...), the logging helper's idiom; also
-// log.Printf and the other compiled functions with a ...any parameter)
-// reaches the compiled code with the interpreter's own representation of
-// the values of cell types in it, and fmt prints that representation
-// ({0xc000... {...}}) instead of the value or its String method. Passed
-// one by one, the values arrive as Go values. So the call becomes a
-// switch on the slice's length that passes up to spreadMax elements one by
-// one (longer slices are still spread):
+// Rule fmtspread: a slice of interface values spread into fmt or log
+// (fmt.Printf(format, args...), the logging helper's idiom) reaches the
+// compiled code with the interpreter's own representation of the values
+// of cell types with methods in it: fmt prints their fields without
+// calling String, or the interpreter's internals ({0xc000... {...}}) for a
+// value a composite literal stored ([]any{T{}}). So each element goes
+// through the same description as an interface operand of fmt (rule
+// fmtcell, dynFunc in fmttree.go): a value of a cell type with methods
+// becomes a kernel/fmtval Node, which formats as fmt formats the value,
+// for whatever verb the format gives it when the cell runs; other values
+// pass as they are:
 //
 //	fmt.Printf(f, args...)  →
-//	func(p0 string, a []any) (int, error) { switch len(a) { case 0: return fmt.Printf(p0); case 1: return fmt.Printf(p0, a[0]); ...; default: return fmt.Printf(p0, a...) } }(f, args)
+//	func(p0 string, a []any) (int, error) { b := make([]any, len(a)); for i, x := range a { b[i] = D(x) }; if v := H.FmtOpaque(p0, b); v != 0 { panic(...) }; return fmt.Printf(p0, b...) }(f, args)
+//
+// A Node cannot stand for the value under %T, %p and %w, which fmt
+// answers from the operand's dynamic type, so such a format (known only
+// when the cell runs) panics naming the verb and the alternative.
+// Calls without a cell type with methods in the session are left alone.
 //
 // A method of a compiled type (log.Logger's Println) gets the
 // interpreter's representation even for values passed one by one, so
 // such a call with a value that is or may hold a cell type in its ...any
 // parameter is refused, naming fmt.Sprint as the alternative.
-const spreadMax = 12
 
 func init() {
 	register(rule{"fmtspread", 45, kCall, func(c *Checked) {
+		if c.sess == nil || c.sess.FmtHook == "" || !c.hasCellTypes() {
+			return
+		}
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || len(call.Args) == 0 {
@@ -45,11 +55,13 @@ func init() {
 				c.methodAnyArgs(call, sig)
 				return true
 			}
-			if !call.Ellipsis.IsValid() || sig.TypeParams().Len() > 0 || !sig.Variadic() || sig.Params().Len() != len(call.Args) {
+			if p := fn.Pkg().Path(); p != "fmt" && p != "log" {
 				return true
 			}
-			last := call.Args[len(call.Args)-1]
-			st, ok := c.typeOf(last).Underlying().(*types.Slice)
+			if !call.Ellipsis.IsValid() || !sig.Variadic() || sig.Params().Len() != len(call.Args) {
+				return true
+			}
+			st, ok := c.typeOf(call.Args[len(call.Args)-1]).Underlying().(*types.Slice)
 			if !ok || !types.IsInterface(st.Elem()) {
 				return true
 			}
@@ -57,18 +69,32 @@ func init() {
 			// engine knows them by name): nor does the literal
 			_, stmt := stack[len(stack)-1].(*ast.ExprStmt)
 			printing := fn.Pkg().Path() == "fmt" && strings.Contains(fn.Name(), "rint") && !strings.HasPrefix(fn.Name(), "S") && !strings.HasPrefix(fn.Name(), "A")
-			c.spreadOneByOne(call, sig, stmt && printing)
+			c.describeSpread(call, fn, sig, st.Elem(), stmt && printing)
 			return true
 		})
 	}})
 }
 
-// spreadOneByOne replaces call (of a variadic fmt function with sig) by
-// the switch on the length of its spread slice.
-func (c *Checked) spreadOneByOne(call *ast.CallExpr, sig *types.Signature, stmt bool) {
+// describeSpread replaces call (of fn, a variadic function of fmt or log
+// with sig, whose last argument is a spread slice of elem values) by a
+// function literal that describes each element for fmt before the call.
+// stmt drops the results.
+func (c *Checked) describeSpread(call *ast.CallExpr, fn *types.Func, sig *types.Signature, elem types.Type, stmt bool) {
+	name := fn.Name()
+	// Print, Sprint, Fprint and Append (and log's Print, Fatal, Panic)
+	// space operands by their kind
+	spacing := !strings.HasSuffix(name, "ln") && !strings.HasSuffix(name, "f")
+	d, why := c.dynFunc(elem, "", "v", call.Pos(), spacing)
+	if why != "" {
+		c.refuse(call.Args[len(call.Args)-1], "fmt does not call the methods of cell types in a slice spread into "+fn.Pkg().Name()+"."+name+" in the interpreter, and "+why+": pass the values one by one")
+		return
+	}
+	if d == "" {
+		return
+	}
 	var params, fixed, args []string
-	fun := c.src(call.Fun)
-	for i := 0; i < sig.Params().Len(); i++ {
+	n := sig.Params().Len()
+	for i := 0; i < n; i++ {
 		t, ok := c.typeText(sig.Params().At(i).Type())
 		if !ok {
 			return
@@ -76,7 +102,7 @@ func (c *Checked) spreadOneByOne(call *ast.CallExpr, sig *types.Signature, stmt 
 		p := c.temp("p")
 		params = append(params, p+" "+t)
 		args = append(args, c.text(c.off(call.Args[i].Pos()), c.off(call.Args[i].End())))
-		if i < sig.Params().Len()-1 {
+		if i < n-1 {
 			fixed = append(fixed, p)
 		}
 	}
@@ -88,34 +114,31 @@ func (c *Checked) spreadOneByOne(call *ast.CallExpr, sig *types.Signature, stmt 
 		}
 		results = append(results, t)
 	}
-	a := strings.Fields(params[len(params)-1])[0]
-	ret := "return "
-	if len(results) == 0 {
-		ret = ""
+	a := strings.Fields(params[n-1])[0]
+	b, i, x := c.temp("b"), c.temp("i"), c.temp("x")
+	var s strings.Builder
+	s.WriteString("func(" + strings.Join(params, ", ") + ") ")
+	if len(results) > 0 {
+		s.WriteString("(" + strings.Join(results, ", ") + ") ")
 	}
-	callWith := func(extra []string) string {
-		return ret + fun + "(" + strings.Join(append(append([]string(nil), fixed...), extra...), ", ") + ")"
+	s.WriteString("{ " + b + " := make([]any, len(" + a + ")); for " + i + ", " + x + " := range " + a + " { " + b + "[" + i + "] = " + d + "(" + x + ") }; ")
+	if strings.HasSuffix(name, "f") && n >= 2 {
+		v := c.temp("v")
+		msg := strconv.Quote("goldp: this format's %") + " + string(" + v + ") + " + strconv.Quote(" takes a value of a cell type from the slice spread into "+fn.Pkg().Name()+"."+name+", which the interpreter cannot hand to fmt as it is: pass the values one by one")
+		s.WriteString("if " + v + " := " + c.sess.FmtHook + ".FmtOpaque(" + fixed[n-2] + ", " + b + "); " + v + " != 0 { panic(" + msg + ") }; ")
 	}
-	var b strings.Builder
-	b.WriteString("func(" + strings.Join(params, ", ") + ") (" + strings.Join(results, ", ") + ") { switch len(" + a + ") {")
-	if len(results) == 0 {
-		b.Reset()
-		b.WriteString("func(" + strings.Join(params, ", ") + ") { switch len(" + a + ") {")
+	if len(results) > 0 {
+		s.WriteString("return ")
 	}
-	var elems []string
-	for k := 0; k <= spreadMax; k++ {
-		b.WriteString(" case " + itoa(k) + ": " + callWith(elems) + ";")
-		elems = append(elems, a+"["+itoa(k)+"]")
-	}
-	b.WriteString(" default: " + callWith([]string{a + "..."}) + " } }(" + strings.Join(args, ", ") + ")")
-	c.replace(call, b.String())
+	s.WriteString(c.src(call.Fun) + "(" + strings.Join(append(fixed, b+"..."), ", ") + ") }(" + strings.Join(args, ", ") + ")")
+	c.replace(call, s.String())
 }
 
 // methodAnyArgs refuses a call of a compiled method with a variadic
 // interface parameter when an argument there is or may hold a value of a
 // cell type.
 func (c *Checked) methodAnyArgs(call *ast.CallExpr, sig *types.Signature) {
-	if !sig.Variadic() || !c.hasCellTypes() {
+	if !sig.Variadic() {
 		return
 	}
 	n := sig.Params().Len()

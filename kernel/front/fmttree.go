@@ -30,11 +30,12 @@ import (
 type fmtGen struct {
 	c      *Checked
 	hook   string
-	verb   string // the verb letter
-	sharp  bool   // %#v
-	plus   bool   // %+v
-	refuse string // why the operand cannot be described ("" if it can)
-	lax    int    // > 0: describing a value fmt does not print (verbs unchecked)
+	verb   string              // the verb letter
+	sharp  bool                // %#v
+	plus   bool                // %+v
+	refuse string              // why the operand cannot be described ("" if it can)
+	lax    int                 // > 0: describing a value fmt does not print (verbs unchecked)
+	dyn    map[types.Type]bool // the cell types dynNode is describing
 }
 
 // fmtTree returns the expression that replaces operand a (of type t)
@@ -219,9 +220,7 @@ func (g *fmtGen) leaf(t types.Type, x string, depth int) string {
 		name = ""
 	}
 	if types.IsInterface(t) && depth > 0 {
-		if why := g.ifaceHolds(t); why != "" {
-			return g.fail(why)
-		}
+		return g.dynNode(t, x, depth)
 	}
 	v := x
 	if b, ok := t.Underlying().(*types.Basic); ok {
@@ -433,34 +432,85 @@ func (c *Checked) nestedTree(t types.Type, v string) bool {
 	return g.needs(t, 0, false, map[types.Type]bool{})
 }
 
-// ifaceHolds returns why a value of interface type t inside the operand
-// cannot be handed to fmt as it is ("" if it can): the interpreter hands
-// fmt the value an empty interface or an interface of the cells holds
-// without its methods, its name and its unexported field names, so this is
-// refused when a cell type that could be in it has what fmt would use.
-func (g *fmtGen) ifaceHolds(t types.Type) string {
+// dynNode returns the Node of x, a value of interface type t inside the
+// operand (depth > 0): the interpreter hands fmt the value it holds
+// without its methods, its name and its unexported field names, and a
+// value of a cell type with any methods in an empty interface in its own
+// representation. So for every cell type that could be there and that fmt
+// would print differently, a comma-ok assertion (which the interpreter
+// gets right) picks the value's tree; other values are leaves. A value of
+// an interface compiled code declares is wrapped with that interface's
+// methods by the interpreter and is a leaf.
+func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
+	name, ok := reflectName(t)
+	if !ok {
+		name = ""
+	}
+	leaf := g.hook + ".FmtLeaf(" + strconv.Quote(name) + ", "
 	if compiledIface(t) {
-		return "" // the interpreter wraps the value with the interface's methods
+		return leaf + x + ")"
 	}
 	iface := t.Underlying().(*types.Interface)
 	scope := g.c.sessionScope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || types.IsInterface(tn.Type()) {
+	var b strings.Builder
+	y := g.c.temp("dv")
+	for _, tname := range scope.Names() {
+		tn, ok := scope.Lookup(tname).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
 			continue
 		}
-		for _, ct := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
-			if !types.Implements(ct, iface) {
+		named, ok := tn.Type().(*types.Named)
+		if !ok {
+			continue
+		}
+		for _, ct := range []types.Type{named, types.NewPointer(named)} {
+			if named.TypeParams().Len() == 0 && !types.Implements(ct, iface) {
 				continue
 			}
 			m := fmtMethods(ct)
 			inner := &fmtGen{c: g.c, verb: g.verb}
-			if g.sharp || m["String"] || m["Error"] || m["Format"] || inner.needs(ct, 1, true, map[types.Type]bool{}) || g.plus && g.c.unexportedFields(ct) {
-				return "a value of interface type " + types.TypeString(t, func(p *types.Package) string { return p.Name() }) + " inside the operand may hold a " + name + ", which fmt would print differently"
+			if !(g.sharp || m["String"] || m["Error"] || m["Format"] || inner.needs(ct, 1, true, map[types.Type]bool{}) || g.plus && g.c.unexportedFields(ct) || iface.Empty() && hasMethods(named)) {
+				continue
 			}
+			what := "a value of interface type " + types.TypeString(t, func(p *types.Package) string { return p.Name() }) + " inside the operand may hold a " + tname
+			if named.TypeParams().Len() > 0 {
+				return g.fail(what + ", an instance of a generic type the front end cannot list")
+			}
+			if other := g.c.sameShape(named); other != "" {
+				return g.fail(what + ", which the interpreter cannot tell from " + other + " (same underlying type)")
+			}
+			if u := underlyingTwin(named, t); u != "" {
+				return g.fail(what + ", which the interpreter cannot tell from a " + u + " (its underlying type)")
+			}
+
+			if g.dyn[ct] {
+				return g.fail(what + " inside a " + tname + ", a description without end")
+			}
+			ctt, ok := g.c.typeText(ct)
+			if !ok {
+				return g.fail(what + ", whose type cannot be named here")
+			}
+			z := g.c.temp("dx")
+			if g.dyn == nil {
+				g.dyn = map[types.Type]bool{}
+			}
+			g.dyn[ct] = true
+			node := g.node(ct, z, depth, true)
+			delete(g.dyn, ct)
+			if g.refuse != "" {
+				return "nil"
+			}
+			b.WriteString("if " + z + ", ok := " + y + ".(" + ctt + "); ok { return " + node + " }; ")
 		}
 	}
-	return ""
+	if b.Len() == 0 {
+		return leaf + x + ")"
+	}
+	tt, ok := g.c.assertedText(t)
+	if !ok {
+		return g.fail("the interface type " + types.TypeString(t, nil) + " cannot be named here")
+	}
+	return "func(" + y + " " + tt + ") *" + g.hook + ".FmtNode { " + b.String() + "return " + leaf + y + ") }(" + x + ")"
 }
 
 // looseIface reports whether t holds, below the operand, an empty
@@ -574,14 +624,18 @@ func (c *Checked) dynTypeName(a ast.Expr, t types.Type, fmtSel *ast.SelectorExpr
 	return b.String(), true
 }
 
-// dynTree returns the expression that replaces operand a of an empty
-// interface or an interface of the cells: the interpreter hands fmt the
-// value it holds without its methods (a Shape holding a Stringer prints
-// its fields). For every cell type implementing t whose values fmt prints
-// differently from their structure, a comma-ok assertion picks the
-// value's tree; other values are handed to fmt as they are. "" when no
-// cell type needs it; why is set when the candidates cannot be told apart.
-func (c *Checked) dynTree(a ast.Expr, t types.Type, flags, v string, at token.Pos, spacing bool) (expr, why string) {
+// dynFunc returns a function literal (func(x I) any) for values of an
+// empty interface or an interface of the cells I = t: the interpreter
+// hands fmt the value it holds without its methods (a Shape holding a
+// Stringer prints its fields). For every cell type implementing t whose
+// values fmt prints differently from their structure, a comma-ok
+// assertion picks the value's tree; other values are returned as they
+// are. "" when no cell type needs it; why is set when the candidates
+// cannot be told apart. The operand replaced this way (fmtcell) is
+// formatted with flags and verb v; a slice spread into fmt (fmtspread)
+// is described for %v, which its Nodes reinterpret for the verb fmt
+// applies when it runs.
+func (c *Checked) dynFunc(t types.Type, flags, v string, at token.Pos, spacing bool) (fn, why string) {
 	if c.sess == nil || c.sess.FmtHook == "" {
 		return "", ""
 	}
@@ -599,12 +653,17 @@ func (c *Checked) dynTree(a ast.Expr, t types.Type, flags, v string, at token.Po
 		}
 		for _, ct := range []types.Type{named, types.NewPointer(named)} {
 			g := &fmtGen{c: c, verb: v, plus: v == "v" && strings.Contains(flags, "+")}
-			if !types.Implements(ct, iface) || !g.needs(ct, 0, true, map[types.Type]bool{}) {
+			// in an empty interface, a value of a type with methods
+			// reaches fmt in the interpreter's own representation
+			// when a composite literal stored it ([]any{T{}}): its
+			// tree too
+			if !types.Implements(ct, iface) || !g.needs(ct, 0, true, map[types.Type]bool{}) && !(iface.Empty() && hasMethods(named)) {
 				continue
 			}
 			if other := c.sameShape(named); other != "" {
 				return "", "it cannot tell " + name + " from " + other + " (same underlying type)"
 			}
+
 			if c.Fset.File(tn.Pos()) == c.Fset.File(c.File.Pos()) && tn.Pos() > at && !c.inFuncDecl(at) {
 				return "", name + " is declared after this statement (declare it first)"
 			}
@@ -640,11 +699,11 @@ func (c *Checked) dynTree(a ast.Expr, t types.Type, flags, v string, at token.Po
 		}
 		b.WriteString("if " + y + ", ok := " + x + ".(" + ctt + "); ok { return " + node + " }; ")
 	}
-	b.WriteString("return " + x + " }(" + c.text(c.off(a.Pos()), c.off(a.End())) + ")")
+	b.WriteString("return " + x + " }")
 	return b.String(), ""
 }
 
-// assertedText writes the type of the parameter through which dynTree and
+// assertedText writes the type of the parameter through which dynFunc and
 // dynTypeName assert operand a of type t to the cell types: t itself, or
 // any for a type parameter, whose instances give it a type that is not an
 // interface (a string operand cannot be asserted: issue 11).

@@ -66,6 +66,10 @@ func (c *Checked) typeSwitch(ts *ast.TypeSwitchStmt) {
 				}
 			case named != nil:
 				rewrite = true
+				if u := underlyingTwin(named, c.typeOf(switchSubject(ts))); u != "" {
+					c.refuse(e, "the interpreter cannot tell "+named.Obj().Name()+" from "+u+" (its underlying type) in an interface, so this case could match a "+u+": make "+named.Obj().Name()+" a struct, or switch on a method only "+named.Obj().Name()+" has")
+					return
+				}
 				if other := c.sameShape(named); other != "" {
 					c.refuse(e, "the interpreter cannot tell "+named.Obj().Name()+" from "+other+" (same underlying type): give them different fields, or switch on a method")
 					return
@@ -173,6 +177,38 @@ func (c *Checked) sameShape(n *types.Named) string {
 		}
 	}
 	return ""
+}
+
+// underlyingTwin returns the name of n's underlying type u when it is not
+// a struct and a value of type u could be in an interface of type x, or
+// "": the interpreter represents a value of such a cell type (type
+// Celsius float64) by a value of u, and its assertions and type switch
+// cases match either for the other.
+func underlyingTwin(n *types.Named, x types.Type) string {
+	u := n.Underlying()
+	if _, ok := u.(*types.Struct); ok || types.IsInterface(u) || x == nil {
+		return ""
+	}
+	iface, ok := x.Underlying().(*types.Interface)
+	if !ok || !types.Implements(u, iface) {
+		return ""
+	}
+	return types.TypeString(u, func(p *types.Package) string { return p.Name() })
+}
+
+// switchSubject returns the expression a type switch switches on.
+func switchSubject(ts *ast.TypeSwitchStmt) ast.Expr {
+	var e ast.Expr
+	switch a := ts.Assign.(type) {
+	case *ast.ExprStmt:
+		e = a.X
+	case *ast.AssignStmt:
+		e = a.Rhs[0]
+	}
+	if ta, ok := ast.Unparen(e).(*ast.TypeAssertExpr); ok {
+		return ta.X
+	}
+	return e
 }
 
 // ifaceCands returns the types of the cells whose values can be in an
