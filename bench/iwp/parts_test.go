@@ -31,6 +31,20 @@ func BenchmarkRelease(b *testing.B) {
 	}
 }
 
+// BenchmarkReleaseInto is one draw of the E-C2 release into reused
+// buffers, as Experiment runs it.
+func BenchmarkReleaseInto(b *testing.B) {
+	s := part(b)
+	xt, yt := make([]float64, len(s.XTrain)), make([]float64, len(s.YTrain))
+	b.ResetTimer()
+	for b.Loop() {
+		if err := s.Release.ReleaseInto(context.Background(), 1, s.XTrain, s.YTrain, xt, yt, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(xt)), "ns/normal")
+}
+
 // BenchmarkSGD is one single pass of each method on the E-C2 training set.
 func BenchmarkSGD(b *testing.B) {
 	s := part(b)

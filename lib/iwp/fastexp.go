@@ -56,24 +56,32 @@ func fastexp(x float64) float64 {
 	return t * p
 }
 
+// expVars holds fastexp's constants as variables. Loaded into locals
+// before expInPlace's loop they stay in registers, where constants are
+// reloaded from memory in every iteration (nine loads per value).
+var expVars = [...]float64{expInvL, expShift, expLnHi, expLnLo, 1, 0.5, 1.0 / 6, 1.0 / 24}
+
 // expInPlace replaces every v[i] by e^v[i] (fastexp, with the body
 // inlined so a batch pays no call per element). The rare argument beyond
 // ±700.1 leaves the inner loop for math.Exp, so that the loop itself
 // has no call (around which the compiler would spill its index).
 func expInPlace(v []float64) {
+	c := &expVars
+	invL, shift, lnHi, lnLo, one, c2, c3, c4 := c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]
+	tab := &expTab
 	i := 0
 	for {
 		for ; i < len(v); i++ {
 			x := v[i]
-			z := x*expInvL + expShift
+			z := x*invL + shift
 			ki := math.Float64bits(z)
 			if ki-expLoBits > 2*expKMax {
 				break
 			}
-			k := z - expShift
-			r := x - k*expLnHi - k*expLnLo
-			p := 1 + r + r*r*(0.5+r*(1.0/6+r*(1.0/24)))
-			v[i] = math.Float64frombits(expTab[ki&(expN-1)]+uint64(int64(ki)>>8)<<52) * p
+			k := z - shift
+			r := x - k*lnHi - k*lnLo
+			p := one + r + r*r*(c2+r*(c3+r*c4))
+			v[i] = math.Float64frombits(tab[ki&(expN-1)]+uint64(int64(ki)>>8)<<52) * p
 		}
 		if i == len(v) {
 			return

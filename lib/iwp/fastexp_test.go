@@ -61,3 +61,24 @@ func BenchmarkMathExp(b *testing.B) {
 		sinkF = s
 	}
 }
+
+// expInPlace is fastexp written out for a loop: the same bits for every
+// value, out-of-range ones (math.Exp) included.
+func TestExpInPlace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	v := make([]float64, 0, 100020)
+	for range 100000 {
+		v = append(v, (2*rng.Float64()-1)*720)
+	}
+	v = append(v, 0, 700.05, -700.05, 710, -746, 1e300, -1e300, math.Inf(1), math.Inf(-1), math.NaN())
+	want := make([]float64, len(v))
+	for i, x := range v {
+		want[i] = fastexp(x)
+	}
+	expInPlace(v)
+	for i, got := range v {
+		if math.Float64bits(got) != math.Float64bits(want[i]) {
+			t.Fatalf("expInPlace[%d] = %v, fastexp gives %v", i, got, want[i])
+		}
+	}
+}
