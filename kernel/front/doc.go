@@ -92,7 +92,9 @@
 //	             cell error types and their Is, As and Unwrap methods
 //	errorseq     == and != between errors through the engine's helper
 //	assert       assertions to cell interfaces are refused
-//	defer        arguments evaluated at the defer; top-level loops' defers
+//	defer        arguments evaluated at the defer; top-level loops' defers;
+//	             a deferred literal in a loop gets the loop's variables it
+//	             uses as arguments (refused if the loop changes them)
 //	typeswitch   interface cases and cell types in type switches
 //	genlib       calls of the generic standard library (slices, maps,
 //	             cmp, rand.N, sync.OnceValue) run compiled (kernel/generic)
