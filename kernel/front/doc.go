@@ -43,8 +43,10 @@
 //	             the name; other uses of reflect.TypeOf on them are refused
 //	fallthroughdefault  a switch with fallthrough and a default clause
 //	             not last is refused (the interpreter moves the default)
-//	initorder    an initializer calling a function that reads a variable
-//	             declared below it is refused (the interpreter runs it first)
+//	initorder    variable declarations move up into the order Go
+//	             initializes them (go/types' InitOrder, which follows
+//	             references through function bodies); what cannot move
+//	             whole on its line is refused
 //	complexconst complex of constants of a package becomes its value
 //	builtins     min, max, clear; print and println to standard error
 //	methodvalue  method values of cell types bind a copy of the receiver
