@@ -28,8 +28,9 @@ import (
 // the initializers themselves is left alone (the interpreter orders
 // those as Go does).
 // A declaration is moved only when it is `var` of one name on one line
-// and only declarations lie between its place and its new one (no
-// statement that would then run after it); otherwise the cell is refused
+// and only declarations lie between its new place and its place (no
+// statement that would then run after it, nor a top-level `x := e` in
+// front of which it would go); otherwise the cell is refused
 // with the declaration to move named (a group `var ( a = 1; b = 2 )` or
 // `var a, b = f(), g()` whose parts Go initializes apart, a top-level
 // `x := e`, which the engine runs as a statement in its place).
@@ -133,6 +134,9 @@ func (c *Checked) movable(d, at ast.Decl) string {
 	for _, o := range c.File.Decls {
 		if o.Pos() < at.Pos() || o.Pos() >= d.Pos() {
 			continue
+		}
+		if o == at && !strings.HasPrefix(c.src(o), "var") {
+			return "the declaration it must precede is a := statement"
 		}
 		if f, ok := o.(*ast.FuncDecl); ok && f.Name.Name == "_" && f.Recv == nil {
 			return "a statement lies between"
