@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 )
 
@@ -17,7 +18,13 @@ import (
 // (at the top level of a cell, where the engine runs deferred calls when
 // the cell ends, without the braces). A deferred function literal that
 // uses a variable declared inside an enclosing loop sees only the last
-// iteration's variable in the interpreter, and is refused.
+// iteration's variable in the interpreter (it makes the closure when the
+// deferred call runs); the literal gets such variables as parameters in
+// front of its own, and the defer their values (passParams in loopvar.go
+// says when that is Go's answer; otherwise the literal is refused):
+//
+//	for i := range 3 { defer func() { use(i) }() }
+//	  →  for ... { { d1 := i; defer func(i int) { use(i) }(d1) } }
 func init() {
 	register(rule{"defer", 80, kDefer, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
@@ -33,19 +40,35 @@ func init() {
 
 func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 	call := d.Call
+	var names, values []string
+	var typs []types.Type
+	var args []string
 	if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
-		if v := c.loopCapture(lit, stack); v != "" {
-			c.refuse(lit, "the interpreter gives a deferred function literal only the last iteration's "+v+": pass it as an argument (defer func("+v+" T) { ... }("+v+"))")
-			return
+		if vars, body := c.loopCapture(lit, stack); len(vars) > 0 {
+			// The literal gets the variables as parameters in front of
+			// its own, and the defer their values now.
+			params, why := c.passParams(lit, vars, body)
+			if why != "" {
+				c.refuse(lit, "the interpreter gives a deferred function literal in a loop only the last iteration's variables, and "+why)
+				return
+			}
+			sep := ""
+			if lit.Type.Params.NumFields() > 0 {
+				sep = ", "
+			}
+			c.insert(lit.Type.Params.Opening+1, strings.Join(params, ", ")+sep)
+			for _, v := range vars {
+				n := c.temp("d")
+				names, values, typs = append(names, n), append(values, v.Name()), append(typs, v.Type())
+				args = append(args, n)
+			}
 		}
 	}
-	if len(call.Args) == 1 {
+	if len(call.Args) == 1 && len(args) == 0 {
 		if _, ok := c.typeOf(call.Args[0]).(*types.Tuple); ok {
 			return // f(g()): rare, left alone
 		}
 	}
-	var names, values []string
-	var typs []types.Type
 	tmp := func(e ast.Expr) string {
 		n := c.temp("d")
 		names = append(names, n)
@@ -83,7 +106,6 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 	case *ast.IndexExpr, *ast.CallExpr:
 		fun = tmp(call.Fun)
 	}
-	var args []string
 	for _, a := range call.Args {
 		if tv, ok := c.Info.Types[a]; ok && tv.Value != nil {
 			args = append(args, c.text(c.off(a.Pos()), c.off(a.End())))
@@ -151,41 +173,44 @@ func topLevel(stack []ast.Node) bool {
 	return ok && fd.Name.Name == "_" && fd.Recv == nil
 }
 
-// loopCapture returns the name of a variable declared inside a loop that
-// encloses lit (within the same function) and that lit uses, or "".
-func (c *Checked) loopCapture(lit *ast.FuncLit, stack []ast.Node) string {
+// loopCapture returns the variables declared inside the loops that
+// enclose lit (within the same function) that lit uses, in the order of
+// their first use, and the body of the outermost of those loops.
+func (c *Checked) loopCapture(lit *ast.FuncLit, stack []ast.Node) ([]*types.Var, *ast.BlockStmt) {
 	var loops []ast.Node
+	var body *ast.BlockStmt
 	for i := len(stack) - 1; i >= 0; i-- {
 		switch n := stack[i].(type) {
 		case *ast.FuncLit, *ast.FuncDecl:
 			i = -1
 		case *ast.ForStmt:
-			loops = append(loops, n)
+			loops, body = append(loops, n), n.Body
 		case *ast.RangeStmt:
 			if !isFunc(c.typeOf(n.X)) { // rangefunc.go: the body is a function of its own
-				loops = append(loops, n)
+				loops, body = append(loops, n), n.Body
 			}
 		}
 	}
 	if len(loops) == 0 {
-		return ""
+		return nil, nil
 	}
-	found := ""
+	var found []*types.Var
 	ast.Inspect(lit.Body, func(n ast.Node) bool {
 		id, ok := n.(*ast.Ident)
-		if !ok || found != "" {
-			return found == ""
+		if !ok {
+			return true
 		}
 		v, ok := c.Info.Uses[id].(*types.Var)
-		if !ok || v.Pos() >= lit.Pos() && v.Pos() < lit.End() {
+		if !ok || v.IsField() || v.Pos() >= lit.Pos() && v.Pos() < lit.End() || slices.Contains(found, v) {
 			return true
 		}
 		for _, l := range loops {
 			if v.Pos() >= l.Pos() && v.Pos() < l.End() {
-				found = v.Name()
+				found = append(found, v)
+				break
 			}
 		}
 		return true
 	})
-	return found
+	return found, body
 }

@@ -43,8 +43,10 @@
 //	             the name; other uses of reflect.TypeOf on them are refused
 //	fallthroughdefault  a switch with fallthrough and a default clause
 //	             not last is refused (the interpreter moves the default)
-//	initorder    an initializer calling a function that reads a variable
-//	             declared below it is refused (the interpreter runs it first)
+//	initorder    variable declarations move up into the order Go
+//	             initializes them (go/types' InitOrder, which follows
+//	             references through function bodies); what cannot move
+//	             whole on its line is refused
 //	complexconst complex of constants of a package becomes its value
 //	builtins     min, max, clear; print and println to standard error
 //	methodvalue  method values of cell types bind a copy of the receiver
@@ -92,7 +94,9 @@
 //	             cell error types and their Is, As and Unwrap methods
 //	errorseq     == and != between errors through the engine's helper
 //	assert       assertions to cell interfaces are refused
-//	defer        arguments evaluated at the defer; top-level loops' defers
+//	defer        arguments evaluated at the defer; top-level loops' defers;
+//	             a deferred literal in a loop gets the loop's variables it
+//	             uses as arguments (refused if the loop changes them)
 //	typeswitch   interface cases and cell types in type switches
 //	genlib       calls of the generic standard library (slices, maps,
 //	             cmp, rand.N, sync.OnceValue) run compiled (kernel/generic)

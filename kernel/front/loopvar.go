@@ -84,9 +84,9 @@ func init() {
 //
 //	go func() { use(i) }()  →  go func(i int) { use(i) }(i)
 //
-// which is the same program as long as neither the goroutine nor the
-// loop body assigns the variable (or takes its address); otherwise the
-// literal is left as it was.
+// when passParams allows it; otherwise the literal is left as it was.
+// The defer rule (defer.go) passes a deferred literal's loop variables
+// the same way.
 func (c *Checked) goParams(body *ast.BlockStmt, vars []*types.Var) {
 	ast.Inspect(body, func(n ast.Node) bool {
 		gs, ok := n.(*ast.GoStmt)
@@ -102,17 +102,13 @@ func (c *Checked) goParams(body *ast.BlockStmt, vars []*types.Var) {
 				return true
 			}
 		}
-		used := c.captured(&ast.BlockStmt{List: []ast.Stmt{&ast.ExprStmt{X: lit}}}, vars)
 		var params, args []string
-		for _, v := range used {
-			if w, _ := c.assigned(body, []*types.Var{v}); w != nil || c.addressed(body, v) {
+		for _, v := range c.captured(&ast.BlockStmt{List: []ast.Stmt{&ast.ExprStmt{X: lit}}}, vars) {
+			p, why := c.passParams(lit, []*types.Var{v}, body)
+			if why != "" {
 				continue
 			}
-			t, ok := c.typeTextAt(v.Type(), lit.Pos())
-			if !ok {
-				continue
-			}
-			params = append(params, v.Name()+" "+t)
+			params = append(params, p...)
 			args = append(args, v.Name())
 		}
 		if len(params) == 0 {
@@ -132,14 +128,90 @@ func (c *Checked) goParams(body *ast.BlockStmt, vars []*types.Var) {
 	})
 }
 
-// addressed reports whether body takes the address of v (&v), through
-// which another goroutine could change it.
-func (c *Checked) addressed(body *ast.BlockStmt, v *types.Var) bool {
+// passParams returns the parameters ("i int") through which the function
+// literal lit, run later (go, defer), gets the values of the variables
+// vars it captures, declared in the loop whose body is body; or why it
+// cannot (naming the variable). Passing the value when the statement runs is the same as
+// capturing the variable only if nothing changes the variable after: the
+// rule requires that nothing in body, the literal and every other
+// function literal in it included, assigns the variable, any part of it
+// (a field, an array element), or takes its address, also implicitly (a
+// method with a pointer receiver, slicing an array). A variable of a
+// three-clause loop is Go 1.22's copy of the iteration, which the post
+// statement does not change. Another literal can then only read the
+// variable, and reads the same value.
+func (c *Checked) passParams(lit *ast.FuncLit, vars []*types.Var, body *ast.BlockStmt) (params []string, why string) {
+	// why names the variable; the defer rule's refusal follows it with
+	// its alternative
+	for _, v := range vars {
+		if c.mutated(body, v) {
+			return nil, "the loop changes " + v.Name() + " or takes its address: copy it after its last change (" + v.Name() + "2 := " + v.Name() + ") and use the copy"
+		}
+		own := false
+		ast.Inspect(lit, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && id.Name == v.Name() && c.Info.Defs[id] != nil {
+				own = true
+			}
+			return !own
+		})
+		if own {
+			return nil, "the literal declares a name " + v.Name() + " of its own: pass " + v.Name() + " as an argument (defer func(" + v.Name() + " T) { ... }(" + v.Name() + "))"
+		}
+		t, ok := c.typeTextAt(v.Type(), lit.Pos())
+		if !ok {
+			return nil, "the type of " + v.Name() + " cannot be written there: declare the type outside the function"
+		}
+		params = append(params, v.Name()+" "+t)
+	}
+	return params, ""
+}
+
+// mutated reports whether n assigns v or a part of it (a field of a
+// struct, an element of an array), or takes its address, explicitly (&v,
+// &v.f) or implicitly (a method with a pointer receiver called on it, an
+// array sliced).
+func (c *Checked) mutated(n ast.Node, v *types.Var) bool {
+	// is reports whether e denotes v or a part of v's own memory.
+	var is func(e ast.Expr) bool
+	is = func(e ast.Expr) bool {
+		switch e := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return c.Info.Uses[e] == types.Object(v) // also a := that assigns v again
+		case *ast.SelectorExpr:
+			if sel, ok := c.Info.Selections[e]; ok && sel.Kind() == types.FieldVal && !sel.Indirect() {
+				return is(e.X)
+			}
+		case *ast.IndexExpr:
+			if _, ok := c.typeOf(e.X).Underlying().(*types.Array); ok {
+				return is(e.X)
+			}
+		}
+		return false
+	}
 	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.AND {
-			if id, ok := ast.Unparen(u.X).(*ast.Ident); ok && c.Info.Uses[id] == types.Object(v) {
-				found = true
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				found = found || is(l)
+			}
+		case *ast.IncDecStmt:
+			found = found || is(n.X)
+		case *ast.RangeStmt:
+			if n.Tok == token.ASSIGN {
+				found = found || n.Key != nil && is(n.Key) || n.Value != nil && is(n.Value)
+			}
+		case *ast.UnaryExpr:
+			found = found || n.Op == token.AND && is(n.X)
+		case *ast.SliceExpr:
+			if _, ok := c.typeOf(n.X).Underlying().(*types.Array); ok {
+				found = found || is(n.X)
+			}
+		case *ast.SelectorExpr:
+			if sel, ok := c.Info.Selections[n]; ok && sel.Kind() == types.MethodVal {
+				_, ptrRecv := sel.Obj().Type().(*types.Signature).Recv().Type().(*types.Pointer)
+				_, ptrOperand := c.typeOf(n.X).Underlying().(*types.Pointer)
+				found = found || ptrRecv && !ptrOperand && !types.IsInterface(c.typeOf(n.X)) && is(n.X)
 			}
 		}
 		return !found
