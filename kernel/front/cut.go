@@ -33,7 +33,8 @@ func (e *CutError) Error() string { return fmt.Sprintf("offset %d: %s", e.Off, e
 // semicolon, written or implied by a newline (Go's rule), that stands
 // outside every bracket and outside the header of an if, for or switch
 // (from the keyword to its opening brace, where `;` separates the init
-// statement from the condition). A closing bracket that closes nothing
+// statement from the condition; the body of a func literal in the header
+// is not that brace). A closing bracket that closes nothing
 // stops the cut at once with its CutError; a scanner fault (an unterminated
 // string, an invalid character) is reported after the whole cell was
 // scanned, so that an unbalanced bracket after it still wins.
@@ -47,6 +48,11 @@ func Cut(src string) ([]Item, error) {
 	depth, start, lastEnd := 0, -1, 0 // lastEnd: the end of the last token
 	var first token.Token
 	header := false // in the header of an if, for or switch
+	// In a header, outside brackets: funcLit tells that a func keyword
+	// came whose body (or, for a func type, literal's brace: []func(){f})
+	// is the next brace, and prev is the token before, so that the brace
+	// of a struct or interface type is not taken for the header's end.
+	funcLit, prev := false, token.ILLEGAL
 	for {
 		pos, tok, lit := s.Scan()
 		if tok == token.EOF {
@@ -56,13 +62,22 @@ func Cut(src string) ([]Item, error) {
 		switch tok {
 		case token.IF, token.FOR, token.SWITCH:
 			if depth == 0 {
-				header = true
+				header, funcLit = true, false
+			}
+		case token.FUNC:
+			if depth == 0 && header {
+				funcLit = true
 			}
 		case token.LBRACE:
-			if depth == 0 {
+			switch {
+			case depth != 0 || prev == token.STRUCT || prev == token.INTERFACE:
+			case funcLit:
+				funcLit = false
+			default:
 				header = false
 			}
 		}
+		prev = tok
 		switch tok {
 		case token.LPAREN, token.LBRACK, token.LBRACE:
 			depth++

@@ -27,6 +27,11 @@ func TestCut(t *testing.T) {
 		{"comment after an item", "x := 1 // one\n/* two */ y := 2", []string{"x := 1", "y := 2"}},
 		{"comment only", "// nothing\n", nil},
 		{"func literal", "func() {\n}()\n", []string{"func() {\n}()"}},
+		// the body of a func literal in a header is not the header's brace
+		{"func literal in a header", "if f := func() int { return 1 }; f() > 0 { g() }; h()", []string{"if f := func() int { return 1 }; f() > 0 { g() }", "h()"}},
+		{"func literals' results", "if a, ok := func() (int, bool) { return 1, true }(); ok {}\nswitch s := func() func() struct{ a int } { return nil }; s {}\nx := 1", []string{"if a, ok := func() (int, bool) { return 1, true }(); ok {}", "switch s := func() func() struct{ a int } { return nil }; s {}", "x := 1"}},
+		{"slice of funcs in a header", "for _, f := range []func(){g} { f() }; x := 1", []string{"for _, f := range []func(){g} { f() }", "x := 1"}},
+		{"else if header", "if a { } else if f := func() {}; b {}; x := 1", []string{"if a { } else if f := func() {}; b {}", "x := 1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			items, err := Cut(tc.src)

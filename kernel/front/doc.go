@@ -91,7 +91,9 @@
 //	errorsas     errors.Is/As/Unwrap through the engine's helpers, which see
 //	             cell error types and their Is, As and Unwrap methods
 //	errorseq     == and != between errors through the engine's helper
-//	assert       assertions to cell interfaces are refused
+//	assert       comma-ok assertions to cell interfaces (and, assertlib,
+//	             to library interfaces) test the cell types; the
+//	             single-value form v.(Shape) is refused
 //	defer        arguments evaluated at the defer; top-level loops' defers
 //	typeswitch   interface cases and cell types in type switches
 //	genlib       calls of the generic standard library (slices, maps,
