@@ -74,7 +74,8 @@
 //	             miss (blankderef: _ = *p dereferences)
 //	runeconst    variables defined from untyped rune constants are rune
 //	constrepeat  a constant line of several names without values gets the
-//	             last values written out; iota after such a line is refused
+//	             last values written out; in a group using iota after such
+//	             a line, each iota becomes its line's index
 //	rangeptr     ranges over a pointer to an array range over a slice of
 //	             it (with the index alone, over N empty structs)
 //	rangeassign  for k, v = range x leaves k, v at the last iteration's

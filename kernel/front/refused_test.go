@@ -68,7 +68,7 @@ func TestRefused(t *testing.T) {
 		{"a type made generic in a later cell", "type B struct{ v int }\n%%\ntype B[T any] struct{ v T }", "cannot be redefined"},
 		{"a generic library function on elements of interface type", "xs := []any{2, 1}\nslices.Compact(xs)", "not with these type arguments"},
 		{"a generic library function with a cell interface", "type I interface{ M() }\nvar xs []I\n_ = slices.Clone(xs)", "append(s[:0:0], s...)"},
-		{"iota after a line of several constant names", "const (\n\tA, B = iota, iota * 10\n\tC, D\n)", "one name per line"},
+		{"iota after a line of several constant names, in a value another rule rewrote", "import \"math\"\nconst (\n\tA, B = complex(math.Pi, iota), 2\n\tC, D\n)", "one name per line"},
 		{"cmp.Or of errors", "var a, b error\n_ = cmp.Or(a, b)", "use if and else"},
 		{"cmp.Or with a spread slice", "xs := []int{0, 1}\n_ = cmp.Or(xs...)", "use if and else"},
 		{"iter.Pull", "import \"iter\"\nseq := func(yield func(int) bool) {}\nnext, stop := iter.Pull(iter.Seq[int](seq))\n_, _ = next, stop", "coroutines"},
