@@ -42,7 +42,8 @@
 //	reflectname  reflect.TypeOf(v).Name() and .String() of cell types give
 //	             the name; other uses of reflect.TypeOf on them are refused
 //	fallthroughdefault  a switch with fallthrough and a default clause
-//	             not last is refused (the interpreter moves the default)
+//	             not last becomes a switch selecting the clause's index and
+//	             a switch on it (the interpreter moves the default)
 //	initorder    an initializer calling a function that reads a variable
 //	             declared below it is refused (the interpreter runs it first)
 //	complexconst complex of constants of a package becomes its value
