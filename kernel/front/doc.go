@@ -44,6 +44,8 @@
 //	fallthroughdefault  a switch with fallthrough and a default clause
 //	             not last becomes a switch selecting the clause's index and
 //	             a switch on it (the interpreter moves the default)
+//	caselist     so does a switch with a case listing several expressions,
+//	             not all constants (the interpreter matches the first only)
 //	initorder    an initializer calling a function that reads a variable
 //	             declared below it is refused (the interpreter runs it first)
 //	complexconst complex of constants of a package becomes its value

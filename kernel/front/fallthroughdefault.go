@@ -3,6 +3,7 @@ package front
 import (
 	"go/ast"
 	"go/token"
+	"strconv"
 	"strings"
 )
 
@@ -16,20 +17,22 @@ import (
 //
 // Such a switch becomes two, in a block that keeps the scope of its init
 // statement: a first switch with the same tag and case expressions, in the
-// same order (so they are evaluated as Go evaluates them), only selects
+// same order (so they are evaluated as Go evaluates them), one expression
+// a case (see caselist.go), only selects
 // the index of the clause, the default's when none matches; a second
 // switch on that index holds the clauses' bodies in their order, with
-// their fallthroughs, the last one as the default clause (so that a
-// switch that was a terminating statement stays one). The label goes to
+// their fallthroughs, the last one as the default clause if the switch had
+// one (so that a switch that was a terminating statement stays one; the
+// index is -1 when no clause matches a switch without default). The label goes to
 // the second switch, the target of break. The bodies stay in place; the
 // case expressions move to the switch's line:
 //
-//	L: switch x := f(); x {        { x := f(); __i := 1; switch x { case 2: __i = 0; case 4: __i = 2 }; L: switch __i {
+//	L: switch x := f(); x {        { x := f(); __i := 1; switch x { case 2: __i = 0; case 4: __i = 2; case 5: __i = 2 }; L: switch __i {
 //	case 2:                         case 0:
 //		fallthrough                     fallthrough
 //	default:                   →    case 1:
 //		fmt.Println("d")                fmt.Println("d")
-//	case 4:                         default:
+//	case 4, 5:                      default:
 //	}                               } }
 //
 // A switch whose case expressions hold a function literal, a comment or a
@@ -44,27 +47,12 @@ func init() {
 			if !ok {
 				return true
 			}
-			list := sw.Body.List
-			var def *ast.CaseClause
-			defAt := 0
-			falls := false
-			for i, s := range list {
-				cc := s.(*ast.CaseClause)
-				if cc.List == nil && i < len(list)-1 {
-					def, defAt = cc, i
-				}
-				falls = falls || endsInFallthrough(cc)
-			}
-			if def == nil || !falls {
+			def := middleDefault(sw)
+			if def == nil {
 				return true
 			}
-			var label *ast.LabeledStmt
-			if len(stack) > 0 {
-				if l, ok := stack[len(stack)-1].(*ast.LabeledStmt); ok && l.Stmt == sw {
-					label = l
-				}
-			}
-			if !c.splitSwitch(sw, label, defAt) {
+			label := switchLabel(sw, stack)
+			if !c.splitSwitch(sw, label) {
 				c.refuse(def, "the interpreter runs a default clause as if it were the last one, so in a switch whose default clause is in the middle a fallthrough goes to the wrong clause: move the default clause to the end of the switch, or repeat the shared statements in each clause")
 			}
 			return true
@@ -72,12 +60,48 @@ func init() {
 	}})
 }
 
+// middleDefault returns the default clause of sw when it is not the last
+// clause and a clause ends in a fallthrough, else nil.
+func middleDefault(sw *ast.SwitchStmt) *ast.CaseClause {
+	list := sw.Body.List
+	var def *ast.CaseClause
+	falls := false
+	for i, s := range list {
+		cc := s.(*ast.CaseClause)
+		if cc.List == nil && i < len(list)-1 {
+			def = cc
+		}
+		falls = falls || endsInFallthrough(cc)
+	}
+	if !falls {
+		return nil
+	}
+	return def
+}
+
+// switchLabel returns the labeled statement whose statement is sw (stack
+// holds sw's ancestors), or nil.
+func switchLabel(sw *ast.SwitchStmt, stack []ast.Node) *ast.LabeledStmt {
+	if len(stack) > 0 {
+		if l, ok := stack[len(stack)-1].(*ast.LabeledStmt); ok && l.Stmt == sw {
+			return l
+		}
+	}
+	return nil
+}
+
 // splitSwitch rewrites sw (with its label, if any) into a switch selecting
-// the clause's index and a switch on it; the default clause is clause
-// defAt. It reports false, having recorded nothing, when it cannot.
-func (c *Checked) splitSwitch(sw *ast.SwitchStmt, label *ast.LabeledStmt, defAt int) bool {
+// the clause's index and a switch on it. It reports false, having recorded
+// nothing, when it cannot.
+func (c *Checked) splitSwitch(sw *ast.SwitchStmt, label *ast.LabeledStmt) bool {
 	if label != nil && c.gotoTargets(label.Label.Name) {
 		return false
+	}
+	defAt := -1
+	for i, s := range sw.Body.List {
+		if s.(*ast.CaseClause).List == nil {
+			defAt = i
+		}
 	}
 	v := c.temp("sw")
 	var sel strings.Builder
@@ -97,11 +121,14 @@ func (c *Checked) splitSwitch(sw *ast.SwitchStmt, label *ast.LabeledStmt, defAt 
 				return false
 			}
 		}
-		list := c.text(c.off(cc.List[0].Pos()), c.off(cc.List[len(cc.List)-1].End()))
-		if strings.Contains(list, "//") || strings.Contains(list, "`") {
-			return false
+		for _, e := range cc.List {
+			// one case per expression: see caselist.go
+			text := c.text(c.off(e.Pos()), c.off(e.End()))
+			if strings.Contains(text, "//") || strings.Contains(text, "`") {
+				return false
+			}
+			sel.WriteString(" case " + strings.ReplaceAll(text, "\n", " ") + ": " + v + " = " + itoa(i) + ";")
 		}
-		sel.WriteString(" case " + strings.ReplaceAll(list, "\n", " ") + ": " + v + " = " + itoa(i) + ";")
 	}
 	lab := ""
 	if label != nil {
@@ -109,7 +136,7 @@ func (c *Checked) splitSwitch(sw *ast.SwitchStmt, label *ast.LabeledStmt, defAt 
 		c.replaceKeepLines(c.off(label.Pos()), c.off(label.Colon)+1, "")
 	}
 	kw := c.off(sw.Switch)
-	decl := v + " := " + itoa(defAt) + "; switch "
+	decl := v + " := " + strconv.Itoa(defAt) + "; switch "
 	if sw.Init == nil {
 		c.replaceKeepLines(kw, kw+len("switch"), "{ "+decl[:len(decl)-1])
 	} else {
@@ -124,7 +151,7 @@ func (c *Checked) splitSwitch(sw *ast.SwitchStmt, label *ast.LabeledStmt, defAt 
 	for i, s := range sw.Body.List {
 		cc := s.(*ast.CaseClause)
 		clause := "case " + itoa(i) + ":"
-		if i == len(sw.Body.List)-1 {
+		if i == len(sw.Body.List)-1 && defAt >= 0 {
 			clause = "default:" // the switch stays a terminating statement
 		}
 		c.replaceKeepLines(c.off(cc.Case), c.off(cc.Colon)+1, clause)
