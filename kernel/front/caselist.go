@@ -12,8 +12,8 @@ import (
 // fallthroughdefault splits one (splitSwitch): a first switch with one
 // case per expression, in Go's order, selects the clause's index, a
 // second switch on it holds the bodies. A switch whose case expressions
-// hold a function literal, a comment or a raw string, or whose label a
-// goto names, is refused.
+// hold a function literal, or a line break with a comment or a raw
+// string, or whose label a goto names, is refused.
 func init() {
 	register(rule{"caselist", 76, 0, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {

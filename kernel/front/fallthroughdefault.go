@@ -35,11 +35,12 @@ import (
 //	case 4, 5:                      default:
 //	}                               } }
 //
-// A switch whose case expressions hold a function literal, a comment or a
-// raw string, or whose label a goto names, is refused as before (the
-// message names the alternative: move the default clause to the end, or
-// repeat the shared statements in each clause). The rule runs after the
-// rules that edit inside expressions, before those that move code.
+// A switch whose case expressions hold a function literal, or a line
+// break with a comment or a raw string, or whose label a goto names, is
+// refused as before (the message names the alternative: move the default
+// clause to the end, or repeat the shared statements in each clause). The
+// rule runs after the rules that edit inside expressions, before those
+// that move code.
 func init() {
 	register(rule{"fallthroughdefault", 75, 0, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
@@ -124,8 +125,8 @@ func (c *Checked) splitSwitch(sw *ast.SwitchStmt, label *ast.LabeledStmt) bool {
 		for _, e := range cc.List {
 			// one case per expression: see caselist.go
 			text := c.text(c.off(e.Pos()), c.off(e.End()))
-			if strings.Contains(text, "//") || strings.Contains(text, "`") {
-				return false
+			if strings.Contains(text, "\n") && (strings.Contains(text, "//") || strings.Contains(text, "`")) {
+				return false // the line breaks could not become spaces
 			}
 			sel.WriteString(" case " + strings.ReplaceAll(text, "\n", " ") + ": " + v + " = " + itoa(i) + ";")
 		}
