@@ -46,6 +46,8 @@
 //	             a switch on it (the interpreter moves the default)
 //	caselist     so does a switch with a case listing several expressions,
 //	             not all constants (the interpreter matches the first only)
+//	switchinit   a switch with an init statement and a tag that is not a
+//	             variable gets the init before it, in a block
 //	initorder    an initializer calling a function that reads a variable
 //	             declared below it is refused (the interpreter runs it first)
 //	complexconst complex of constants of a package becomes its value

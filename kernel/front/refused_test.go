@@ -49,6 +49,7 @@ func TestRefused(t *testing.T) {
 		{"%w with a conversion of a cell type that is no error", "type E struct{}\nfmt.Errorf(\"x: %w\", any(E{}))", "wrap an error"},
 		{"fallthrough with a default clause in the middle of a switch whose case expression holds a function literal", "switch x := 2; x {\ncase func() int { return 2 }():\n\tfallthrough\ndefault:\ncase 4:\n}", "move the default clause to the end"},
 		{"a case listing several expressions, not constants, one with a function literal", "x := 2\nswitch x {\ncase x + 1, func() int { return 2 }():\n}", "write them as one condition"},
+		{"a switch with an init statement, a tag that is not a variable and a label a goto names", "func f(p []int) {\n\tgoto L\nL:\n\tswitch q := p; q[0] + 1 {\n\t}\n}", "declare the init's variables before the switch"},
 		{"fallthrough with a default clause in the middle of a switch whose label a goto names", "func f() {\n\tgoto L\nL:\n\tswitch {\n\tdefault:\n\t\tfallthrough\n\tcase false:\n\t}\n}", "move the default clause to the end"},
 		{"a package-level initializer calling a function that reads a variable declared below", "var total = compute()\nfunc compute() int { return base * 2 }\nvar base = 21", "declare base above total"},
 		{"the builtin println with a float operand", "println(1.5)", "fmt.Println"},
