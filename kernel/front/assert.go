@@ -38,7 +38,7 @@ func init() {
 			if named == nil {
 				return true
 			}
-			if commaOk(ta, stack) && !c.topLevelHeader(stack, ta) {
+			if commaOk(ta, stack) {
 				if _, why := c.ifaceCands(t, ta.Pos()); why == "" {
 					st, ok1 := c.typeText(c.typeOf(ta.X))
 					tt, ok2 := c.typeText(t)
@@ -67,28 +67,6 @@ func commaOk(ta *ast.TypeAssertExpr, stack []ast.Node) bool {
 		return len(p.Lhs) == 2 && len(p.Rhs) == 1 && p.Rhs[0] == ta
 	case *ast.ValueSpec:
 		return len(p.Names) == 2 && len(p.Values) == 1 && p.Values[0] == ta
-	}
-	return false
-}
-
-// topLevelHeader reports whether ta is in the header of an if or switch
-// statement at the top level of the cell, where the engine cannot take
-// the lowered assertion.
-func (c *Checked) topLevelHeader(stack []ast.Node, ta ast.Node) bool {
-	if c.inFuncDecl(ta.Pos()) {
-		return false
-	}
-	for _, n := range stack {
-		if _, ok := n.(*ast.FuncLit); ok {
-			return false
-		}
-	}
-	if len(stack) < 2 {
-		return false
-	}
-	switch stack[len(stack)-2].(type) {
-	case *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt:
-		return true
 	}
 	return false
 }

@@ -20,7 +20,7 @@ func init() {
 	register(rule{"assertlib", 71, kTypeAssert, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			ta, ok := n.(*ast.TypeAssertExpr)
-			if !ok || ta.Type == nil || !commaOk(ta, stack) || c.topLevelHeader(stack, ta) {
+			if !ok || ta.Type == nil || !commaOk(ta, stack) {
 				return true
 			}
 			t := c.typeOf(ta.Type)

@@ -82,8 +82,12 @@ func (c *Checked) constSpec(sp *ast.ValueSpec) (string, bool) {
 		}
 		lit := constString(k.Val())
 		if isUntyped(k.Type()) {
-			if k.Type() == types.Typ[types.UntypedFloat] && k.Val().Kind() == constant.Int {
+			switch {
+			case k.Type() == types.Typ[types.UntypedFloat] && k.Val().Kind() == constant.Int:
 				lit = "(" + lit + ".0)"
+			case k.Type() == types.Typ[types.UntypedRune]:
+				// an untyped rune stays one (x := L is a rune)
+				lit = "('\\x00' + " + lit + ")"
 			}
 		} else if name.Name != "_" {
 			t, ok := c.typeText(k.Type())

@@ -33,7 +33,8 @@ func (e *CutError) Error() string { return fmt.Sprintf("offset %d: %s", e.Off, e
 // semicolon, written or implied by a newline (Go's rule), that stands
 // outside every bracket and outside the header of an if, for or switch
 // (from the keyword to its opening brace, where `;` separates the init
-// statement from the condition). A closing bracket that closes nothing
+// statement from the condition; the body of a func literal or the brace of
+// a composite literal in the header is not that brace). A closing bracket that closes nothing
 // stops the cut at once with its CutError; a scanner fault (an unterminated
 // string, an invalid character) is reported after the whole cell was
 // scanned, so that an unbalanced bracket after it still wins.
@@ -47,6 +48,12 @@ func Cut(src string) ([]Item, error) {
 	depth, start, lastEnd := 0, -1, 0 // lastEnd: the end of the last token
 	var first token.Token
 	header := false // in the header of an if, for or switch
+	// In a header, outside brackets: literal tells that the next brace is
+	// a literal's (the body of a func literal, the brace of a composite
+	// literal of a slice, array, map, struct or func type: []int{1},
+	// []func(){f}), not the header's end; prev is the token before, so
+	// that the brace of a struct or interface type is told apart.
+	literal, prev := false, token.ILLEGAL
 	for {
 		pos, tok, lit := s.Scan()
 		if tok == token.EOF {
@@ -56,13 +63,27 @@ func Cut(src string) ([]Item, error) {
 		switch tok {
 		case token.IF, token.FOR, token.SWITCH:
 			if depth == 0 {
-				header = true
+				header, literal = true, false
+			}
+		case token.FUNC, token.MAP, token.STRUCT, token.INTERFACE:
+			literal = literal || depth == 0 && header
+		case token.LBRACK:
+			// a type ([]T, [N]T) where no operand ends before it
+			literal = literal || depth == 0 && header && !operandEnd(prev)
+		case token.LPAREN:
+			if depth == 0 && prev != token.FUNC && prev != token.RPAREN {
+				literal = false // a conversion ([]byte(s)), not a literal
 			}
 		case token.LBRACE:
-			if depth == 0 {
+			switch {
+			case depth != 0 || prev == token.STRUCT || prev == token.INTERFACE:
+			case literal:
+				literal = false
+			default:
 				header = false
 			}
 		}
+		prev = tok
 		switch tok {
 		case token.LPAREN, token.LBRACK, token.LBRACE:
 			depth++
@@ -143,4 +164,15 @@ func (it Item) IsDecl(src string) bool {
 	}
 	_, tok, _ = s.Scan()
 	return tok == token.LPAREN || tok == token.LBRACK
+}
+
+// operandEnd reports whether tok can end an operand (a `[` after it
+// indexes).
+func operandEnd(tok token.Token) bool {
+	switch tok {
+	case token.IDENT, token.INT, token.FLOAT, token.IMAG, token.CHAR, token.STRING,
+		token.RPAREN, token.RBRACK, token.RBRACE:
+		return true
+	}
+	return false
 }

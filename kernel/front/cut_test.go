@@ -27,6 +27,14 @@ func TestCut(t *testing.T) {
 		{"comment after an item", "x := 1 // one\n/* two */ y := 2", []string{"x := 1", "y := 2"}},
 		{"comment only", "// nothing\n", nil},
 		{"func literal", "func() {\n}()\n", []string{"func() {\n}()"}},
+		// the body of a func literal in a header is not the header's brace
+		{"func literal in a header", "if f := func() int { return 1 }; f() > 0 { g() }; h()", []string{"if f := func() int { return 1 }; f() > 0 { g() }", "h()"}},
+		{"func literals' results", "if a, ok := func() (int, bool) { return 1, true }(); ok {}\nswitch s := func() func() struct{ a int } { return nil }; s {}\nx := 1", []string{"if a, ok := func() (int, bool) { return 1, true }(); ok {}", "switch s := func() func() struct{ a int } { return nil }; s {}", "x := 1"}},
+		{"slice of funcs in a header", "for _, f := range []func(){g} { f() }; x := 1", []string{"for _, f := range []func(){g} { f() }", "x := 1"}},
+		{"composite literals in headers", "for s := []int{1, 2}; len(s) > 0; s = s[1:] {}\nif m := map[string]int{\"a\": 1}; len(m) > 0 {}\nfor i := range [2]struct{}{} { _ = i }; x := 1", []string{"for s := []int{1, 2}; len(s) > 0; s = s[1:] {}", "if m := map[string]int{\"a\": 1}; len(m) > 0 {}", "for i := range [2]struct{}{} { _ = i }", "x := 1"}},
+		{"index and conversion in headers", "if b := []byte(s); b[0] > 0 { f() }; if v := a[1]; v {}; if m := map[int]int(n); m != nil {}; x := 1", []string{"if b := []byte(s); b[0] > 0 { f() }", "if v := a[1]; v {}", "if m := map[int]int(n); m != nil {}", "x := 1"}},
+		{"func literal with a map result in a header", "if f := func() map[int]int { return nil }; f() == nil {}; x := 1", []string{"if f := func() map[int]int { return nil }; f() == nil {}", "x := 1"}},
+		{"else if header", "if a { } else if f := func() {}; b {}; x := 1", []string{"if a { } else if f := func() {}; b {}", "x := 1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			items, err := Cut(tc.src)

@@ -42,7 +42,12 @@
 //	reflectname  reflect.TypeOf(v).Name() and .String() of cell types give
 //	             the name; other uses of reflect.TypeOf on them are refused
 //	fallthroughdefault  a switch with fallthrough and a default clause
-//	             not last is refused (the interpreter moves the default)
+//	             not last becomes a switch selecting the clause's index and
+//	             a switch on it (the interpreter moves the default)
+//	caselist     so does a switch with a case listing several expressions,
+//	             not all constants (the interpreter matches the first only)
+//	switchinit   a switch with an init statement and a tag that is not a
+//	             variable gets the init before it, in a block
 //	initorder    variable declarations move up into the order Go
 //	             initializes them (go/types' InitOrder, which follows
 //	             references through function bodies); what cannot move
@@ -76,7 +81,8 @@
 //	             miss (blankderef: _ = *p dereferences)
 //	runeconst    variables defined from untyped rune constants are rune
 //	constrepeat  a constant line of several names without values gets the
-//	             last values written out; iota after such a line is refused
+//	             last values written out; in a group using iota after such
+//	             a line, each iota becomes its line's index
 //	rangeptr     ranges over a pointer to an array range over a slice of
 //	             it (with the index alone, over N empty structs)
 //	rangeassign  for k, v = range x leaves k, v at the last iteration's
@@ -93,7 +99,11 @@
 //	errorsas     errors.Is/As/Unwrap through the engine's helpers, which see
 //	             cell error types and their Is, As and Unwrap methods
 //	errorseq     == and != between errors through the engine's helper
-//	assert       assertions to cell interfaces are refused
+//	assert       comma-ok assertions to cell interfaces (and, assertlib,
+//	             to library interfaces) test the cell types; the
+//	             single-value form v.(Shape) is refused; so are assertions
+//	             to a cell type of a basic kind on an interface that can
+//	             hold its underlying type
 //	defer        arguments evaluated at the defer; top-level loops' defers;
 //	             a deferred literal in a loop gets the loop's variables it
 //	             uses as arguments (refused if the loop changes them)
