@@ -46,6 +46,8 @@
 //	             a switch on it (the interpreter moves the default)
 //	caselist     so does a switch with a case listing several expressions,
 //	             not all constants (the interpreter matches the first only)
+//	ifacetag     and a switch on a value of interface type with cases of
+//	             concrete types, compared with == (the interpreter fails)
 //	switchinit   a switch with an init statement and a tag that is not a
 //	             variable gets the init before it, in a block
 //	initorder    variable declarations move up into the order Go

@@ -105,6 +105,12 @@ func (c *Checked) splitSwitch(sw *ast.SwitchStmt, label *ast.LabeledStmt) bool {
 		}
 	}
 	v := c.temp("sw")
+	// a tag of interface type is compared with == in a switch without
+	// tag (see ifacetag.go): tv holds it
+	tv := ""
+	if c.mixedIfaceTag(sw) {
+		tv = c.temp("tag")
+	}
 	var sel strings.Builder
 	for i, s := range sw.Body.List {
 		cc := s.(*ast.CaseClause)
@@ -128,7 +134,16 @@ func (c *Checked) splitSwitch(sw *ast.SwitchStmt, label *ast.LabeledStmt) bool {
 			if strings.Contains(text, "\n") && (strings.Contains(text, "//") || strings.Contains(text, "`")) {
 				return false // the line breaks could not become spaces
 			}
-			sel.WriteString(" case " + strings.ReplaceAll(text, "\n", " ") + ": " + v + " = " + itoa(i) + ";")
+			text = strings.ReplaceAll(text, "\n", " ")
+			if tv != "" {
+				// parentheses only where the operand needs them: the
+				// interpreter takes t == (nil) for false
+				if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op.Precedence() <= token.EQL.Precedence() {
+					text = "(" + text + ")"
+				}
+				text = tv + " == " + text
+			}
+			sel.WriteString(" case " + text + ": " + v + " = " + itoa(i) + ";")
 		}
 	}
 	lab := ""
@@ -138,7 +153,16 @@ func (c *Checked) splitSwitch(sw *ast.SwitchStmt, label *ast.LabeledStmt) bool {
 	}
 	kw := c.off(sw.Switch)
 	decl := v + " := " + strconv.Itoa(defAt) + "; switch "
-	if sw.Init == nil {
+	if tv != "" {
+		// { [init;] tv := tag; v := defAt; switch { case tv == (e): ...
+		open := "{ "
+		if sw.Init != nil {
+			open = "{"
+		}
+		c.replaceKeepLines(kw, kw+len("switch"), open)
+		c.insert(sw.Tag.Pos(), tv+" := ")
+		c.insert(sw.Tag.End(), "; "+decl[:len(decl)-1])
+	} else if sw.Init == nil {
 		c.replaceKeepLines(kw, kw+len("switch"), "{ "+decl[:len(decl)-1])
 	} else {
 		c.replaceKeepLines(kw, kw+len("switch"), "{")

@@ -53,6 +53,7 @@ func TestRefused(t *testing.T) {
 		{"fallthrough with a default clause in the middle of a switch whose label a goto names", "func f() {\n\tgoto L\nL:\n\tswitch {\n\tdefault:\n\t\tfallthrough\n\tcase false:\n\t}\n}", "move the default clause to the end"},
 		{"a package-level initializer calling a function that reads a variable declared below in a group", "var total = compute()\nfunc compute() int { return base * 2 }\nvar (\n\tbase = 21\n\tother = 1\n)", "declare base above total"},
 		{"a package-level initializer naming a variable without initializer declared below", "var base = len(xs) + 1\nvar total = compute()\nfunc compute() int { return base * 2 }\nvar xs []int", "declare xs above base"},
+		{"a switch on an interface value with a case of a cell type", "type Sq struct{ S float64 }\nvar v any = Sq{2}\nswitch v {\ncase Sq{2}:\n}", "compare in a switch without tag"},
 		{"the builtin println with a float operand", "println(1.5)", "fmt.Println"},
 		{"a type assertion to a cell type with the shape of another", "type Cat struct{}\ntype Dog struct{}\nvar v any = Dog{}\n_, ok := v.(Cat)", "give them different fields"},
 		{"a single-value type assertion to a cell interface", "type I interface{ M() }\nvar v any\n_ = v.(I)", "use the comma-ok form"},

@@ -22,7 +22,7 @@ func init() {
 	register(rule{"switchinit", 77, 0, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			sw, ok := n.(*ast.SwitchStmt)
-			if !ok || sw.Init == nil || sw.Tag == nil || middleDefault(sw) != nil || c.unevenList(sw) {
+			if !ok || sw.Init == nil || sw.Tag == nil || middleDefault(sw) != nil || c.unevenList(sw) || c.mixedIfaceTag(sw) {
 				return true
 			}
 			if _, ok := ast.Unparen(sw.Tag).(*ast.Ident); ok {
