@@ -357,12 +357,22 @@ func (c *Checked) hasIterators() bool {
 // hasCellTypes reports whether the session or the cell declares a type.
 // (c.Pkg.Scope() holds only the session's declarations the cell reaches,
 // see reach.go.)
+// The answer is kept: a dozen rules ask for every cell, and each asking
+// went over the session's declarations and sorted the package's names.
 func (c *Checked) hasCellTypes() bool {
-	if c.sess != nil && c.sess.declaresTypes(c.declared) {
-		return true
+	if c.cellTypes == 0 {
+		c.cellTypes = -1
+		if c.sess != nil && c.sess.declaresTypes(c.declared) || declaresType(c.Pkg.Scope()) {
+			c.cellTypes = 1
+		}
 	}
-	for _, n := range c.Pkg.Scope().Names() {
-		if _, ok := c.Pkg.Scope().Lookup(n).(*types.TypeName); ok {
+	return c.cellTypes > 0
+}
+
+// declaresType reports whether sc holds a type name.
+func declaresType(sc *types.Scope) bool {
+	for _, n := range sc.Names() {
+		if _, ok := sc.Lookup(n).(*types.TypeName); ok {
 			return true
 		}
 	}

@@ -201,6 +201,8 @@ type Checked struct {
 	// with, need the set its rules looked at (reachNames ... reachWhole,
 	// see reach.go).
 	level, need int
+	// cellTypes is what hasCellTypes found: 0 not asked yet, 1 yes, -1 no.
+	cellTypes int8
 }
 
 // Pos converts a position in the checked file to the cell's line and
