@@ -71,8 +71,9 @@ func closed(f *os.File) bool {
 // which it can write to the process's standard output or error behind
 // the output buffer's back: os.Stdout or os.Stderr other than as the first
 // argument of fmt.Fprint, Fprintf or Fprintln (which are routed through
-// the buffer), os.NewFile, log.Default, or package log/slog (whose default
-// handler writes to the process's log output). See outbuf.go.
+// the buffer) or the receiver of Fd, Name or Stat, os.NewFile,
+// log.Default, or package log/slog (whose default handler writes to the
+// process's log output). See outbuf.go.
 func usesStdFiles(file *ast.File, info *types.Info) bool {
 	if file == nil || info == nil {
 		return false
@@ -84,6 +85,15 @@ func usesStdFiles(file *ast.File, info *types.Info) bool {
 			return false
 		}
 		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			// os.Stdout.Fd(), Name() and Stat() write nothing (a terminal
+			// test is common).
+			switch n.Sel.Name {
+			case "Fd", "Name", "Stat":
+				if id := calleeIdent(n.X); isObj(info, id, "os", "Stdout", "Stderr") {
+					routed[id] = true
+				}
+			}
 		case *ast.CallExpr:
 			if isObj(info, calleeIdent(n.Fun), "fmt", "Fprint", "Fprintf", "Fprintln") && len(n.Args) > 0 {
 				if id := calleeIdent(n.Args[0]); id != nil {

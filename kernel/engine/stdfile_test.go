@@ -56,6 +56,8 @@ func TestWriteThroughOnlyWhenNeeded(t *testing.T) {
 		{`fmt.Println("x")`, false},
 		{`fmt.Fprintln(os.Stdout, "x"); fmt.Fprintf(os.Stderr, "%d\n", 1); fmt.Fprint((os.Stderr), "y\n")`, false},
 		{`import "log"` + "\nlog.Print(\"x\")", false},
+		{`_ = os.Stdout.Fd() > 2 && os.Stderr.Name() != ""`, false},
+		{`os.Stdout.Close()`, true},
 		{`os.Stdout.WriteString("x\n")`, true},
 		{`_, _ = os.Stderr.WriteString("x\n")`, true},
 		{`func f() { fmt.Fprintln(io.Writer(os.Stdout), "x") }`, true},
