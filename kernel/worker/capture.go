@@ -18,13 +18,14 @@ import (
 // The order that holds by construction (issue 13): text the engine sends
 // through the cell's Sink (fmt output, log, println, panics) comes after
 // everything the capture pipes held when it was sent; text written to
-// os.Stderr comes after what fd 1 held when the worker read it (so a
+// os.Stderr comes after what fd 1 held once the worker read it (so a
 // cell's fmt.Println then os.Stderr.WriteString arrive in that order);
 // displays, input requests and the reply come after both, and after fd 2
 // was read empty by the supervisor, which sends what it read first
 // (drainLocked, proc.ordered). What is not ordered: a write to os.Stderr
 // followed by a write to fd 1 before the worker read the first (two pipes
-// carry no common position; ipykernel has the same limit), and bytes that
+// carry no common position: fd 1's text then comes first; ipykernel has
+// the same limit), and bytes that
 // compiled code writes to fd 2 relative to the rest. Capturing fd 2 itself
 // would take debug.SetCrashOutput for fatal errors and the supervisor
 // draining the capture pipe when the worker is frozen: a dying runtime
@@ -84,15 +85,22 @@ func (s *Server) capture(i int, f *os.File) {
 	}
 }
 
-// readCaptured reads what fd (capture pipe i) holds and sends it, after
-// what fd 1 holds when i is os.Stderr's pipe; it returns as readFd.
+// readCaptured reads what fd (capture pipe i) holds and sends it; it
+// returns as readFd. Text of os.Stderr's pipe is sent after what fd 1
+// holds once it was read: whatever was written to fd 1 before it is there
+// by then (reading fd 1 first would miss what was written between the two
+// reads).
 func (s *Server) readCaptured(i, fd int) int {
 	s.fdMu.Lock()
 	defer s.fdMu.Unlock()
-	if i == 1 {
+	n := s.fill(i, fd)
+	if i == 1 && n > 0 {
 		s.drainFd(0)
 	}
-	return s.readFd(i, fd)
+	if n != -1 {
+		s.sendText(i, n == 0)
+	}
+	return n
 }
 
 // captured returns the read end of capture pipe i (nil: none).
@@ -121,16 +129,24 @@ func (s *Server) drainFd(i int) {
 // it; it returns the byte count, 0 at the end, -1 when nothing is there.
 // s.fdMu is held.
 func (s *Server) readFd(i, fd int) int {
+	n := s.fill(i, fd)
+	if n != -1 {
+		s.sendText(i, n == 0)
+	}
+	return n
+}
+
+// fill reads what fd (capture pipe i) holds into s.pending[i] without
+// waiting; it returns as readFd. s.fdMu is held.
+func (s *Server) fill(i, fd int) int {
 	n, err := syscall.Read(fd, s.fdBuf[:])
 	if err == syscall.EAGAIN || err == syscall.EINTR {
 		return -1
 	}
 	if n <= 0 {
-		s.sendText(i, true)
 		return 0
 	}
 	s.pending[i] = append(s.pending[i], s.fdBuf[:n]...)
-	s.sendText(i, false)
 	return n
 }
 
@@ -149,12 +165,45 @@ func (s *Server) sendText(i int, final bool) {
 	s.pending[i] = append(b[:0], b[n:]...)
 }
 
+// drainCaptured sends everything the capture pipes hold now, fd 1's text
+// first. One poll(2) asks both, so that a stream of the sink, one per line
+// of standard error, costs one system call more, not two. s.fdMu is held.
+func (s *Server) drainCaptured() {
+	var fds [2]unix.PollFd
+	var idx [2]int
+	n := 0
+	for i := range 2 {
+		f := s.captured(i)
+		if f == nil {
+			continue
+		}
+		rc, err := f.SyscallConn()
+		if err != nil {
+			continue
+		}
+		rc.Control(func(fd uintptr) { fds[n] = unix.PollFd{Fd: int32(fd), Events: unix.POLLIN} })
+		idx[n] = i
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	k, err := unix.Poll(fds[:n], 0)
+	if err == nil && k == 0 {
+		return // both empty: the common case
+	}
+	for j := range n {
+		if err != nil || fds[j].Revents != 0 { // on an error, read both
+			s.drainFd(idx[j])
+		}
+	}
+}
+
 // drainLocked sends everything written to the capture pipes so far, and
 // waits (up to a second) until the supervisor has read what fd 2 holds.
 // s.fdMu is held.
 func (s *Server) drainLocked() {
-	s.drainFd(0)
-	s.drainFd(1)
+	s.drainCaptured()
 	deadline := time.Now().Add(time.Second)
 	wait := 20 * time.Microsecond
 	for s.Stderr != nil && !pipeEmpty(s.Stderr) && time.Now().Before(deadline) {

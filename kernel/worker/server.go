@@ -259,8 +259,7 @@ func (p *publisher) Stream(name, text string) {
 	s := p.s
 	s.fdMu.Lock()
 	defer s.fdMu.Unlock()
-	s.drainFd(0)
-	s.drainFd(1)
+	s.drainCaptured()
 	s.enc.Encode(&Msg{Kind: KindStream, Name: name, Text: text})
 }
 
