@@ -63,11 +63,15 @@ import (
 // Options configures a Session.
 type Options struct {
 	// Stdout and Stderr receive what interpreted code prints with fmt.Print*
-	// and os.Stdout/os.Stderr. nil means os.Stdout and os.Stderr. When
-	// Stdout is a file, fmt's output to it is buffered while a cell runs
-	// and flushed when the cell ends, before displays, input prompts and
-	// standard error output, and at most 2 ms after it was printed (direct
-	// os.Stdout.Write calls are not buffered and may overtake it).
+	// and os.Stdout/os.Stderr. nil means the cell's Sink. When Stdout is a
+	// file or nil, fmt's output to it is buffered while a cell runs and
+	// flushed when the cell ends, before displays, input prompts and
+	// standard error output, and at most 2 ms after it was printed; from
+	// the first cell that can write to the files another way (it names
+	// os.Stdout, os.Stderr, log/slog...), the session writes through, so
+	// that the order is kept (see outbuf.go). The cells' os.Stdout and
+	// os.Stderr are duplicates of these files (of the process's when they
+	// are not files), which a cell may close without closing them.
 	Stdout, Stderr io.Writer
 	// Stdin is what interpreted code reads from os.Stdin; nil means os.Stdin.
 	Stdin io.Reader

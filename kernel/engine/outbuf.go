@@ -28,11 +28,21 @@ import (
 // the interpreter (fmt.Fprint* to os.Stderr, log, panics) and before
 // os.Exit. fmt.Fprint* to os.Stdout goes through the same buffer, and to
 // os.Stderr to the session's standard error, so fmt's output stays in
-// order. Only writes that bypass fmt to the process's files (os.Stdout.Write,
-// compiled code) can overtake fmt output; the kernel's worker sends those
-// before anything the cell displays and before its reply. Between cells
-// nothing is buffered, so output of goroutines a cell left running is
-// written at once.
+// order. Between cells nothing is buffered, so output of goroutines a cell
+// left running is written at once.
+//
+// A write that bypasses fmt (os.Stdout.Write, a tabwriter or a child
+// process on os.Stdout, os.Stderr.WriteString, log/slog) would overtake
+// buffered text, and no hook sees it coming: *os.File has no seam. So the
+// buffer is used only while the cells have not named os.Stdout or
+// os.Stderr (other than as the first argument of fmt.Fprint*, which is
+// routed), os.NewFile, log.Default or package log/slog (see
+// usesStdFiles). From the first cell that does, the session writes
+// through: fmt.Print* writes to os.Stdout as the cells see it, one
+// write(2) per call, as a compiled program does, and the order is the
+// operating system's. Only compiled code that writes to the process's
+// files by itself (not given os.Stdout by a cell) stays outside this rule;
+// the kernel's worker sends what it wrote before the cell's reply.
 const (
 	outBufSize  = 32 << 10
 	outBufDelay = 2 * time.Millisecond
@@ -48,6 +58,10 @@ type outBuffer struct {
 	armed  bool // the flush timer is set
 	timer  *time.Timer
 	err    error // of the last write to w, returned by the next Write
+	// direct: the session writes through to *file, the cells' os.Stdout
+	// (see setDirect).
+	direct bool
+	file   *stdFile
 }
 
 // newOutBuffer returns the buffer for w, or nil (no buffering) when w is
@@ -64,9 +78,15 @@ func newOutBuffer(w io.Writer) *outBuffer {
 	return b
 }
 
-// Write buffers p while a cell runs and writes it through otherwise.
+// Write buffers p while a cell runs and writes it through otherwise; in
+// direct mode it writes p to the cells' os.Stdout.
 func (b *outBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
+	if b.direct {
+		f := b.file.v
+		b.mu.Unlock()
+		return f.Write(p)
+	}
 	defer b.mu.Unlock()
 	if err := b.err; err != nil {
 		b.err = nil
@@ -84,6 +104,22 @@ func (b *outBuffer) Write(p []byte) (int, error) {
 		b.timer.Reset(outBufDelay)
 	}
 	return len(p), nil
+}
+
+// setDirect flushes the buffer and makes the session write through from
+// now on (see above).
+func (b *outBuffer) setDirect() {
+	b.mu.Lock()
+	b.flushLocked()
+	b.active, b.direct = false, true
+	b.mu.Unlock()
+}
+
+// isDirect tells whether the session writes through.
+func (b *outBuffer) isDirect() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.direct
 }
 
 // Flush writes the buffered text.
@@ -113,13 +149,14 @@ func (b *outBuffer) flushLocked() {
 	}
 }
 
-// begin starts buffering (a cell starts); end flushes and stops it.
+// begin starts buffering (a cell starts) unless the session writes
+// through; end flushes and stops it.
 func (b *outBuffer) begin() {
 	if b == nil {
 		return
 	}
 	b.mu.Lock()
-	b.active = true
+	b.active = !b.direct
 	b.mu.Unlock()
 }
 
@@ -145,8 +182,9 @@ func (f flushFirst) Write(p []byte) (int, error) {
 }
 
 // outExports returns the symbols that keep fmt output in order around the
-// buffer: os.Stdout as the cells see it (the file the buffer writes to, or
-// the process's), fmt.Fprint* to it through the buffer and to os.Stderr
+// buffer: os.Stdout and os.Stderr as the cells see them (duplicates of the
+// session's files, see stdFile), fmt.Fprint* to the session's os.Stdout
+// through the buffer (written through in direct mode) and to its os.Stderr
 // to the session's standard error (which flushes the buffer first), and
 // os.Exit after flushing it.
 func (s *Session) outExports() interp.Exports {
@@ -155,18 +193,31 @@ func (s *Session) outExports() interp.Exports {
 	if !ok {
 		orig = os.Stdout
 	}
-	file := orig // the variable os.Stdout of the cells
+	origErr, ok := s.opts.Stderr.(*os.File)
+	if !ok {
+		origErr = os.Stderr
+	}
+	if s.outFile == nil { // the first start; Reset keeps them
+		s.outFile = newStdFile(orig, "/dev/stdout")
+		s.errFile = newStdFile(origErr, "/dev/stderr")
+		out.mu.Lock()
+		out.file = s.outFile
+		out.mu.Unlock()
+	}
+	s.outFile.renew(true)
+	s.errFile.renew(true)
 	// route compares files only: comparing arbitrary writers could panic
 	// on an uncomparable type. A cell that sets os.Stdout to another file
-	// writes to that one directly.
+	// writes to that one directly, and writes to a file a cell closed fail
+	// as in Go.
 	route := func(w io.Writer) io.Writer {
 		f, ok := w.(*os.File)
 		switch {
-		case !ok || f == nil:
+		case !ok || f == nil || closed(f):
 			return w
-		case f == orig:
+		case f == s.outFile.own && !out.isDirect():
 			return out
-		case f == os.Stderr:
+		case f == s.errFile.own:
 			return s.stderr
 		}
 		return w
@@ -188,7 +239,8 @@ func (s *Session) outExports() interp.Exports {
 	ex := interp.Exports{
 		".": {"MapTypes": reflect.ValueOf(mt)},
 		"os/os": {
-			"Stdout": reflect.ValueOf(&file).Elem(),
+			"Stdout": reflect.ValueOf(&s.outFile.v).Elem(),
+			"Stderr": reflect.ValueOf(&s.errFile.v).Elem(),
 			"Exit":   reflect.ValueOf(exit),
 		},
 		// Use resets fmt's Print functions when given the key "fmt/fmt";

@@ -35,12 +35,13 @@ func newPipeOut(t *testing.T) *pipeOut {
 			p.got.Write(buf[:n])
 			p.mu.Unlock()
 			if err != nil {
-				r.Close()
 				return
 			}
 		}
 	}()
-	t.Cleanup(func() { w.Close(); <-p.done })
+	// The sessions keep duplicates of w (see stdFile): closing w alone
+	// would not end the reader.
+	t.Cleanup(func() { w.Close(); r.Close(); <-p.done })
 	return p
 }
 

@@ -42,7 +42,10 @@ type Session struct {
 	stdout io.Writer
 	stderr *stderrFilter
 	outBuf *outBuffer // buffers stdout while a cell runs (see outbuf.go)
-	kept   keptFile   // of the latest compile (see compileFiles)
+	// outFile and errFile are os.Stdout and os.Stderr of the cells (nil
+	// when stdout is not buffered: then the process's).
+	outFile, errFile *stdFile
+	kept             keptFile // of the latest compile (see compileFiles)
 
 	// sink is the Sink of the running or latest cell, which receives the
 	// streams when Options leaves them nil.
@@ -379,6 +382,10 @@ func (s *Session) Execute(ctx context.Context, code string, out cell.Sink) (map[
 	}
 	restore := display.SetPublisher(newPublisher(s.outBuf, out), ctx)
 	defer restore()
+	if s.outFile != nil {
+		s.outFile.renew(false)
+		s.errFile.renew(false)
+	}
 	s.outBuf.begin()
 	defer s.outBuf.end()
 	res, err := s.execute(ctx, code)
@@ -409,6 +416,9 @@ func (s *Session) run(ctx context.Context, src string, line0, col0 int) (*result
 	}
 	for _, n := range p.Notes {
 		fmt.Fprintln(s.stderr.w, n)
+	}
+	if b := s.outBuf; b != nil && p.Checked != nil && !b.isDirect() && usesStdFiles(p.Checked.File, p.Checked.Info) {
+		b.setDirect()
 	}
 	s.cellMu.Lock()
 	s.running, s.values, s.goPanics, s.defers, s.returned = true, nil, nil, nil, false

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"os/signal"
 	"runtime"
@@ -38,6 +39,10 @@ type Server struct {
 	// captureFd), whose text Serve sends as stream events (nil: not
 	// captured).
 	Stdout *os.File
+	// CellStderr is the read end of the pipe that is os.Stderr in the
+	// worker (see Main), whose text Serve sends as stream events, after
+	// what fd 1 holds when it reads it (nil: not captured).
+	CellStderr *os.File
 	// Stderr is a duplicate of the worker's fd 2, a pipe the supervisor
 	// reads: before an ordered event the worker waits until it is empty
 	// (nil: it does not).
@@ -57,7 +62,7 @@ type Server struct {
 
 	fdMu    sync.Mutex // held while captured text is read and sent
 	fdBuf   [64 << 10]byte
-	pending []byte // read from fd 1, not sent: an unfinished UTF-8 sequence
+	pending [2][]byte // read from fd 1 and CellStderr, not sent: an unfinished UTF-8 sequence
 
 	execs chan *Msg // executes, in the order they were read
 
@@ -87,7 +92,10 @@ func (s *Server) Serve(ctx context.Context) error {
 		return err
 	}
 	if s.Stdout != nil {
-		go s.capture()
+		go s.capture(0, s.Stdout)
+	}
+	if s.CellStderr != nil {
+		go s.capture(1, s.CellStderr)
 	}
 	s.dec = NewDecoder(s.Requests)
 	s.execs = make(chan *Msg, 16)
@@ -244,9 +252,15 @@ type publisher struct {
 }
 
 // Stream sends text as an event: interpreted output travels on the event
-// pipe in order with displays and the reply.
+// pipe in order with displays and the reply, after what the cell wrote to
+// its os.Stdout and os.Stderr before (the capture pipes are drained
+// first).
 func (p *publisher) Stream(name, text string) {
-	p.s.enc.Encode(&Msg{Kind: KindStream, Name: name, Text: text})
+	s := p.s
+	s.fdMu.Lock()
+	defer s.fdMu.Unlock()
+	s.drainCaptured()
+	s.enc.Encode(&Msg{Kind: KindStream, Name: name, Text: text})
 }
 
 func (p *publisher) Display(data, metadata map[string]any, displayID string, update bool) {
@@ -308,9 +322,23 @@ func Main(newSession func() (cell.Session, error)) int {
 		fmt.Fprintln(os.Stderr, "goldp worker: capturing fd 1:", err)
 		return 1
 	}
-	// A private duplicate of fd 2, so that a cell closing os.Stderr does
-	// not stop the draining.
-	s.Stdout, s.Stderr = stdout, dupFile(2, "stderr")
+	// os.Stderr of the worker, as the cells and compiled code see it (and
+	// the log package's output), is a pipe the worker reads itself, so that
+	// what is written to it comes after what fd 1 held before (see
+	// Server.capture). fd 2 stays the supervisor's pipe for the runtime's
+	// last words (a fatal error, a panic in compiled code), which a frozen
+	// worker could not relay; diag keeps it for the worker's own messages.
+	diag := os.Stderr
+	errR, errW, err := stderrPipe()
+	if err != nil {
+		fmt.Fprintln(diag, "goldp worker: capturing os.Stderr:", err)
+		return 1
+	}
+	os.Stderr = errW
+	log.SetOutput(errW)
+	// A private duplicate of fd 2, so that the draining does not depend on
+	// os.Stderr.
+	s.Stdout, s.CellStderr, s.Stderr = stdout, errR, dupFile(2, "stderr")
 	// The processes a cell started end with the worker: its process
 	// group, when it leads one, as the supervisor starts it.
 	endGroup := func() {
@@ -341,7 +369,7 @@ func Main(newSession func() (cell.Session, error)) int {
 	err = s.Serve(context.Background())
 	endGroup()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "goldp worker:", err)
+		fmt.Fprintln(diag, "goldp worker:", err)
 		return 1
 	}
 	return 0

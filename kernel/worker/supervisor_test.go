@@ -2,6 +2,7 @@ package worker
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -37,6 +38,8 @@ func TestMain(m *testing.M) {
 //	print N        N numbered lines on the sink's stdout (as the engine)
 //	eprint TEXT    TEXT on the sink's stderr
 //	raw TEXT       TEXT written with write(2) on fd 1 (like C code)
+//	oserr TEXT     TEXT written to os.Stderr (as a cell's WriteString)
+//	rawn N         N bytes "x" written with one write(2) on fd 1
 //	display TEXT   a text/html display
 //	clear          clear_output
 //	set K V / get K  session state; get makes the value the cell's result
@@ -67,6 +70,11 @@ func (f *fakeSession) Execute(ctx context.Context, code string, pub cell.Sink) (
 			pub.Stream("stderr", arg+"\n")
 		case "raw":
 			syscall.Write(1, []byte(arg))
+		case "oserr":
+			os.Stderr.WriteString(arg)
+		case "rawn":
+			n, _ := strconv.Atoi(arg)
+			syscall.Write(1, bytes.Repeat([]byte("x"), n))
 		case "display":
 			pub.Display(map[string]any{"text/html": arg}, nil, "", false)
 		case "clear":
@@ -88,7 +96,7 @@ func (f *fakeSession) Execute(ctx context.Context, code string, pub cell.Sink) (
 		case "dump":
 			// Like a runtime dying of a fatal error beside many
 			// goroutines: an endless goroutine dump on fd 2.
-			w := bufio.NewWriter(os.Stderr)
+			w := bufio.NewWriter(os.NewFile(2, "fd2")) // where the runtime writes
 			fmt.Fprint(w, "fatal error: fake\n\ngoroutine 1 gp=0x1 m=0 mp=0x2 [running]:\n")
 			for i := 0; ; i++ {
 				fmt.Fprintf(w, "main.f%d()\n", i)
@@ -238,9 +246,8 @@ func run(s *Supervisor, code string, out *recorder) jupyter.ExecuteReply {
 func TestSupervisorOrderAndState(t *testing.T) {
 	s := newTestSupervisor(t, Options{})
 	out := &recorder{}
-	// Between two events, stdout and stderr have no order relative to each
-	// other (as in ipykernel); each one's text is ordered with the events,
-	// and what compiled code wrote to fd 1 (raw) comes before the next one.
+	// Text and events come in the order written: what compiled code wrote
+	// to fd 1 (raw) after a stream of the sink comes after it.
 	rep := run(s, "print 3\ndisplay <b>hi</b>\neprint oops\nraw C-level\ndisplay 2\nclear\nset x 42\nget x", out)
 	if rep.Status != "ok" || rep.Data["text/plain"] != "42" {
 		t.Fatalf("reply %+v", rep)
@@ -248,15 +255,12 @@ func TestSupervisorOrderAndState(t *testing.T) {
 	want := []event{
 		{"stream", "stdout", "line 0\nline 1\nline 2\n"},
 		{"display", "", "<b>hi</b>"},
-		{"stream", "stdout", "C-level"},
 		{"stream", "stderr", "oops\n"},
+		{"stream", "stdout", "C-level"},
 		{"display", "", "2"},
 		{"clear", "", ""},
 	}
 	got := append([]event(nil), out.events...)
-	if len(got) == len(want) && got[2].name == "stderr" {
-		got[2], got[3] = got[3], got[2]
-	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("events:\n got %q\nwant %q", out.events, want)
 	}
@@ -564,6 +568,51 @@ func TestReplyAfterOutput(t *testing.T) {
 		}
 		if got, _ := out.text("stderr"); got != fmt.Sprintf("e%d\n", i) {
 			t.Fatalf("cell %d: stderr at the reply %q", i, got)
+		}
+	}
+}
+
+// TestCapturedStreamsOrder: what a cell writes to the worker's fd 1 and
+// os.Stderr directly and through its sink reaches the client in the order
+// written, where that order is defined by construction: stdout before a
+// later write to os.Stderr (the capture of os.Stderr takes what fd 1 holds
+// first), and anything before a later write through the sink (which takes
+// what both hold first). A direct write to os.Stderr followed by one to fd
+// 1 has no such point and is left out.
+func TestCapturedStreamsOrder(t *testing.T) {
+	s := newTestSupervisor(t, Options{})
+	for i := range 50 {
+		out := &recorder{}
+		if rep := run(s, "raw a\noserr b\neprint c\nraw d\neprint e\noserr f", out); rep.Status != "ok" {
+			t.Fatalf("reply %+v", rep)
+		}
+		var got []string
+		for _, e := range out.events {
+			if n := len(got); n > 0 && strings.HasPrefix(got[n-1], e.name+":") {
+				got[n-1] += e.text
+			} else {
+				got = append(got, e.name+":"+e.text)
+			}
+		}
+		want := []string{"stdout:a", "stderr:bc\n", "stdout:d", "stderr:e\nf"}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("run %d: got %q, want %q", i, got, want)
+		}
+	}
+	// Much text on fd 1, read in several chunks, still all comes first.
+	for i := range 10 {
+		out := &recorder{}
+		if rep := run(s, "rawn 600000\noserr b", out); rep.Status != "ok" {
+			t.Fatalf("reply %+v", rep)
+		}
+		var names []string
+		for _, e := range out.events {
+			if n := len(names); n == 0 || names[n-1] != e.name {
+				names = append(names, e.name)
+			}
+		}
+		if text, _ := out.text("stdout"); len(text) != 600000 || fmt.Sprint(names) != "[stdout stderr]" {
+			t.Fatalf("run %d: %d bytes of stdout, streams in the order %v", i, len(text), names)
 		}
 	}
 }
