@@ -216,3 +216,34 @@ func TestCallbackGoroutineStorm(t *testing.T) {
 		t.Fatalf("after the storm: %q", got)
 	}
 }
+
+// In a script (GoPanicExits), the cells' log functions are the process's
+// default logger, so slog.SetDefault sends log.Print through its handler
+// as in a compiled program (go run prints the same two lines). The test
+// binary runs the script itself, with GOLDP_TEST_SCRIPTLOG set.
+func TestScriptLogIsDefault(t *testing.T) {
+	const code = "import \"log/slog\"\nh := slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{ReplaceAttr: func(g []string, a slog.Attr) slog.Attr {\n\tif a.Key == \"time\" {\n\t\treturn slog.Attr{}\n\t}\n\treturn a\n}})\nslog.SetDefault(slog.New(h))\nlog.Print(\"hello\")\nslog.Info(\"x\", \"n\", 1)"
+	if os.Getenv("GOLDP_TEST_SCRIPTLOG") != "" {
+		s, err := New(Options{Stdout: os.Stdout, Stderr: os.Stderr, Filename: "log.go", GoPanicExits: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Execute(context.Background(), code, nil); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^TestScriptLogIsDefault$")
+	cmd.Env = append(os.Environ(), "GOLDP_TEST_SCRIPTLOG=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if got, want := strings.TrimSuffix(string(out), "PASS\n"), "level=INFO msg=hello\nlevel=INFO msg=x n=1\n"; got != want {
+		t.Errorf("stdout %q, want %q", got, want)
+	}
+}

@@ -260,10 +260,15 @@ func (s *Session) outExports() interp.Exports {
 // logExports is package log for a session that owns the process (a
 // script): log.Fatal and its kin print and exit with status 1, as in a
 // compiled program, where yaegi makes them panic. The package-level
-// functions share one logger on w, so that log.SetFlags, SetPrefix and
-// SetOutput apply to Fatal too.
+// functions share the process's default logger, set to write on w, so
+// that log.SetFlags, SetPrefix and SetOutput apply to Fatal too, and
+// slog.SetDefault sends the cells' log.Print through its handler, as it
+// does in Go.
 func logExports(w io.Writer, exit func(int)) map[string]reflect.Value {
-	l := log.New(w, "", log.LstdFlags)
+	l := log.Default()
+	l.SetOutput(w)
+	l.SetFlags(log.LstdFlags)
+	l.SetPrefix("")
 	fatal := func(s string) {
 		l.Output(3, s)
 		exit(1)
