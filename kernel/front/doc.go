@@ -31,6 +31,8 @@
 //	faults       nil dereferences and integer divisions inside functions
 //	             checked before their statement, so panics name its line
 //	explicit     x := y[i] gets its type written out
+//	deftype      a type defined from a named type (type B A) is declared
+//	             with the underlying type, without A's methods
 //	constfold    constant divisions and shifts, and constant expressions
 //	             beyond int64, become their values
 //	promoted     methods promoted from an embedded interface are called

@@ -20,6 +20,7 @@ func TestRefused(t *testing.T) {
 		{"range over an int of a function-local type", "func f() { type L int; var n L = 2; for i := range n { _ = i } }", "for i := 0; i < n; i++"},
 		{"a deferred literal using a loop variable", "func f() { for i := 0; i < 2; i++ { defer func() { _ = i }() } }", "pass it as an argument"},
 		{"a loop body that changes a captured variable", "for i := 0; i < 4; i++ { defer fmt.Print(i); i++ }", "capture the copy"},
+		{"a type defined from a library struct with unexported fields and methods", "type Stamp time.Time\nvar s Stamp\n_ = s", "type Stamp struct{ time.Time }"},
 		{"min of a function-local type", "func f() { type L int; var a, b L; _ = min(a, b) }", "compare the values with if"},
 		{"clear of a type parameter", "func z[S ~[]int](s S) { clear(s) }\nfunc w[M map[int]int | map[int]bool](m M) { clear(m) }", "in a loop"},
 		{"a method value of a function-local type", "type X int\nfunc (X) M() {}\nfunc g() { type L struct{ X }; var l L; _ = l.M }", "copy it first"},
