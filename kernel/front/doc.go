@@ -41,6 +41,8 @@
 //	             written out with their values
 //	jsontags     unexported fields of cell structs are hidden from
 //	             encoding/json and xml; embedded fields there are refused
+//	encodemethods  encoding/json and xml calls with values holding cell
+//	             types with MarshalJSON, MarshalText, ... are refused
 //	reflectname  reflect.TypeOf(v).Name() and .String() of cell types give
 //	             the name; other uses of reflect.TypeOf on them are refused
 //	fallthroughdefault  a switch with fallthrough and a default clause

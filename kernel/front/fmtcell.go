@@ -21,6 +21,13 @@ import (
 //   - a numeric verb (%d, %f, %x on a type without String, ...) on a cell
 //     type with a basic underlying type formats the underlying value,
 //     which is what fmt does when no String or Format method applies;
+//   - a value whose String or Error is a method of the pointer only
+//     (fmt does not call it) is converted to its underlying type, or
+//     described as a tree when the method is promoted from an embedded
+//     field (the underlying struct would still promote it); a struct
+//     with such a method under a verb fmt applies to the fields (%d) is
+//     converted to its underlying type as well (the interpreter
+//     formatted its wrapper's fields);
 //   - an operand holding cell types with String or Error methods inside
 //     slices, arrays, maps, structs or pointers, %#v of cell types, %+v of
 //     cell structs with unexported fields, and values holding an empty
@@ -231,6 +238,21 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 			if !ptr && (hasMethod(named, "String") || hasMethod(named, "Error")) && strings.Contains("vsxXq", v) {
 				// only *T has the method: fmt prints the value's
 				// fields; strip the methods the interpreter would use.
+				if promotedMethod(named, "String") || promotedMethod(named, "Error") {
+					// the underlying struct still promotes it in
+					// the interpreter: describe the value
+					if v != "v" && v != "s" {
+						c.refuse(a, "fmt would not call the pointer method String of this value, promoted from an embedded field; the interpreter does: print its fields yourself, or use %v")
+						return
+					}
+					tree, why := c.fmtTree(a, t, flags, v)
+					if why != "" {
+						c.refuse(a, "fmt would not call the pointer method String of this value, promoted from an embedded field; the interpreter does, and the front end cannot describe the value ("+why+"): print its fields yourself")
+						return
+					}
+					c.replace(a, tree)
+					continue
+				}
 				u, ok := c.typeText(named.Underlying())
 				if !ok {
 					c.refuse(a, "fmt would not call the pointer method String of this value; the interpreter does: print its fields yourself")
@@ -241,6 +263,20 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 				continue
 			}
 			b, ok := named.Underlying().(*types.Basic)
+			if !ptr && !ok && (hasMethod(named, "String") || hasMethod(named, "Error")) {
+				// a verb fmt applies to the fields (%d): the
+				// interpreter formats its wrapper of a value with
+				// String or Error instead ({%!d(string=r) 5134464});
+				// strip the methods.
+				u, ok := c.typeText(named.Underlying())
+				if !ok || promotedMethod(named, "String") || promotedMethod(named, "Error") {
+					c.refuse(a, "the interpreter formats a value of a type with a String or Error method with %"+v+" by its own representation: print its fields yourself, or use %v")
+					return
+				}
+				c.insert(a.Pos(), "("+u+")(")
+				c.insert(a.End(), ")")
+				continue
+			}
 			if ptr || !ok {
 				continue
 			}
@@ -372,6 +408,14 @@ func (c *Checked) hasCellTypes() bool {
 // hasMethods reports whether n or *n has methods.
 func hasMethods(n *types.Named) bool {
 	return types.NewMethodSet(types.NewPointer(n)).Len() > 0
+}
+
+// promotedMethod reports whether *n has the method name through an
+// embedded field (not declared on n).
+func promotedMethod(n *types.Named, name string) bool {
+	obj, index, _ := types.LookupFieldOrMethod(types.NewPointer(n), false, n.Obj().Pkg(), name)
+	_, isFunc := obj.(*types.Func)
+	return isFunc && len(index) > 1
 }
 
 // hasMethod reports whether the value or pointer method set of n has name.

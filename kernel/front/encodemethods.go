@@ -1,0 +1,169 @@
+package front
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+)
+
+// Rule encodemethods: encoding/json and encoding/xml call the MarshalJSON,
+// MarshalText, MarshalXML (and Unmarshal...) methods of the values they
+// encode and decode, found by reflection. The interpreter's values of cell
+// types carry those methods only when handed over as the operand itself:
+// inside a struct, slice, map or interface json.Marshal encoded a Temp
+// with a MarshalJSON method as its float ({"t":21.5}, Go: {"t":"21.5C"}),
+// a map key with MarshalText as its number, silently; Encoder.Encode and
+// xml missed the method or named the element after the interpreter's
+// wrapper, and Unmarshal into a type with UnmarshalJSON or UnmarshalText
+// failed or skipped the method. A call of the encoders and decoders with
+// an operand whose type holds a cell type with such a method is refused,
+// except json.Marshal and json.MarshalIndent of a value of that type (or
+// a pointer to it) itself, which the interpreter gets right. An operand
+// holding an interface is refused when a type of the cells has such a
+// method (it may hold one; for a decoder, only the operand itself).
+func init() {
+	register(rule{"encodemethods", 5, kCall, func(c *Checked) {
+		c.walk(func(n ast.Node, _ []ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				c.encodeMethods(call)
+			}
+			return true
+		})
+	}})
+}
+
+// encodeMethodNames are the methods encoding/json and encoding/xml call,
+// by direction.
+var encodeMethodNames = map[bool][]string{
+	true:  {"MarshalJSON", "MarshalText", "MarshalXML", "MarshalXMLAttr"},
+	false: {"UnmarshalJSON", "UnmarshalText", "UnmarshalXML", "UnmarshalXMLAttr"},
+}
+
+// encodeMethods refuses an encoder or decoder call whose operand's type
+// holds a cell type with an encoding method.
+func (c *Checked) encodeMethods(call *ast.CallExpr) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	fn, ok := c.Info.Uses[sel.Sel].(*types.Func)
+	if !ok || !encodings[fn.FullName()] {
+		return
+	}
+	name := fn.FullName()
+	marshal := !strings.Contains(name, "Unmarshal") && !strings.Contains(name, "Decode")
+	topOK := name == "encoding/json.Marshal" || name == "encoding/json.MarshalIndent"
+	for _, a := range call.Args {
+		t := c.typeOf(a)
+		if t == nil {
+			continue
+		}
+		typ, method, viaIface := c.encodingMethodIn(t, marshal, topOK)
+		if method == "" {
+			continue
+		}
+		pkg := "encoding/json"
+		if strings.Contains(name, "xml") {
+			pkg = "encoding/xml"
+		}
+		var msg string
+		switch {
+		case viaIface:
+			msg = pkg + " does not see the " + method + " method of " + typ + " (a cell type) in a value held by an interface in the interpreter, and this operand holds an interface that may hold one: "
+		case marshal:
+			msg = pkg + " does not call the " + method + " method of " + typ + " (a cell type) inside another value in the interpreter: "
+		default:
+			msg = pkg + " does not call the " + method + " method of " + typ + " (a cell type) in the interpreter: "
+		}
+		if marshal {
+			msg += "marshal each " + typ + " with json.Marshal(v) and assemble the result (json.RawMessage fields), or use library types in the value"
+		} else {
+			msg += "decode into library types (basic fields, map[string]any or json.RawMessage) and call " + method + " yourself"
+		}
+		c.refuse(a, msg)
+		return
+	}
+}
+
+// encodingMethodIn finds in t (and the types its exported fields,
+// elements, keys and pointers hold) a cell type with an encoding method
+// of the direction (marshal or not); a value of that type at the top
+// (itself or through one pointer) counts only if !topOK. It returns the
+// type's name and the method's, and whether it was found through an
+// interface (any cell type with such a method may be held there).
+func (c *Checked) encodingMethodIn(t types.Type, marshal, topOK bool) (typ, method string, viaIface bool) {
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type, top bool) bool
+	walk = func(t types.Type, top bool) bool {
+		if t == nil || seen[t] {
+			return false
+		}
+		seen[t] = true
+		if types.IsInterface(t) {
+			// a decoder fills a nil interface with library values; only
+			// the operand itself may hold a value of the cells to fill
+			if !marshal && !top {
+				return false
+			}
+			if typ, method = c.sessionEncoder(marshal); method != "" {
+				viaIface = true
+				return true
+			}
+			return false
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok && isCell(n) {
+			if m := encodeMethod(n, marshal); m != "" && !(top && topOK) {
+				typ, method = n.Obj().Name(), m
+				return true
+			}
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Pointer:
+			return walk(u.Elem(), top)
+		case *types.Slice:
+			return walk(u.Elem(), false)
+		case *types.Array:
+			return walk(u.Elem(), false)
+		case *types.Map:
+			return walk(u.Key(), false) || walk(u.Elem(), false)
+		case *types.Struct:
+			for i := 0; i < u.NumFields(); i++ {
+				if f := u.Field(i); (f.Exported() || f.Embedded()) && walk(f.Type(), false) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	walk(t, true)
+	return typ, method, viaIface
+}
+
+// encodeMethod returns the first encoding method of the direction in the
+// method set of *n, or "".
+func encodeMethod(n *types.Named, marshal bool) string {
+	for _, m := range encodeMethodNames[marshal] {
+		if hasMethod(n, m) {
+			return m
+		}
+	}
+	return ""
+}
+
+// sessionEncoder returns a type of the session with an encoding method of
+// the direction, and the method.
+func (c *Checked) sessionEncoder(marshal bool) (string, string) {
+	scope := c.sessionScope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		if n, ok := tn.Type().(*types.Named); ok {
+			if m := encodeMethod(n, marshal); m != "" {
+				return name, m
+			}
+		}
+	}
+	return "", ""
+}
