@@ -66,8 +66,9 @@ type Options struct {
 	// and os.Stdout/os.Stderr. nil means os.Stdout and os.Stderr. When
 	// Stdout is a file, fmt's output to it is buffered while a cell runs
 	// and flushed when the cell ends, before displays, input prompts and
-	// standard error output, and at most 2 ms after it was printed (direct
-	// os.Stdout.Write calls are not buffered and may overtake it).
+	// standard error output, and at most 2 ms after it was printed; what
+	// the cells write to os.Stdout otherwise (os.Stdout.Write, a
+	// tabwriter on it) joins the buffer in order (outbuf.go).
 	Stdout, Stderr io.Writer
 	// Stdin is what interpreted code reads from os.Stdin; nil means os.Stdin.
 	Stdin io.Reader

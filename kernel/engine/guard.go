@@ -424,6 +424,7 @@ func (s *Session) goPanicExit(r any, created, pos string) {
 	}
 	if b := s.outBuf; b != nil {
 		b.mu.Lock() // never released: the process ends
+		b.drainLocked()
 		b.flushLocked()
 	}
 	buf := make([]byte, 64)

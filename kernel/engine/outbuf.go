@@ -8,6 +8,7 @@ import (
 	"os"
 	"reflect"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/traefik/yaegi/interp"
@@ -28,15 +29,29 @@ import (
 // the interpreter (fmt.Fprint* to os.Stderr, log, panics) and before
 // os.Exit. fmt.Fprint* to os.Stdout goes through the same buffer, and to
 // os.Stderr to the session's standard error, so fmt's output stays in
-// order. Only writes that bypass fmt to the process's files (os.Stdout.Write,
-// compiled code) can overtake fmt output; the kernel's worker sends those
-// before anything the cell displays and before its reply. Between cells
+// order; so does what compiled code writes to the cells' os.Stdout (see
+// the pipe below). Only writes of compiled code to the process's own
+// files (a library printing with fmt.Println, os.Stderr.Write) can
+// overtake fmt output; the kernel's worker sends those before anything
+// the cell displays and before its reply. Between cells
 // nothing is buffered, so output of goroutines a cell left running is
 // written at once.
 const (
 	outBufSize  = 32 << 10
 	outBufDelay = 2 * time.Millisecond
 )
+
+// Writes that cells make to os.Stdout through compiled code (a
+// tabwriter.Writer, csv.Writer or json.Encoder on os.Stdout, or
+// os.Stdout.Write itself) would overtake the buffer: a cell printing a
+// title with fmt.Println and then a table through a tabwriter showed the
+// table first. The front end therefore writes each os.Stdout of a cell as
+// a call of the engine's Stdout helper (rule stdout), which returns the
+// write end of a pipe the buffer owns (created on the first call): what
+// is written to it is read back into the buffer, in order, before each
+// write through fmt, before each flush, and by a goroutine as it arrives.
+// A write to the pipe has completed before the cell's next statement, so
+// the text it wrote is in the buffer before anything printed after it.
 
 // outBuffer is the buffered writer of fmt.Print* (see above).
 type outBuffer struct {
@@ -48,6 +63,11 @@ type outBuffer struct {
 	armed  bool // the flush timer is set
 	timer  *time.Timer
 	err    error // of the last write to w, returned by the next Write
+
+	// the pipe of the cells' os.Stdout (nil until it is asked for)
+	pipeW  *os.File
+	pipeRC syscall.RawConn // of the read end
+	rbuf   []byte
 }
 
 // newOutBuffer returns the buffer for w, or nil (no buffering) when w is
@@ -68,6 +88,11 @@ func newOutBuffer(w io.Writer) *outBuffer {
 func (b *outBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.drainLocked()
+	return b.writeLocked(p)
+}
+
+func (b *outBuffer) writeLocked(p []byte) (int, error) {
 	if err := b.err; err != nil {
 		b.err = nil
 		return 0, err
@@ -92,8 +117,90 @@ func (b *outBuffer) Flush() {
 		return
 	}
 	b.mu.Lock()
+	b.drainLocked()
 	b.flushLocked()
 	b.mu.Unlock()
+}
+
+// stdoutPipe returns the write end of the pipe read into the buffer
+// (created on the first call), or nil if no pipe can be made.
+func (b *outBuffer) stdoutPipe() *os.File {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.pipeW != nil {
+		return b.pipeW
+	}
+	var p [2]int
+	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC|syscall.O_NONBLOCK); err != nil {
+		return nil
+	}
+	r := os.NewFile(uintptr(p[0]), "stdout")
+	rc, err := r.SyscallConn()
+	if err != nil {
+		r.Close()
+		syscall.Close(p[1])
+		return nil
+	}
+	b.pipeW = os.NewFile(uintptr(p[1]), "/dev/stdout")
+	b.pipeRC = rc
+	b.rbuf = make([]byte, 32<<10)
+	go b.pump(r)
+	return b.pipeW
+}
+
+// pump moves what arrives in the pipe into the buffer, reading under the
+// buffer's lock so that a write through fmt finds the pipe's text before
+// it either in the buffer or still in the pipe.
+func (b *outBuffer) pump(r *os.File) {
+	for {
+		eof := false
+		err := b.pipeRC.Read(func(fd uintptr) bool {
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			n := b.readPipeLocked(int(fd))
+			eof = n == 0
+			return n != -1
+		})
+		if err != nil || eof {
+			r.Close()
+			return
+		}
+	}
+}
+
+// drainLocked moves what the pipe holds into the buffer. b.mu is held.
+func (b *outBuffer) drainLocked() {
+	if b.pipeRC == nil {
+		return
+	}
+	b.pipeRC.Control(func(fd uintptr) { b.readPipeLocked(int(fd)) })
+}
+
+// readPipeLocked reads what fd holds without waiting into the buffer; it
+// returns the byte count, 0 at the end, -1 when nothing was there.
+func (b *outBuffer) readPipeLocked(fd int) int {
+	total := 0
+	for {
+		n, err := syscall.Read(fd, b.rbuf)
+		if n > 0 {
+			b.writeLocked(b.rbuf[:n])
+			total += n
+			continue
+		}
+		if err == syscall.EINTR {
+			continue
+		}
+		if err == syscall.EAGAIN {
+			if total > 0 {
+				return total
+			}
+			return -1
+		}
+		if total > 0 {
+			return total
+		}
+		return 0
+	}
 }
 
 func (b *outBuffer) flushLocked() {
@@ -128,6 +235,7 @@ func (b *outBuffer) end() {
 		return
 	}
 	b.mu.Lock()
+	b.drainLocked()
 	b.flushLocked()
 	b.active = false
 	b.mu.Unlock()
@@ -164,7 +272,7 @@ func (s *Session) outExports() interp.Exports {
 		switch {
 		case !ok || f == nil:
 			return w
-		case f == orig:
+		case f == orig || f == out.pipeW && f != nil:
 			return out
 		case f == os.Stderr:
 			return s.stderr
@@ -184,6 +292,17 @@ func (s *Session) outExports() interp.Exports {
 	exit := func(code int) {
 		out.Flush()
 		os.Exit(code)
+	}
+	// the cells' os.Stdout as rule stdout writes it: the pipe read into
+	// the buffer, unless a cell set os.Stdout to another file
+	s.cellStdout = func() *os.File {
+		if file != orig {
+			return file
+		}
+		if p := out.stdoutPipe(); p != nil {
+			return p
+		}
+		return file
 	}
 	ex := interp.Exports{
 		".": {"MapTypes": reflect.ValueOf(mt)},

@@ -183,3 +183,52 @@ func TestBufferedOutputKeepsTextOutput(t *testing.T) {
 		t.Errorf("progress of a text runner: %q", got)
 	}
 }
+
+// TestDirectStdoutOrder checks that what compiled code writes to the
+// cells' os.Stdout (a tabwriter on it, os.Stdout.Write) keeps its place
+// among fmt's buffered output (rule stdout of the front end); it came
+// first before.
+func TestDirectStdoutOrder(t *testing.T) {
+	p := newPipeOut(t)
+	s, err := New(Options{Stdout: p.w, Stderr: p.w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cell := `import "text/tabwriter"
+fmt.Println("title")
+w := tabwriter.NewWriter(os.Stdout, 0, 0, 1, ' ', 0)
+fmt.Fprintln(w, "a\tb")
+fmt.Fprintln(w, "ccc\td")
+w.Flush()
+fmt.Println("middle")
+os.Stdout.WriteString(strings.Repeat("x", 200000) + "\n")
+fmt.Fprintln(os.Stdout, "after")
+os.Stdout.Write([]byte("direct\n"))
+fmt.Print("end\n")`
+	if _, err := s.Execute(context.Background(), cell, pipePublisher{p.w}); err != nil {
+		t.Fatal(err)
+	}
+	want := "title\na   b\nccc d\nmiddle\n" + strings.Repeat("x", 200000) + "\nafter\ndirect\nend\n"
+	if got := p.waitFor(want); got != want {
+		t.Errorf("output order:\n got %.200q\nwant %.200q", got, want)
+	}
+	// Between cells, a goroutine's direct writes are written at once.
+	if _, err := s.Execute(context.Background(), `go func() { time.Sleep(20 * time.Millisecond); os.Stdout.WriteString("later\n") }()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.waitFor("later\n"); !strings.HasSuffix(got, "later\n") {
+		t.Errorf("goroutine output after the cell: %q", got[max(0, len(got)-40):])
+	}
+	// The same through the cell's Sink (the kernel's worker).
+	q := newPipeOut(t)
+	s, err = New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Execute(context.Background(), cell, pipePublisher{q.w}); err != nil {
+		t.Fatal(err)
+	}
+	if got := q.waitFor(want); got != want {
+		t.Errorf("output order through the Sink:\n got %.200q\nwant %.200q", got, want)
+	}
+}

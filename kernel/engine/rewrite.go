@@ -58,6 +58,9 @@ func (s *Session) newFront() *front.Session {
 	f.FmtHook = rtName
 	f.CallbackHook = callbackGuard
 	f.CallStartHook = rtName + ".CallStart"
+	if s.outBuf != nil {
+		f.StdoutHook = rtName + ".Stdout"
+	}
 	f.Vet = checkSizes // guard.go
 	if _, ok := loadable()[genericPath]; ok {
 		f.GenericHook = genericName

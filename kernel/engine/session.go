@@ -40,7 +40,10 @@ type Session struct {
 	stdout io.Writer
 	stderr *stderrFilter
 	outBuf *outBuffer // buffers stdout while a cell runs (see outbuf.go)
-	kept   keptFile   // of the latest compile (see compileFiles)
+	// cellStdout is the file the cells' os.Stdout writes to (rule stdout
+	// of the front end; nil without a buffer)
+	cellStdout func() *os.File
+	kept       keptFile // of the latest compile (see compileFiles)
 
 	// sink is the Sink of the running or latest cell, which receives the
 	// streams when Options leaves them nil.
@@ -235,6 +238,15 @@ func (s *Session) Reset() error {
 	return s.start()
 }
 
+// rtStdout is the cells' os.Stdout as rule stdout of the front end writes
+// it (see outbuf.go).
+func (s *Session) rtStdout() *os.File {
+	if s.cellStdout == nil {
+		return os.Stdout
+	}
+	return s.cellStdout()
+}
+
 // runtimeExports are the compiled helpers rewritten cells call.
 func (s *Session) runtimeExports() interp.Exports {
 	return interp.Exports{
@@ -255,6 +267,7 @@ func (s *Session) runtimeExports() interp.Exports {
 			"Slice3":    reflect.ValueOf(s.rtSlice3),
 			"Recover":   reflect.ValueOf(s.rtRecovered),
 			"Range":     reflect.ValueOf(s.rtRange),
+			"Stdout":    reflect.ValueOf(s.rtStdout),
 
 			"ErrorsIs":     reflect.ValueOf(s.errs.Is),
 			"ErrorsAs":     reflect.ValueOf(s.errs.As),

@@ -24,6 +24,8 @@
 // The rewriting is organised by construct, one rule per file, each with
 // golden tests in testdata/<rule>.txtar ("cell in, program out"):
 //
+//	stdout       os.Stdout of a cell becomes the engine's file that keeps
+//	             its text in order with fmt's buffered output
 //	toplevel     a return among the cell's statements ends the cell
 //	monomorph    each instantiation of a generic function or type of the
 //	             cells becomes a non-generic instance (the interpreter

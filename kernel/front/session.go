@@ -98,6 +98,10 @@ type Session struct {
 	// int checks a size given to make. GoGuard names the interpreted
 	// func(pos string) a goroutine a go statement starts defers.
 	RuntimeHook, GoGuard string
+	// StdoutHook, if set, names the engine's function returning the file
+	// the cells' os.Stdout writes to in order with fmt's buffered output
+	// (rule stdout).
+	StdoutHook string
 	// Vet, if set, is called by Plan on the checked cell before it is
 	// planned; its error refuses the cell.
 	Vet func(*Checked) error
