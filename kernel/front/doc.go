@@ -62,6 +62,8 @@
 //	             (an invalid byte advances the index by one)
 //	rangechan    range with a value over a slice or array of channels
 //	             becomes a range over the indexes
+//	selectbreak  a break inside a select names the select (the interpreter
+//	             ended the loop around it)
 //	loopvar      per-iteration loop variables (Go 1.22)
 //	callback     function literals handed to compiled code in loops
 //	ifaceloop    in loops, cell values converted to compiled interfaces
