@@ -44,7 +44,8 @@
 //	jsontags     unexported fields of cell structs are hidden from
 //	             encoding/json and xml; embedded fields there are refused
 //	encodemethods  encoding/json and xml calls with values holding cell
-//	             types with MarshalJSON, MarshalText, ... are refused
+//	             types with MarshalJSON, MarshalText, ... are refused, and
+//	             templates executed with cell types with String or Error
 //	reflectname  reflect.TypeOf(v).Name() and .String() of cell types give
 //	             the name; other uses of reflect.TypeOf on them are refused
 //	fallthroughdefault  a switch with fallthrough and a default clause

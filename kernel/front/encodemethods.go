@@ -21,11 +21,16 @@ import (
 // a pointer to it) itself, which the interpreter gets right. An operand
 // holding an interface is refused when a type of the cells has such a
 // method (it may hold one; for a decoder, only the operand itself).
+//
+// text/template and html/template have the same blindness: a template
+// executed with data holding a cell type with a String or Error method
+// printed the value by its fields; such a call is refused as well.
 func init() {
 	register(rule{"encodemethods", 5, kCall, func(c *Checked) {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
 			if call, ok := n.(*ast.CallExpr); ok {
 				c.encodeMethods(call)
+				c.templateMethods(call)
 			}
 			return true
 		})
@@ -92,6 +97,16 @@ func (c *Checked) encodeMethods(call *ast.CallExpr) {
 // type's name and the method's, and whether it was found through an
 // interface (any cell type with such a method may be held there).
 func (c *Checked) encodingMethodIn(t types.Type, marshal, topOK bool) (typ, method string, viaIface bool) {
+	return c.cellMethodIn(t, func(n *types.Named) string { return encodeMethod(n, marshal) }, topOK, marshal)
+}
+
+// cellMethodIn finds in t (and the types its exported fields, elements,
+// keys and pointers hold) a cell type for which method returns a method
+// name; a value of that type at the top (itself or through one pointer)
+// counts only if !topOK. An interface inside t (at the top only, unless
+// inner) may hold any type of the session: the first for which method
+// returns a name counts, with viaIface set.
+func (c *Checked) cellMethodIn(t types.Type, method func(*types.Named) string, topOK, inner bool) (typ, name string, viaIface bool) {
 	seen := map[types.Type]bool{}
 	var walk func(t types.Type, top bool) bool
 	walk = func(t types.Type, top bool) bool {
@@ -100,20 +115,18 @@ func (c *Checked) encodingMethodIn(t types.Type, marshal, topOK bool) (typ, meth
 		}
 		seen[t] = true
 		if types.IsInterface(t) {
-			// a decoder fills a nil interface with library values; only
-			// the operand itself may hold a value of the cells to fill
-			if !marshal && !top {
+			if !inner && !top {
 				return false
 			}
-			if typ, method = c.sessionEncoder(marshal); method != "" {
+			if typ, name = c.sessionMethod(method); name != "" {
 				viaIface = true
 				return true
 			}
 			return false
 		}
 		if n, ok := types.Unalias(t).(*types.Named); ok && isCell(n) {
-			if m := encodeMethod(n, marshal); m != "" && !(top && topOK) {
-				typ, method = n.Obj().Name(), m
+			if m := method(n); m != "" && !(top && topOK) {
+				typ, name = n.Obj().Name(), m
 				return true
 			}
 		}
@@ -136,7 +149,7 @@ func (c *Checked) encodingMethodIn(t types.Type, marshal, topOK bool) (typ, meth
 		return false
 	}
 	walk(t, true)
-	return typ, method, viaIface
+	return typ, name, viaIface
 }
 
 // encodeMethod returns the first encoding method of the direction in the
@@ -150,9 +163,9 @@ func encodeMethod(n *types.Named, marshal bool) string {
 	return ""
 }
 
-// sessionEncoder returns a type of the session with an encoding method of
-// the direction, and the method.
-func (c *Checked) sessionEncoder(marshal bool) (string, string) {
+// sessionMethod returns a type of the session for which method returns a
+// name, and that name.
+func (c *Checked) sessionMethod(method func(*types.Named) string) (string, string) {
 	scope := c.sessionScope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
@@ -160,10 +173,55 @@ func (c *Checked) sessionEncoder(marshal bool) (string, string) {
 			continue
 		}
 		if n, ok := tn.Type().(*types.Named); ok {
-			if m := encodeMethod(n, marshal); m != "" {
+			if m := method(n); m != "" {
 				return name, m
 			}
 		}
 	}
 	return "", ""
+}
+
+// templateMethods refuses a template execution with data whose type holds
+// a cell type with a String or Error method: text/template and
+// html/template print such a value by its fields in the interpreter
+// ("tax 3.5" for Go's "tax $3.50"). Other methods the template calls
+// fail loudly (can't evaluate field).
+func (c *Checked) templateMethods(call *ast.CallExpr) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	fn, ok := c.Info.Uses[sel.Sel].(*types.Func)
+	if !ok {
+		return
+	}
+	data := -1
+	switch fn.FullName() {
+	case "(*text/template.Template).Execute", "(*html/template.Template).Execute":
+		data = 1
+	case "(*text/template.Template).ExecuteTemplate", "(*html/template.Template).ExecuteTemplate":
+		data = 2
+	}
+	if data < 0 || len(call.Args) <= data {
+		return
+	}
+	a := call.Args[data]
+	stringer := func(n *types.Named) string {
+		for _, m := range []string{"String", "Error"} {
+			if hasMethod(n, m) {
+				return m
+			}
+		}
+		return ""
+	}
+	typ, m, viaIface := c.cellMethodIn(c.typeOf(a), stringer, false, true)
+	if m == "" {
+		return
+	}
+	held := "in the data"
+	if viaIface {
+		held = "in an interface of the data (which may hold one)"
+	}
+	c.refuse(a, "templates print a value of "+typ+" (a cell type) without its "+m+" method in the interpreter, and one is "+held+
+		": call "+m+" yourself and pass the text (a field of type string, or a map[string]string)")
 }
