@@ -91,7 +91,7 @@
 //	fmtspread    a slice of interface values spread into fmt is passed one
 //	             element at a time
 //	fmtcell      %T, %#v, numeric verbs and String/Error of cell types in
-//	             fmt, also inside containers (fmttree.go, kernel/fmtval)
+//	             fmt and log, also inside containers (fmttree.go, kernel/fmtval)
 //	nilconv      a nil cell pointer converted to error is Go's non-nil
 //	             error (to another library interface: checked); typed
 //	             constant expressions converted to interfaces get their type

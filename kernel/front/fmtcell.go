@@ -50,13 +50,31 @@ func init() {
 				return true
 			}
 			fn, ok := c.Info.Uses[sel.Sel].(*types.Func)
-			if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" {
+			if !ok || fn.Pkg() == nil {
 				return true
 			}
-			c.fmtCall(call, fn.Name(), sel)
+			switch fn.Pkg().Path() {
+			case "fmt":
+				c.fmtCall(call, fn.Name(), sel)
+			case "log":
+				// package log's functions format as fmt's do
+				if fn.Type().(*types.Signature).Recv() == nil {
+					if name, ok := logAsFmt[fn.Name()]; ok {
+						c.fmtCall(call, name, sel)
+					}
+				}
+			}
 			return true
 		})
 	}})
+}
+
+// logAsFmt maps the functions of package log to the fmt function that
+// formats their operands.
+var logAsFmt = map[string]string{
+	"Print": "Sprint", "Fatal": "Sprint", "Panic": "Sprint",
+	"Println": "Sprintln", "Fatalln": "Sprintln", "Panicln": "Sprintln",
+	"Printf": "Sprintf", "Fatalf": "Sprintf", "Panicf": "Sprintf",
 }
 
 // fmtCall checks one call of a fmt function.
@@ -221,7 +239,7 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 				// fmt calls the method: call it here, as the
 				// interpreter's fmt does not always.
 				if !strings.HasSuffix(name, "f") && name != "Println" && name != "Sprintln" && name != "Fprintln" && name != "Appendln" {
-					c.refuse(a, "fmt."+name+" of a value of a cell type with a "+m+" method: use Println or Printf (the interpreter's fmt does not call it reliably, and a string would change Print's spacing)")
+					c.refuse(a, c.src(call.Fun)+" of a value of a cell type with a "+m+" method: use Println or Printf (the interpreter's fmt does not call it reliably, and a string would change Print's spacing)")
 					return
 				}
 				if pt, ok := c.typeText(t); ok && isPointer(t) {
