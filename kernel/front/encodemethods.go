@@ -24,13 +24,16 @@ import (
 //
 // text/template and html/template have the same blindness: a template
 // executed with data holding a cell type with a String or Error method
-// printed the value by its fields; such a call is refused as well.
+// printed the value by its fields; such a call is refused as well, and so
+// is a function of log/slog given such a value (slog.Info("m", "bal",
+// Money(3)) logged bal=3 for Go's bal=$3.00).
 func init() {
 	register(rule{"encodemethods", 5, kCall, func(c *Checked) {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
 			if call, ok := n.(*ast.CallExpr); ok {
 				c.encodeMethods(call)
 				c.templateMethods(call)
+				c.slogMethods(call)
 			}
 			return true
 		})
@@ -224,4 +227,37 @@ func (c *Checked) templateMethods(call *ast.CallExpr) {
 	}
 	c.refuse(a, "templates print a value of "+typ+" (a cell type) without its "+m+" method in the interpreter, and one is "+held+
 		": call "+m+" yourself and pass the text (a field of type string, or a map[string]string)")
+}
+
+// slogMethods refuses a call of a function of log/slog with an argument
+// whose type holds a cell type with methods (String, Error, LogValue,
+// MarshalText, MarshalJSON are what its handlers call), or an interface
+// that may hold one.
+func (c *Checked) slogMethods(call *ast.CallExpr) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	fn, ok := c.Info.Uses[sel.Sel].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "log/slog" || fn.Type().(*types.Signature).Recv() != nil {
+		return
+	}
+	any := func(n *types.Named) string {
+		for _, m := range []string{"String", "Error", "LogValue", "MarshalText", "MarshalJSON"} {
+			if hasMethod(n, m) {
+				return m
+			}
+		}
+		return ""
+	}
+	for _, a := range call.Args {
+		t := c.typeOf(a)
+		if t == nil {
+			continue
+		}
+		if typ, m, _ := c.cellMethodIn(t, any, false, false); m != "" {
+			c.refuse(a, "log/slog formats a value of "+typ+" (a cell type) without its "+m+" method in the interpreter: log the text instead (fmt.Sprint(v), or the fields one by one)")
+			return
+		}
+	}
 }
