@@ -55,6 +55,7 @@
 //	complexconst complex of constants of a package becomes its value
 //	builtins     min, max, clear; print and println to standard error
 //	methodvalue  method values of cell types bind a copy of the receiver
+//	             (of an embedded interface, its value)
 //	methodexpr   method expressions become function literals
 //	rangefunc    range over a function (Go 1.23 iterators) becomes a
 //	             call with the body as yield function
