@@ -138,6 +138,9 @@ func (g *fmtGen) needs(t types.Type, depth int, methodsOK bool, seen map[types.T
 			if !f.Exported() && (g.sharp || g.plus) {
 				return true // the interpreter renames unexported fields
 			}
+			if !f.Exported() && unexportedStringer(f.Type()) {
+				return true // the interpreter calls its String method
+			}
 			if g.needs(f.Type(), depth+1, f.Exported(), seen) {
 				return true
 			}
@@ -169,10 +172,26 @@ func (g *fmtGen) fail(why string) string {
 	return "nil"
 }
 
+// unexportedStringer reports whether t has a basic underlying type and a
+// String or Error method: in an unexported field fmt prints its value,
+// the interpreter called the method ({x 1s} for Go's {x 1000000000}).
+func unexportedStringer(t types.Type) bool {
+	if _, ok := t.Underlying().(*types.Basic); !ok {
+		return false
+	}
+	m := fmtMethods(t)
+	return m["String"] || m["Error"]
+}
+
 // node returns the Node expression of value x (a variable) of type t.
 func (g *fmtGen) node(t types.Type, x string, depth int, methodsOK bool) string {
 	if g.refuse != "" {
 		return "nil"
+	}
+	if !methodsOK && unexportedStringer(t) {
+		name, _ := reflectName(t)
+		b := t.Underlying().(*types.Basic)
+		return g.hook + ".FmtLeaf(" + strconv.Quote(name) + ", " + b.Name() + "(" + x + "))"
 	}
 	if types.IsInterface(t) || !g.needs(t, depth, methodsOK, map[types.Type]bool{}) {
 		return g.leaf(t, x, depth)
