@@ -48,6 +48,7 @@
 //	             templates executed with cell types with String or Error
 //	reflectname  reflect.TypeOf(v).Name() and .String() of cell types give
 //	             the name; other uses of reflect.TypeOf on them are refused
+//	deepequal    reflect.DeepEqual of operands of different types is false
 //	fallthroughdefault  a switch with fallthrough and a default clause
 //	             not last is refused (the interpreter moves the default)
 //	initorder    an initializer calling a function that reads a variable
