@@ -78,7 +78,9 @@
 //	             of library struct literals, are converted by a call
 //	lastvalue    a last value holding cell types shows as fmt prints it
 //	ifaceeq      == and != of interface values compare held cell values
-//	mapkey       maps keyed by an interface of the cells are refused
+//	mapkey       maps keyed by an interface of the cells are refused, and
+//	             keys of types the interpreter cannot tell apart in maps
+//	             keyed by any
 //	multiassign  the operands of an assignment of several values are
 //	             parenthesized, so that each is assigned
 //	commaok      v, ok = m[k] and v, ok = x.(T) assign the zero value on a
