@@ -104,7 +104,8 @@
 //	errorsas     errors.Is/As/Unwrap through the engine's helpers, which see
 //	             cell error types and their Is, As and Unwrap methods
 //	errorseq     == and != between errors through the engine's helper
-//	assert       assertions to cell interfaces are refused
+//	assert       assertions to cell interfaces are refused, and to types
+//	             the interpreter cannot tell apart (int and type C int)
 //	defer        arguments evaluated at the defer; top-level loops' defers
 //	typeswitch   interface cases and cell types in type switches
 //	genlib       calls of the generic standard library (slices, maps,

@@ -32,6 +32,8 @@ func TestRefused(t *testing.T) {
 		{"reflect.DeepEqual with an interface operand when two cell types have the same structure", "import \"reflect\"\ntype A struct{ X int }\ntype B struct{ X int }\nvar v any = A{1}\nreflect.DeepEqual(v, B{1})", "compare the values after a type assertion"},
 		{"a map keyed by any indexed with a cell type of a basic underlying type", "type C int\nm := map[any]string{}\nm[C(1)] = \"c\"", "key the map by a concrete type"},
 		{"== of interface values when a cell type has a basic underlying type", "type C int\nx, y := any(C(1)), any(1)\n_ = x == y", "compare the concrete values"},
+		{"an assertion to a basic type when a cell type has it as underlying type", "type C int\nvar v any = C(1)\n_, ok := v.(int)\n_ = ok", "assert to an interface with a method"},
+		{"a type switch case of a basic type when a cell type has it as underlying type", "type C int\nfunc f(v any) { switch v.(type) { case int: } }", "switch on a method"},
 		{"min of a function-local type", "func f() { type L int; var a, b L; _ = min(a, b) }", "compare the values with if"},
 		{"clear of a type parameter", "func z[S ~[]int](s S) { clear(s) }\nfunc w[M map[int]int | map[int]bool](m M) { clear(m) }", "in a loop"},
 		{"a method value of a function-local type", "type X int\nfunc (X) M() {}\nfunc g() { type L struct{ X }; var l L; _ = l.M }", "copy it first"},
