@@ -19,8 +19,9 @@ import (
 // An assignment to os.Stdout is left as it is (the helper then returns
 // the assigned file), and so is os.Stdout as the writer of fmt.Fprint,
 // Fprintf and Fprintln, which the engine sends through its buffer anyway
-// (the file costs a read of the pipe before each write through fmt,
-// about 2.5 µs a line).
+// (the file costs a read of the pipe before each write through fmt:
+// 200,000 lines by goldp run took 0.48-0.51 s with it, 0.28-0.37 s
+// without, at load 2).
 func init() {
 	register(rule{"stdout", 1, kSelector, func(c *Checked) {
 		if c.sess == nil || c.sess.StdoutHook == "" {
