@@ -250,6 +250,18 @@ func (s *state) sep() {
 // (called anew) prints it as an operand, which differs from an element
 // only for pointers and nil interfaces.
 func (s *state) printLeaf(n *Node, depth int) {
+	if badVerb(s.verb, n.v) {
+		// fmt names the operand's type and prints it with %v, without
+		// its methods: %!d(main.Temp=1.5)
+		name := n.typ
+		if name == "" || strings.HasPrefix(name, "interface") {
+			name = reflect.TypeOf(n.v).String()
+		}
+		s.write("%!" + string(s.verb) + "(" + name + "=")
+		fmt.Fprintf(s.f, s.directive('v', false, true), n.v)
+		s.write(")")
+		return
+	}
 	if depth > 0 {
 		if n.v == nil {
 			if s.sharpV {
@@ -437,6 +449,30 @@ func (s *state) methodsApply(v any) bool {
 		return true
 	}
 	return false
+}
+
+// badVerb reports whether fmt rejects verb for a value of v's basic kind
+// (it prints %!verb(type=value) then); false for other kinds, which the
+// Node's other parts or fmt itself handle.
+func badVerb(verb rune, v any) bool {
+	if v == nil || verb == 'v' {
+		return false
+	}
+	ok := ""
+	switch reflect.ValueOf(v).Kind() {
+	case reflect.Bool:
+		ok = "t"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		ok = "bcdoOqxXU"
+	case reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		ok = "beEfFgGxX"
+	case reflect.String:
+		ok = "sqxX"
+	default:
+		return false
+	}
+	return !strings.ContainsRune(ok, verb)
 }
 
 // OpaqueVerb returns the first verb of format (T, p or w) that would

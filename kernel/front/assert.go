@@ -30,6 +30,15 @@ func init() {
 					}
 					if other := c.sameShape(named); other != "" {
 						c.refuse(ta, "the interpreter cannot tell "+named.Obj().Name()+" from "+other+" (same underlying type), so this assertion could succeed on a "+other+": give them different fields, or assert to an interface with a method only "+named.Obj().Name()+" has")
+						return true
+					}
+				}
+				// a cell type over a basic type and that basic type
+				// are one type to the interpreter (v.(int) held for a
+				// C(1)); assertions to the cell type are refused above
+				if named, _ := cellNamed(t); named == nil && isBasic(t) && c.hasCellTypes() && !c.inGeneric(ta.Pos()) {
+					if a, b := c.keyTwin(t); a != "" {
+						c.refuse(ta, "the interpreter cannot tell "+a+" from "+b+" (the same underlying type), so this assertion could succeed on the other: assert to an interface with a method, or convert the value before storing it")
 					}
 				}
 				return true

@@ -31,6 +31,8 @@
 //	faults       nil dereferences and integer divisions inside functions
 //	             checked before their statement, so panics name its line
 //	explicit     x := y[i] gets its type written out
+//	deftype      a type defined from a named type (type B A) is declared
+//	             with the underlying type, without A's methods
 //	constfold    constant divisions and shifts, and constant expressions
 //	             beyond int64, become their values
 //	promoted     methods promoted from an embedded interface are called
@@ -39,8 +41,12 @@
 //	             written out with their values
 //	jsontags     unexported fields of cell structs are hidden from
 //	             encoding/json and xml; embedded fields there are refused
+//	encodemethods  encoding/json and xml calls with values holding cell
+//	             types with MarshalJSON, MarshalText, ... are refused, and
+//	             templates executed with cell types with String or Error
 //	reflectname  reflect.TypeOf(v).Name() and .String() of cell types give
 //	             the name; other uses of reflect.TypeOf on them are refused
+//	deepequal    reflect.DeepEqual of operands of different types is false
 //	fallthroughdefault  a switch with fallthrough and a default clause
 //	             not last becomes a switch selecting the clause's index and
 //	             a switch on it (the interpreter moves the default)
@@ -57,6 +63,7 @@
 //	complexconst complex of constants of a package becomes its value
 //	builtins     min, max, clear; print and println to standard error
 //	methodvalue  method values of cell types bind a copy of the receiver
+//	             (of an embedded interface, its value)
 //	methodexpr   method expressions become function literals
 //	rangefunc    range over a function (Go 1.23 iterators) becomes a
 //	             call with the body as yield function
@@ -65,6 +72,8 @@
 //	             (an invalid byte advances the index by one)
 //	rangechan    range with a value over a slice or array of channels
 //	             becomes a range over the indexes
+//	selectbreak  a break inside a select names the select (the interpreter
+//	             ended the loop around it)
 //	loopvar      per-iteration loop variables (Go 1.22)
 //	callback     function literals handed to compiled code in loops
 //	ifaceloop    in loops, cell values converted to compiled interfaces
@@ -76,7 +85,9 @@
 //	             of library struct literals, are converted by a call
 //	lastvalue    a last value holding cell types shows as fmt prints it
 //	ifaceeq      == and != of interface values compare held cell values
-//	mapkey       maps keyed by an interface of the cells are refused
+//	mapkey       maps keyed by an interface of the cells are refused, and
+//	             keys of types the interpreter cannot tell apart in maps
+//	             keyed by any
 //	multiassign  the operands of an assignment of several values are
 //	             parenthesized, so that each is assigned
 //	commaok      v, ok = m[k] and v, ok = x.(T) assign the zero value on a
@@ -92,7 +103,7 @@
 //	fmtspread    a slice of interface values spread into fmt is passed one
 //	             element at a time
 //	fmtcell      %T, %#v, numeric verbs and String/Error of cell types in
-//	             fmt, also inside containers (fmttree.go, kernel/fmtval)
+//	             fmt and log, also inside containers (fmttree.go, kernel/fmtval)
 //	nilconv      a nil cell pointer converted to error is Go's non-nil
 //	             error (to another library interface: checked); typed
 //	             constant expressions converted to interfaces get their type
@@ -104,8 +115,8 @@
 //	assert       comma-ok assertions to cell interfaces (and, assertlib,
 //	             to library interfaces) test the cell types; the
 //	             single-value form v.(Shape) is refused; so are assertions
-//	             to a cell type of a basic kind on an interface that can
-//	             hold its underlying type
+//	             between types the interpreter cannot tell apart (int and
+//	             type C int) on an interface that can hold both
 //	defer        arguments evaluated at the defer; top-level loops' defers;
 //	             a deferred literal in a loop gets the loop's variables it
 //	             uses as arguments (refused if the loop changes them)

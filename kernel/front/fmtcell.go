@@ -21,6 +21,13 @@ import (
 //   - a numeric verb (%d, %f, %x on a type without String, ...) on a cell
 //     type with a basic underlying type formats the underlying value,
 //     which is what fmt does when no String or Format method applies;
+//   - a value whose String or Error is a method of the pointer only
+//     (fmt does not call it) is converted to its underlying type, or
+//     described as a tree when the method is promoted from an embedded
+//     field (the underlying struct would still promote it); a struct
+//     with such a method under a verb fmt applies to the fields (%d) is
+//     converted to its underlying type as well (the interpreter
+//     formatted its wrapper's fields);
 //   - an operand holding cell types with String or Error methods inside
 //     slices, arrays, maps, structs or pointers, %#v of cell types, %+v of
 //     cell structs with unexported fields, and values holding an empty
@@ -43,13 +50,30 @@ func init() {
 				return true
 			}
 			fn, ok := c.Info.Uses[sel.Sel].(*types.Func)
-			if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" {
+			if !ok || fn.Pkg() == nil {
 				return true
 			}
-			c.fmtCall(call, fn.Name(), sel)
+			switch fn.Pkg().Path() {
+			case "fmt":
+				c.fmtCall(call, fn.Name(), sel)
+			case "log":
+				// package log's functions and *log.Logger's methods
+				// format as fmt's do
+				if name, ok := logAsFmt[fn.Name()]; ok {
+					c.fmtCall(call, name, sel)
+				}
+			}
 			return true
 		})
 	}})
+}
+
+// logAsFmt maps the functions of package log to the fmt function that
+// formats their operands.
+var logAsFmt = map[string]string{
+	"Print": "Sprint", "Fatal": "Sprint", "Panic": "Sprint",
+	"Println": "Sprintln", "Fatalln": "Sprintln", "Panicln": "Sprintln",
+	"Printf": "Sprintf", "Fatalf": "Sprintf", "Panicf": "Sprintf",
 }
 
 // fmtCall checks one call of a fmt function.
@@ -214,7 +238,7 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 				// fmt calls the method: call it here, as the
 				// interpreter's fmt does not always.
 				if !strings.HasSuffix(name, "f") && name != "Println" && name != "Sprintln" && name != "Fprintln" && name != "Appendln" {
-					c.refuse(a, "fmt."+name+" of a value of a cell type with a "+m+" method: use Println or Printf (the interpreter's fmt does not call it reliably, and a string would change Print's spacing)")
+					c.refuse(a, c.src(call.Fun)+" of a value of a cell type with a "+m+" method: use Println or Printf (the interpreter's fmt does not call it reliably, and a string would change Print's spacing)")
 					return
 				}
 				if pt, ok := c.typeText(t); ok && isPointer(t) {
@@ -231,6 +255,21 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 			if !ptr && (hasMethod(named, "String") || hasMethod(named, "Error")) && strings.Contains("vsxXq", v) {
 				// only *T has the method: fmt prints the value's
 				// fields; strip the methods the interpreter would use.
+				if promotedMethod(named, "String") || promotedMethod(named, "Error") {
+					// the underlying struct still promotes it in
+					// the interpreter: describe the value
+					if v != "v" && v != "s" {
+						c.refuse(a, "fmt would not call the pointer method String of this value, promoted from an embedded field; the interpreter does: print its fields yourself, or use %v")
+						return
+					}
+					tree, why := c.fmtTree(a, t, flags, v)
+					if why != "" {
+						c.refuse(a, "fmt would not call the pointer method String of this value, promoted from an embedded field; the interpreter does, and the front end cannot describe the value ("+why+"): print its fields yourself")
+						return
+					}
+					c.replace(a, tree)
+					continue
+				}
 				u, ok := c.typeText(named.Underlying())
 				if !ok {
 					c.refuse(a, "fmt would not call the pointer method String of this value; the interpreter does: print its fields yourself")
@@ -241,14 +280,31 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 				continue
 			}
 			b, ok := named.Underlying().(*types.Basic)
+			if !ptr && !ok && (hasMethod(named, "String") || hasMethod(named, "Error")) {
+				// a verb fmt applies to the fields (%d): the
+				// interpreter formats its wrapper of a value with
+				// String or Error instead ({%!d(string=r) 5134464});
+				// strip the methods.
+				u, ok := c.typeText(named.Underlying())
+				if !ok || promotedMethod(named, "String") || promotedMethod(named, "Error") {
+					c.refuse(a, "the interpreter formats a value of a type with a String or Error method with %"+v+" by its own representation: print its fields yourself, or use %v")
+					return
+				}
+				c.insert(a.Pos(), "("+u+")(")
+				c.insert(a.End(), ")")
+				continue
+			}
 			if ptr || !ok {
 				continue
 			}
 			if !validVerb(b, v) {
 				// the interpreter names the underlying type in
-				// %!d(float64=1.5), Go the cell type (main.Temp)
-				c.refuse(a, "%"+v+" is not a verb for "+types.TypeString(t, func(p *types.Package) string { return p.Name() })+" (Go prints %!"+v+"(...)): use a verb of its kind ("+b.Name()+")")
-				return
+				// %!d(float64=1.5), Go the cell type (main.Temp):
+				// a leaf named by the cell type prints Go's text
+				if !c.replaceTree(a, t, flags, v) {
+					return
+				}
+				continue
 			}
 			if !hasMethods(named) {
 				continue
@@ -382,6 +438,14 @@ func declaresType(sc *types.Scope) bool {
 // hasMethods reports whether n or *n has methods.
 func hasMethods(n *types.Named) bool {
 	return types.NewMethodSet(types.NewPointer(n)).Len() > 0
+}
+
+// promotedMethod reports whether *n has the method name through an
+// embedded field (not declared on n).
+func promotedMethod(n *types.Named, name string) bool {
+	obj, index, _ := types.LookupFieldOrMethod(types.NewPointer(n), false, n.Obj().Pkg(), name)
+	_, isFunc := obj.(*types.Func)
+	return isFunc && len(index) > 1
 }
 
 // hasMethod reports whether the value or pointer method set of n has name.

@@ -27,10 +27,11 @@ import (
 // when the cell runs) panics naming the verb and the alternative.
 // Calls without a cell type with methods in the session are left alone.
 //
-// A method of a compiled type (log.Logger's Println) gets the
+// A method of a compiled type (slog.Logger's Info) gets the
 // interpreter's representation even for values passed one by one, so
 // such a call with a value that is or may hold a cell type in its ...any
-// parameter is refused, naming fmt.Sprint as the alternative.
+// parameter is refused, naming fmt.Sprint as the alternative; the
+// printing methods of *log.Logger format as fmt does and are fmtcell's.
 
 func init() {
 	register(rule{"fmtspread", 45, kCall, func(c *Checked) {
@@ -52,6 +53,9 @@ func init() {
 			}
 			sig := fn.Type().(*types.Signature)
 			if sig.Recv() != nil {
+				if _, ok := logAsFmt[fn.Name()]; ok && fn.Pkg().Path() == "log" && !call.Ellipsis.IsValid() {
+					return true // its operands are fmtcell's
+				}
 				c.methodAnyArgs(call, sig)
 				return true
 			}
@@ -152,7 +156,7 @@ func (c *Checked) methodAnyArgs(call *ast.CallExpr, sig *types.Signature) {
 			t = s.Elem()
 		}
 		if t != nil && (c.hasCellType(t) || types.IsInterface(t) && !compiledIface(t)) {
-			c.refuse(a, "a method of a compiled type gets values of cell types in its ...any parameter without their methods in the interpreter (log.Logger.Println would print their fields): format them first, logger.Print(fmt.Sprintln(...))")
+			c.refuse(a, "a method of a compiled type gets values of cell types in its ...any parameter without their methods in the interpreter (slog.Logger.Info would print their fields): format them first, with fmt.Sprintln(...)")
 			return
 		}
 	}

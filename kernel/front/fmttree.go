@@ -44,8 +44,8 @@ func (c *Checked) fmtTree(a ast.Expr, t types.Type, flags, v string) (string, st
 	if c.sess == nil || c.sess.FmtHook == "" {
 		return "", "no fmt helpers"
 	}
-	if !strings.Contains("vsqxXd", v) {
-		return "", "the verb %" + v
+	if !strings.Contains("vsqxXd", v) && !isBasic(t) {
+		return "", "the verb %" + v // a value of a basic kind is a leaf, for any verb
 	}
 	g := &fmtGen{c: c, hook: c.sess.FmtHook, verb: v,
 		sharp: v == "v" && strings.Contains(flags, "#"),
@@ -118,6 +118,9 @@ func (g *fmtGen) needs(t types.Type, depth int, methodsOK bool, seen map[types.T
 	if g.relevant(t, methodsOK) {
 		return true
 	}
+	if b, ok := t.Underlying().(*types.Basic); ok && isCell(t) && g.verb != "" && !validVerb(b, g.verb) {
+		return true // fmt names the cell type in %!d(main.N=4)
+	}
 	if isCell(t) && (g.sharp || g.plus) {
 		return true
 	}
@@ -138,6 +141,9 @@ func (g *fmtGen) needs(t types.Type, depth int, methodsOK bool, seen map[types.T
 			f := u.Field(i)
 			if !f.Exported() && (g.sharp || g.plus) {
 				return true // the interpreter renames unexported fields
+			}
+			if !f.Exported() && unexportedStringer(f.Type()) {
+				return true // the interpreter calls its String method
 			}
 			if g.needs(f.Type(), depth+1, f.Exported(), seen) {
 				return true
@@ -170,10 +176,26 @@ func (g *fmtGen) fail(why string) string {
 	return "nil"
 }
 
+// unexportedStringer reports whether t has a basic underlying type and a
+// String or Error method: in an unexported field fmt prints its value,
+// the interpreter called the method ({x 1s} for Go's {x 1000000000}).
+func unexportedStringer(t types.Type) bool {
+	if _, ok := t.Underlying().(*types.Basic); !ok {
+		return false
+	}
+	m := fmtMethods(t)
+	return m["String"] || m["Error"]
+}
+
 // node returns the Node expression of value x (a variable) of type t.
 func (g *fmtGen) node(t types.Type, x string, depth int, methodsOK bool) string {
 	if g.refuse != "" {
 		return "nil"
+	}
+	if !methodsOK && unexportedStringer(t) {
+		name, _ := reflectName(t)
+		b := t.Underlying().(*types.Basic)
+		return g.hook + ".FmtLeaf(" + strconv.Quote(name) + ", " + b.Name() + "(" + x + "))"
 	}
 	if types.IsInterface(t) || !g.needs(t, depth, methodsOK, map[types.Type]bool{}) {
 		return g.leaf(t, x, depth)
@@ -224,9 +246,7 @@ func (g *fmtGen) leaf(t types.Type, x string, depth int) string {
 	}
 	v := x
 	if b, ok := t.Underlying().(*types.Basic); ok {
-		if isCell(t) && !validVerb(b, g.verb) && g.lax == 0 {
-			return g.fail("%" + g.verb + " is not a verb for " + types.TypeString(t, func(p *types.Package) string { return p.Name() }))
-		}
+		// a verb fmt rejects names the cell type (kernel/fmtval)
 		if isCell(t) {
 			v = b.Name() + "(" + x + ")"
 		}
@@ -296,17 +316,9 @@ func (g *fmtGen) kind(t types.Type, x string, depth int) string {
 		}
 		return g.hook + ".FmtPtr(" + q + ", " + x + ", nil)"
 	case *types.Basic:
-		return g.leaf(types.Typ[u.Kind()], g.basicOf(t, u, x), depth)
+		return g.leaf(t, x, depth) // converted to u, named t
 	}
 	return g.fail("fmt of " + types.TypeString(t, nil) + " inside a value")
-}
-
-// basicOf converts x of a cell type with basic underlying type u.
-func (g *fmtGen) basicOf(t types.Type, u *types.Basic, x string) string {
-	if isCell(t) && !validVerb(u, g.verb) && g.lax == 0 {
-		g.fail("%" + g.verb + " is not a verb for " + types.TypeString(t, func(p *types.Package) string { return p.Name() }))
-	}
-	return u.Name() + "(" + x + ")"
 }
 
 // reflectName writes t as reflect (and so fmt's %#v and %T) names it.

@@ -19,7 +19,8 @@ import (
 //	a == b  →  func(x, y any) bool { if v, ok := x.(Sq); ok { w, ok := y.(Sq); return ok && v == w }; return x == y }(a, b)
 //
 // Comparisons of errors are errorseq's. Cell types of the same structure,
-// which the interpreter cannot tell apart, are refused.
+// which the interpreter cannot tell apart, are refused, also without
+// methods (type C int: any(C(1)) == any(1) was true).
 func init() {
 	register(rule{"ifaceeq", 66, kBinary, func(c *Checked) {
 		if !c.hasCellTypes() {
@@ -47,6 +48,21 @@ func init() {
 				if contains || crosses || atEnds {
 					return true // another rule's edit (errorseq's) holds it; edits inside are taken along
 				}
+			}
+			// values of types the interpreter cannot tell apart
+			// compare equal there (any(C(1)) == any(1))
+			var ta, tb string
+			switch {
+			case !types.IsInterface(tx):
+				ta, tb = c.keyTwin(tx)
+			case !types.IsInterface(ty):
+				ta, tb = c.keyTwin(ty)
+			default:
+				ta, tb = c.shapeTwins()
+			}
+			if ta != "" {
+				c.refuse(b, "the interpreter cannot tell "+ta+" from "+tb+" (the same structure) when it compares interface values: compare the concrete values (v, ok := x.(T))")
+				return false
 			}
 			cands, why := c.eqCandidates(tx, ty, b.Pos())
 			if why != "" {

@@ -11,6 +11,12 @@ import (
 // interp.valueInterface"; keyed by any, the same values work. Indexing
 // such a map, or a literal of one with elements, is refused, naming
 // map[any]V as the alternative.
+//
+// Keyed by any, a value of a cell type is the same key as a value of
+// another type of the same structure (type C int: m[C(1)] and m[1] were
+// one entry): indexing such a map with a value of a type that has such a
+// twin in the session, or with an interface value when the session has
+// twins, is refused.
 func init() {
 	register(rule{"mapkey", 8, 0, func(c *Checked) {
 		if !c.hasCellTypes() {
@@ -39,7 +45,64 @@ func init() {
 				c.refuse(n, "the interpreter cannot use values of an interface of the cells ("+named.Obj().Name()+") as map keys: key the map by any (map[any]V) or by a concrete type")
 				return false
 			}
+			// keys of types the interpreter cannot tell apart are the
+			// same key there (C(1) and 1, A{1} and B{1})
+			var keys []ast.Expr
+			switch n := n.(type) {
+			case *ast.IndexExpr:
+				keys = []ast.Expr{n.Index}
+			case *ast.CompositeLit:
+				for _, e := range n.Elts {
+					if kv, ok := e.(*ast.KeyValueExpr); ok {
+						keys = append(keys, kv.Key)
+					}
+				}
+			}
+			for _, k := range keys {
+				if a, b := c.keyTwin(c.typeOf(k)); a != "" {
+					c.refuse(k, "the interpreter cannot tell "+a+" from "+b+" (the same structure) in a map keyed by an interface: key the map by a concrete type, or by a string naming the type and value")
+					return false
+				}
+			}
 			return true
 		})
 	}})
+}
+
+// keyTwin returns, for a key of type t in a map keyed by an interface, a
+// type and another the interpreter cannot tell apart from it ("" if
+// none): a cell type of a basic underlying type and that basic type, a
+// basic type and a cell type over it, two cell types of one structure;
+// for an interface key, any such pair of the session.
+func (c *Checked) keyTwin(t types.Type) (string, string) {
+	if t == nil {
+		return "", ""
+	}
+	if types.IsInterface(t) {
+		return c.shapeTwins()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && isCell(n) {
+		if b, ok := n.Underlying().(*types.Basic); ok {
+			return n.Obj().Name(), b.Name()
+		}
+		if other := c.sameShape(n); other != "" {
+			return n.Obj().Name(), other
+		}
+		return "", ""
+	}
+	b, ok := t.(*types.Basic)
+	if !ok {
+		return "", ""
+	}
+	scope := c.sessionScope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		if u, ok := tn.Type().Underlying().(*types.Basic); ok && types.Identical(u, types.Default(b)) {
+			return types.Default(b).String(), name
+		}
+	}
+	return "", ""
 }

@@ -44,6 +44,13 @@ func init() {
 					return true // binds &x: the interpreter reads the same variable
 				}
 			}
+			path, viaIface := embeddedPath(s.Recv(), s.Index()) // rule promoted
+			if viaIface {
+				// bind the embedded interface's value (what Go
+				// evaluates): the interpreter crashed on the method
+				// value of an interface field of a parameter
+				recvT = embeddedIface(s.Recv(), s.Index())
+			}
 			rt, ok1 := c.typeText(recvT)
 			ft, ok2 := c.typeText(c.typeOf(sel))
 			if !ok1 || !ok2 {
@@ -51,7 +58,11 @@ func init() {
 				return true
 			}
 			r := c.temp("r")
-			path, _ := embeddedPath(s.Recv(), s.Index()) // rule promoted
+			if viaIface {
+				c.insert(sel.Pos(), "func("+r+" "+rt+") "+ft+" { return "+r+"."+sel.Sel.Name+" }(")
+				c.replaceRange(c.off(sel.X.End()), c.off(sel.End()), path+")")
+				return true
+			}
 			c.insert(sel.Pos(), "func("+r+" "+rt+") "+ft+" { return "+r+path+"."+sel.Sel.Name+" }(")
 			c.replaceRange(c.off(sel.X.End()), c.off(sel.End()), ")")
 			return true

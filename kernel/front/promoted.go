@@ -52,3 +52,23 @@ func embeddedPath(recv types.Type, index []int) (path string, ok bool) {
 	}
 	return path, ok
 }
+
+// embeddedIface returns the type of the embedded interface field that
+// index walks through from recv (embeddedPath's last field).
+func embeddedIface(recv types.Type, index []int) types.Type {
+	t := recv
+	for _, i := range index[:len(index)-1] {
+		if p, isPtr := t.Underlying().(*types.Pointer); isPtr {
+			t = p.Elem()
+		}
+		st, isStruct := t.Underlying().(*types.Struct)
+		if !isStruct || i >= st.NumFields() {
+			return nil
+		}
+		t = st.Field(i).Type()
+		if types.IsInterface(t) {
+			return t
+		}
+	}
+	return nil
+}

@@ -47,6 +47,15 @@ func (c *Checked) typeSwitch(ts *ast.TypeSwitchStmt) {
 			if t == nil || c.Info.Types[e].IsNil() {
 				continue
 			}
+			if n, _ := cellNamed(t); n == nil && isBasic(t) && c.hasCellTypes() && !c.inGeneric(ts.Pos()) {
+				// a cell type over a basic type and that basic
+				// type are one type to the interpreter (cases of
+				// the cell type are refused below)
+				if a, b := c.keyTwin(t); a != "" {
+					c.refuse(e, "the interpreter cannot tell "+a+" from "+b+" (the same underlying type): switch on a method, or convert before switching")
+					return
+				}
+			}
 			named, _ := cellNamed(t)
 			switch {
 			case types.IsInterface(t) && named != nil:
@@ -337,4 +346,34 @@ func (c *Checked) ptrOnly(t types.Type) []string {
 		}
 	}
 	return out
+}
+
+// isBasic reports whether t's underlying type is a basic type.
+func isBasic(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Basic)
+	return ok
+}
+
+// inGeneric reports whether p is inside a generic function of the cell
+// (whose instances rule monomorph checks).
+func (c *Checked) inGeneric(p token.Pos) bool {
+	for _, d := range c.File.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Pos() <= p && p < fd.End() {
+			return fd.Type.TypeParams != nil || fd.Recv != nil && len(fd.Recv.List) > 0 && recvGeneric(fd.Recv.List[0].Type)
+		}
+	}
+	return false
+}
+
+// recvGeneric reports whether a receiver type expression has type
+// parameters (T[K]).
+func recvGeneric(e ast.Expr) bool {
+	if s, ok := e.(*ast.StarExpr); ok {
+		e = s.X
+	}
+	switch e.(type) {
+	case *ast.IndexExpr, *ast.IndexListExpr:
+		return true
+	}
+	return false
 }
