@@ -166,7 +166,7 @@ func TestHelpLimits(t *testing.T) {
 	if e := s.fail("var v any = 2\n_, ok := v.(Tag)\n_ = ok"); !strings.Contains(e.Message, "make Tag a struct") {
 		t.Errorf("assertion to a cell type of a basic kind: %+v", e)
 	}
-	if e := s.fail("f := \"%T\"\nfmt.Sprintf(f, long[:1]...)"); !strings.Contains(e.Message, "pass the values one by one") {
+	if e := s.fail("f := \"%T\"\nfmt.Sprintf(f, long[:1]...)"); !strings.Contains(e.Message, "print the type's name yourself") {
 		t.Errorf("%%T of a spread cell value: %+v", e)
 	}
 	s.out.Reset()

@@ -475,14 +475,17 @@ func badVerb(verb rune, v any) bool {
 	return !strings.ContainsRune(ok, verb)
 }
 
-// OpaqueVerb returns the first verb of format (T, p or w) that would
-// consume one of args that is a Node, or 0. fmt answers those verbs from
-// the operand's dynamic type without calling Format, so for a Node it
-// would print *fmtval.Node, its address or %!w(...) instead of what the
-// described value gives; the caller refuses such a call. Directives are
-// read as fmt reads them: flags, a width and a precision that may be *
-// (an operand of their own), explicit argument indexes [n] and %%.
-func OpaqueVerb(format string, args []any) rune {
+// OpaqueVerb returns the first directive of format ("T", "p", "w" or
+// "#v") that fmt would answer for one of args from its dynamic type
+// alone, where that gives another text than Go: a Node (fmt would print
+// *fmtval.Node, its address or %!w(...) instead of what the described
+// value gives), or, for %T and %#v, a value the interpreter represents by
+// its structure (a type whose name holds "struct {": a cell struct type
+// loses its name). "" if there is none; the caller stops the cell then.
+// Directives are read as fmt reads them: flags, a width and a precision
+// that may be * (an operand of their own), explicit argument indexes [n]
+// and %%.
+func OpaqueVerb(format string, args []any) string {
 	arg := 0
 	// index reads an explicit argument index [n] at format[i], if any
 	index := func(i int) int {
@@ -516,7 +519,9 @@ func OpaqueVerb(format string, args []any) rune {
 			continue
 		}
 		i++
+		sharp := false
 		for i < len(format) && strings.IndexByte("+-# 0", format[i]) >= 0 {
+			sharp = sharp || format[i] == '#'
 			i++
 		}
 		i = number(i)
@@ -532,14 +537,25 @@ func OpaqueVerb(format string, args []any) rune {
 		if v == '%' {
 			continue
 		}
-		if v == 'T' || v == 'p' || v == 'w' {
-			if arg >= 0 && arg < len(args) {
-				if _, ok := args[arg].(*Node); ok {
-					return v
+		if arg >= 0 && arg < len(args) {
+			_, node := args[arg].(*Node)
+			switch {
+			case node && (v == 'T' || v == 'p' || v == 'w'):
+				return string(v)
+			case !node && (v == 'T' || v == 'v' && sharp) && structural(args[arg]):
+				if v == 'v' {
+					return "#v"
 				}
+				return "T"
 			}
 		}
 		arg++
 	}
-	return 0
+	return ""
+}
+
+// structural reports whether reflect names a's type by a structure
+// holding a struct type ("struct { S float64 }", "[]*struct { ... }").
+func structural(a any) bool {
+	return a != nil && strings.Contains(reflect.TypeOf(a).String(), "struct {")
 }

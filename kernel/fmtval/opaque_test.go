@@ -7,25 +7,28 @@ func TestOpaqueVerb(t *testing.T) {
 	for _, c := range []struct {
 		format string
 		args   []any
-		want   rune
+		want   string
 	}{
-		{"%v %T", []any{n, 2}, 0},
-		{"%v %T", []any{2, n}, 'T'},
-		{"%T", []any{n}, 'T'},
-		{"%p", []any{n}, 'p'},
-		{"%w", []any{n}, 'w'},
-		{"%%T %v", []any{n}, 0},
-		{"%*d %T", []any{3, 1, n}, 'T'},
-		{"%*.*f %T", []any{3, 1, 2.5, n}, 'T'},
-		{"%[2]T %v", []any{n, 1}, 0},
-		{"%[2]v %[1]T", []any{n, 1}, 'T'},
-		{"%[1]*d %T", []any{3, n}, 0}, // * takes [1], d the Node, T nothing
-		{"%[1]*d %T", []any{3, 1, n}, 'T'},
-		{"%-8.3[1]T", []any{n}, 'T'},
-		{"%é %T", []any{1, n}, 'T'},
-		{"%v", []any{n}, 0},
-		{"%T", []any{1}, 0},
-		{"trailing %", []any{n}, 0},
+		{"%v %T", []any{n, 2}, ""},
+		{"%v %T", []any{2, n}, "T"},
+		{"%T", []any{n}, "T"},
+		{"%p", []any{n}, "p"},
+		{"%w", []any{n}, "w"},
+		{"%%T %v", []any{n}, ""},
+		{"%*d %T", []any{3, 1, n}, "T"},
+		{"%*.*f %T", []any{3, 1, 2.5, n}, "T"},
+		{"%[2]T %v", []any{n, 1}, ""},
+		{"%[2]v %[1]T", []any{n, 1}, "T"},
+		{"%[1]*d %T", []any{3, n}, ""}, // * takes [1], d the Node, T nothing
+		{"%[1]*d %T", []any{3, 1, n}, "T"},
+		{"%-8.3[1]T", []any{n}, "T"},
+		{"%é %T", []any{1, n}, "T"},
+		{"%v", []any{n}, ""},
+		{"%T", []any{1}, ""},
+		{"trailing %", []any{n}, ""},
+		{"%T %#v", []any{1, struct{ S int }{1}}, "#v"},
+		{"%v %T", []any{struct{ S int }{1}, []*struct{ S int }{}}, "T"},
+		{"%+v %#v", []any{struct{ S int }{1}, 2}, ""},
 	} {
 		if got := OpaqueVerb(c.format, c.args); got != c.want {
 			t.Errorf("OpaqueVerb(%q) = %q, want %q", c.format, got, c.want)

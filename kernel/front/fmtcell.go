@@ -34,17 +34,21 @@ import (
 //     interface (or one of the cells) are handed to fmt as a
 //     kernel/fmtval tree the front end describes from the static type
 //     (fmttree.go), which formats as fmt formats the Go value;
+//   - with a format known only when the cell runs, operands of interface
+//     type are described for %v (dynFunc) and the call checks, when it
+//     runs, that no %T, %p or %w takes a description (dynamicFormat);
 //   - refused: %T or %#v of an interface when cells declared types, and
-//     what the tree cannot describe exactly (a cell type with a String
-//     method inside an any, a Format method inside a value, verbs fmt
-//     rejects with the cell type's name).
+//     what the tree cannot describe exactly (a cell type the interpreter
+//     cannot tell from another inside an any, a Format method inside a
+//     value).
 func init() {
 	register(rule{"fmtcell", 50, kCall, func(c *Checked) {
-		c.walk(func(n ast.Node, _ []ast.Node) bool {
+		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok {
 				return true
 			}
+			_, stmt := stack[len(stack)-1].(*ast.ExprStmt)
 			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 			if !ok {
 				return true
@@ -55,12 +59,12 @@ func init() {
 			}
 			switch fn.Pkg().Path() {
 			case "fmt":
-				c.fmtCall(call, fn.Name(), sel)
+				c.fmtCall(call, fn.Name(), sel, stmt)
 			case "log":
 				// package log's functions and *log.Logger's methods
 				// format as fmt's do
 				if name, ok := logAsFmt[fn.Name()]; ok {
-					c.fmtCall(call, name, sel)
+					c.fmtCall(call, name, sel, stmt)
 				}
 			}
 			return true
@@ -76,8 +80,9 @@ var logAsFmt = map[string]string{
 	"Printf": "Sprintf", "Fatalf": "Sprintf", "Panicf": "Sprintf",
 }
 
-// fmtCall checks one call of a fmt function.
-func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr) {
+// fmtCall checks one call of a fmt function (or of log's that formats as
+// fmt's name does); stmt: the call is a statement of its own.
+func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr, stmt bool) {
 	first := 0 // index of the first formatted operand
 	switch name {
 	case "Print", "Println", "Sprint", "Sprintln":
@@ -105,12 +110,7 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 		tv := c.Info.Types[f]
 		if tv.Value == nil || tv.Value.Kind() != constant.String {
 			// a format only known when the cell runs
-			for _, a := range args {
-				if c.hasCellType(c.typeOf(a)) {
-					c.refuse(f, "the front end checks fmt's verbs on cell types only with a constant format: write the format as a string literal")
-					return
-				}
-			}
+			c.dynamicFormat(call, first, stmt && name != "Sprintf" && name != "Errorf" && name != "Appendf")
 			return
 		}
 		format = constant.StringVal(tv.Value)

@@ -20,7 +20,7 @@ import (
 // pass as they are:
 //
 //	fmt.Printf(f, args...)  →
-//	func(p0 string, a []any) (int, error) { b := make([]any, len(a)); for i, x := range a { b[i] = D(x) }; if v := H.FmtOpaque(p0, b); v != 0 { panic(...) }; return fmt.Printf(p0, b...) }(f, args)
+//	func(p0 string, a []any) (int, error) { b := make([]any, len(a)); for i, x := range a { b[i] = D(x) }; if v := H.FmtOpaque(p0, b); v != "" { panic(...) }; return fmt.Printf(p0, b...) }(f, args)
 //
 // A Node cannot stand for the value under %T, %p and %w, which fmt
 // answers from the operand's dynamic type, so such a format (known only
@@ -93,7 +93,8 @@ func (c *Checked) describeSpread(call *ast.CallExpr, fn *types.Func, sig *types.
 		c.refuse(call.Args[len(call.Args)-1], "fmt does not call the methods of cell types in a slice spread into "+fn.Pkg().Name()+"."+name+" in the interpreter, and "+why+": pass the values one by one")
 		return
 	}
-	if d == "" {
+	printf := strings.HasSuffix(name, "f") && sig.Params().Len() >= 2
+	if d == "" && !printf {
 		return
 	}
 	var params, fixed, args []string
@@ -125,16 +126,122 @@ func (c *Checked) describeSpread(call *ast.CallExpr, fn *types.Func, sig *types.
 	if len(results) > 0 {
 		s.WriteString("(" + strings.Join(results, ", ") + ") ")
 	}
-	s.WriteString("{ " + b + " := make([]any, len(" + a + ")); for " + i + ", " + x + " := range " + a + " { " + b + "[" + i + "] = " + d + "(" + x + ") }; ")
-	if strings.HasSuffix(name, "f") && n >= 2 {
+	if d != "" {
+		s.WriteString("{ " + b + " := make([]any, len(" + a + ")); for " + i + ", " + x + " := range " + a + " { " + b + "[" + i + "] = " + d + "(" + x + ") }; ")
+	} else {
+		s.WriteString("{ " + b + " := " + a + "; ")
+	}
+	if printf {
 		v := c.temp("v")
-		msg := strconv.Quote("goldp: this format's %") + " + string(" + v + ") + " + strconv.Quote(" takes a value of a cell type from the slice spread into "+fn.Pkg().Name()+"."+name+", which the interpreter cannot hand to fmt as it is: pass the values one by one")
-		s.WriteString("if " + v + " := " + c.sess.FmtHook + ".FmtOpaque(" + fixed[n-2] + ", " + b + "); " + v + " != 0 { panic(" + msg + ") }; ")
+		msg := strconv.Quote("goldp: this format's %") + " + " + v + " + " + strconv.Quote(" takes a value of a cell type from the slice spread into "+fn.Pkg().Name()+"."+name+", which the interpreter cannot format with it: print the type's name yourself, or use %v")
+		s.WriteString("if " + v + " := " + c.sess.FmtHook + ".FmtOpaque(" + fixed[n-2] + ", " + b + "); " + v + " != \"\" { panic(" + msg + ") }; ")
 	}
 	if len(results) > 0 {
 		s.WriteString("return ")
 	}
 	s.WriteString(c.src(call.Fun) + "(" + strings.Join(append(fixed, b+"..."), ", ") + ") }(" + strings.Join(args, ", ") + ")")
+	c.replace(call, s.String())
+}
+
+// dynamicFormat rewrites call, of a printf-like function whose format
+// (the argument before first) is known only when the cell runs, when an
+// operand is of a cell type (or holds one) or of an interface type that
+// may hold one: the operands pass through a function literal that
+// describes them for %v (fmtTreeFunc, dynFunc; the Nodes apply the verb
+// the format gives them) and checks, as describeSpread does, that no %T,
+// %#v, %p or %w takes a description or a value the interpreter names by
+// its structure. drop: the call is a statement whose results no one
+// uses (the engine would show a literal's as the cell's value).
+func (c *Checked) dynamicFormat(call *ast.CallExpr, first int, drop bool) {
+	if c.sess == nil || c.sess.FmtHook == "" || !c.hasCellTypes() {
+		return
+	}
+	args := call.Args[first:]
+	descs := make([]string, len(args))
+	found := false
+	for i, a := range args {
+		t := c.typeOf(a)
+		if t != nil && !types.IsInterface(t) && (c.hasCellType(t) || looseIface(t)) {
+			// described for %v: the Node applies the verb given
+			d, why := c.fmtTreeFunc(t, "", "v")
+			if why != "" {
+				c.refuse(a, "the front end cannot describe this value of a cell type for a format known only when the cell runs ("+why+"): write the format as a string literal")
+				return
+			}
+			descs[i], found = d, true
+			continue
+		}
+		if t == nil || !types.IsInterface(t) || compiledIface(t) {
+			continue
+		}
+		d, why := c.dynFunc(t, "", "v", call.Pos(), false)
+		if why != "" {
+			c.refuse(a, "the interpreter prints a value of a cell type held by an interface without its methods, and "+why+": print it through a variable of its own type")
+			return
+		}
+		// a value of a cell type without methods is not described,
+		// but %T and %#v of it are checked when the cell runs
+		descs[i], found = d, true
+	}
+	sig, ok := c.typeOf(call.Fun).(*types.Signature)
+	if !found || !ok {
+		return
+	}
+	var params, fixed, pass, elems []string
+	param := func(t types.Type, a ast.Expr) (string, bool) {
+		if b, ok := t.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+			t = types.Default(t)
+			if b.Kind() == types.UntypedNil {
+				t = types.Universe.Lookup("any").Type()
+			}
+		}
+		tt, ok := c.typeText(t)
+		if !ok {
+			return "", false
+		}
+		p := c.temp("p")
+		params = append(params, p+" "+tt)
+		pass = append(pass, c.text(c.off(a.Pos()), c.off(a.End())))
+		return p, true
+	}
+	for i := 0; i < first; i++ {
+		p, ok := param(sig.Params().At(i).Type(), call.Args[i])
+		if !ok {
+			return
+		}
+		fixed = append(fixed, p)
+	}
+	for i, a := range args {
+		p, ok := param(c.typeOf(a), a)
+		if !ok {
+			return
+		}
+		if descs[i] != "" {
+			p = descs[i] + "(" + p + ")"
+		}
+		elems = append(elems, p)
+	}
+	var results []string
+	for i := 0; i < sig.Results().Len() && !drop; i++ {
+		t, ok := c.typeText(sig.Results().At(i).Type())
+		if !ok {
+			return
+		}
+		results = append(results, t)
+	}
+	b, v := c.temp("b"), c.temp("v")
+	var s strings.Builder
+	s.WriteString("func(" + strings.Join(params, ", ") + ") ")
+	if len(results) > 0 {
+		s.WriteString("(" + strings.Join(results, ", ") + ") ")
+	}
+	s.WriteString("{ " + b + " := []any{" + strings.Join(elems, ", ") + "}; ")
+	msg := strconv.Quote("goldp: this format's %") + " + " + v + " + " + strconv.Quote(" takes a value of a cell type held by an interface, which the interpreter cannot format with it: print the type's name yourself, or use %v")
+	s.WriteString("if " + v + " := " + c.sess.FmtHook + ".FmtOpaque(" + fixed[first-1] + ", " + b + "); " + v + " != \"\" { panic(" + msg + ") }; ")
+	if len(results) > 0 {
+		s.WriteString("return ")
+	}
+	s.WriteString(c.src(call.Fun) + "(" + strings.Join(append(fixed, b+"..."), ", ") + ") }(" + strings.Join(pass, ", ") + ")")
 	c.replace(call, s.String())
 }
 

@@ -41,6 +41,17 @@ type fmtGen struct {
 // fmtTree returns the expression that replaces operand a (of type t)
 // formatted with flags and verb v, or why it cannot.
 func (c *Checked) fmtTree(a ast.Expr, t types.Type, flags, v string) (string, string) {
+	fn, why := c.fmtTreeFunc(t, flags, v)
+	if why != "" {
+		return "", why
+	}
+	return fn + "(" + c.text(c.off(a.Pos()), c.off(a.End())) + ")", ""
+}
+
+// fmtTreeFunc returns the function literal (func(x T) *H.FmtNode) that
+// describes a value of type t formatted with flags and verb v, or why it
+// cannot.
+func (c *Checked) fmtTreeFunc(t types.Type, flags, v string) (string, string) {
 	if c.sess == nil || c.sess.FmtHook == "" {
 		return "", "no fmt helpers"
 	}
@@ -59,7 +70,7 @@ func (c *Checked) fmtTree(a ast.Expr, t types.Type, flags, v string) (string, st
 	if g.refuse != "" {
 		return "", g.refuse
 	}
-	return "func(" + x + " " + tt + ") *" + g.hook + ".FmtNode { return " + body + " }(" + c.text(c.off(a.Pos()), c.off(a.End())) + ")", ""
+	return "func(" + x + " " + tt + ") *" + g.hook + ".FmtNode { return " + body + " }", ""
 }
 
 // fmtMethods are the methods of t's method set fmt calls, by name.
