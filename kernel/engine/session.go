@@ -278,6 +278,7 @@ func (s *Session) runtimeExports() interp.Exports {
 			"FmtStruct":  reflect.ValueOf(fmtval.Struct),
 			"FmtPtr":     reflect.ValueOf(fmtval.Ptr),
 			"FmtOpaque":  reflect.ValueOf(fmtval.OpaqueVerb),
+			"FmtType":    reflect.ValueOf(fmtval.TypeName),
 			"Implements": reflect.ValueOf(rtImplements),
 		},
 	}

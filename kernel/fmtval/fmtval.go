@@ -451,6 +451,32 @@ func (s *state) methodsApply(v any) bool {
 	return false
 }
 
+// TypeName returns the name fmt's %T gives v's type when the cells' struct
+// types are known by name: pairs alternate a zero value of a cell type,
+// which the interpreter hands compiled code as a value of its structure
+// (struct { S float64 }), and the type's name (main.Sq). Each structure in
+// reflect's name of v's type is replaced by its name, longest first, so
+// that []struct { S float64 } becomes []main.Sq and a struct holding
+// another is named as a whole. The caller passes only struct types of
+// which no two have the same structure.
+func TypeName(v any, pairs ...any) string {
+	if v == nil {
+		return "<nil>"
+	}
+	type pair struct{ structure, name string }
+	var ps []pair
+	for i := 0; i+1 < len(pairs); i += 2 {
+		name, _ := pairs[i+1].(string)
+		ps = append(ps, pair{reflect.TypeOf(pairs[i]).String(), name})
+	}
+	sort.SliceStable(ps, func(i, j int) bool { return len(ps[i].structure) > len(ps[j].structure) })
+	s := reflect.TypeOf(v).String()
+	for _, p := range ps {
+		s = strings.ReplaceAll(s, p.structure, p.name)
+	}
+	return s
+}
+
 // badVerb reports whether fmt rejects verb for a value of v's basic kind
 // (it prints %!verb(type=value) then); false for other kinds, which the
 // Node's other parts or fmt itself handle.

@@ -141,7 +141,11 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 		flags, v := verb[:len(verb)-1], verb[len(verb)-1:]
 		if types.IsInterface(t) {
 			if v == "T" && c.hasCellTypes() && lit != nil {
-				if e, ok := c.dynTypeName(a, t, sel); ok {
+				e, ok := c.dynTypeName(a, t, sel)
+				if !ok && t.Underlying().(*types.Interface).Empty() {
+					e, ok = c.structTypeName(a, t, call.Pos())
+				}
+				if ok {
 					newVerbs[i] = flags + "s"
 					c.replace(a, e)
 					changed = true
@@ -374,6 +378,10 @@ func runtimeName(t types.Type) string {
 		return "[" + strconv.FormatInt(t.Len(), 10) + "]" + runtimeName(t.Elem())
 	case *types.Map:
 		return "map[" + runtimeName(t.Key()) + "]" + runtimeName(t.Elem())
+	case *types.Struct:
+		if s, ok := reflectName(t); ok {
+			return s // struct { A []main.E }, as reflect spaces it
+		}
 	}
 	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
 }

@@ -647,6 +647,57 @@ func (c *Checked) dynTypeName(a ast.Expr, t types.Type, fmtSel *ast.SelectorExpr
 	return b.String(), true
 }
 
+// structTypeName returns the expression that replaces operand a of an
+// empty interface type t under %T (then %s) when every type the cells
+// declare is a struct type, no two of the same structure, and none is
+// generic: a value of a cell type with methods that the interpreter boxed
+// is found by comma-ok assertions, any other value is named by
+// fmtval.TypeName, which replaces the structures reflect prints for the
+// cells' types by their names ([]struct { S float64 } is []main.Sq).
+func (c *Checked) structTypeName(a ast.Expr, t types.Type, at token.Pos) (string, bool) {
+	if c.sess == nil || c.sess.FmtHook == "" {
+		return "", false
+	}
+	tt, ok := c.assertedText(t)
+	if !ok {
+		return "", false
+	}
+	scope := c.sessionScope()
+	x := c.temp("tv")
+	var asserts, pairs []string
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 {
+			return "", false
+		}
+		if _, ok := named.Underlying().(*types.Struct); !ok || c.sameShape(named) != "" {
+			return "", false
+		}
+		if c.Fset.File(tn.Pos()) == c.Fset.File(c.File.Pos()) && tn.Pos() > at && !c.inFuncDecl(at) {
+			return "", false // declared after the statement
+		}
+		nt, ok1 := c.typeText(named)
+		rn, ok2 := reflectName(named)
+		if !ok1 || !ok2 {
+			return "", false
+		}
+		if hasMethods(named) {
+			asserts = append(asserts,
+				"if _, ok := "+x+".("+nt+"); ok { return "+strconv.Quote(rn)+" }; ",
+				"if _, ok := "+x+".(*"+nt+"); ok { return "+strconv.Quote("*"+rn)+" }; ")
+		}
+		pairs = append(pairs, "*new("+nt+")", strconv.Quote(rn))
+	}
+	if len(pairs) == 0 {
+		return "", false
+	}
+	return "func(" + x + " " + tt + ") string { " + strings.Join(asserts, "") + "return " + c.sess.FmtHook + ".FmtType(" + x + ", " + strings.Join(pairs, ", ") + ") }(" + c.text(c.off(a.Pos()), c.off(a.End())) + ")", true
+}
+
 // dynFunc returns a function literal (func(x I) any) for values of an
 // empty interface or an interface of the cells I = t: the interpreter
 // hands fmt the value it holds without its methods (a Shape holding a
