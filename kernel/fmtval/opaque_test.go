@@ -35,3 +35,30 @@ func TestOpaqueVerb(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeName gives TypeName values as the interpreter hands them over:
+// of unnamed struct types.
+func TestTypeName(t *testing.T) {
+	type sq = struct{ S float64 }
+	type e = struct {
+		N []sq
+		M map[string]*sq
+	}
+	pairs := []any{sq{}, "main.Sq", e{}, "main.E"}
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{nil, "<nil>"},
+		{1, "int"},
+		{sq{}, "main.Sq"},
+		{[]*sq{}, "[]*main.Sq"},
+		{map[string]e{}, "map[string]main.E"},
+		{struct{ A []e }{}, "struct { A []main.E }"},
+		{struct{ A []sq }{}, "struct { A []main.Sq }"},
+	} {
+		if got := TypeName(c.v, pairs...); got != c.want {
+			t.Errorf("TypeName(%T) = %q, want %q", c.v, got, c.want)
+		}
+	}
+}
