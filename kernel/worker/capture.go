@@ -52,11 +52,18 @@ func captureFd() (*os.File, error) {
 // itself (see Main).
 func stderrPipe() (r, w *os.File, err error) {
 	var p [2]int
-	if err := syscall.Pipe(p[:]); err != nil { // Pipe2 is Linux's only
+	// Pipe2 is Linux's only; ForkLock keeps a process the cells start
+	// from inheriting the pipe between Pipe and CloseOnExec
+	syscall.ForkLock.RLock()
+	err = syscall.Pipe(p[:])
+	if err == nil {
+		syscall.CloseOnExec(p[0])
+		syscall.CloseOnExec(p[1])
+	}
+	syscall.ForkLock.RUnlock()
+	if err != nil {
 		return nil, nil, err
 	}
-	syscall.CloseOnExec(p[0])
-	syscall.CloseOnExec(p[1])
 	growPipe(p[1])
 	syscall.SetNonblock(p[0], true)
 	return os.NewFile(uintptr(p[0]), "stderr-capture"), os.NewFile(uintptr(p[1]), "/dev/stderr"), nil
