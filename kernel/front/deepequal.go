@@ -25,12 +25,8 @@ func init() {
 			if !ok || len(call.Args) != 2 {
 				return true
 			}
-			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-			if !ok {
-				return true
-			}
-			fn, ok := c.Info.Uses[sel.Sel].(*types.Func)
-			if !ok || fn.FullName() != "reflect.DeepEqual" {
+			fn, _ := c.selectedFunc(call)
+			if fn == nil || fn.FullName() != "reflect.DeepEqual" {
 				return true
 			}
 			tx, ty := c.typeOf(call.Args[0]), c.typeOf(call.Args[1])

@@ -50,12 +50,8 @@ var encodeMethodNames = map[bool][]string{
 // encodeMethods refuses an encoder or decoder call whose operand's type
 // holds a cell type with an encoding method.
 func (c *Checked) encodeMethods(call *ast.CallExpr) {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return
-	}
-	fn, ok := c.Info.Uses[sel.Sel].(*types.Func)
-	if !ok || !encodings[fn.FullName()] {
+	fn, _ := c.selectedFunc(call)
+	if fn == nil || !encodings[fn.FullName()] {
 		return
 	}
 	name := fn.FullName()
@@ -190,12 +186,8 @@ func (c *Checked) sessionMethod(method func(*types.Named) string) (string, strin
 // ("tax 3.5" for Go's "tax $3.50"). Other methods the template calls
 // fail loudly (can't evaluate field).
 func (c *Checked) templateMethods(call *ast.CallExpr) {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return
-	}
-	fn, ok := c.Info.Uses[sel.Sel].(*types.Func)
-	if !ok {
+	fn, _ := c.selectedFunc(call)
+	if fn == nil {
 		return
 	}
 	data := -1
@@ -234,12 +226,8 @@ func (c *Checked) templateMethods(call *ast.CallExpr) {
 // MarshalText, MarshalJSON are what its handlers call), or an interface
 // that may hold one.
 func (c *Checked) slogMethods(call *ast.CallExpr) {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return
-	}
-	fn, ok := c.Info.Uses[sel.Sel].(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "log/slog" || fn.Type().(*types.Signature).Recv() != nil {
+	fn, _ := c.selectedFunc(call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "log/slog" || fn.Type().(*types.Signature).Recv() != nil {
 		return
 	}
 	any := func(n *types.Named) string {

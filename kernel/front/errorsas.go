@@ -512,12 +512,8 @@ func (c *Checked) refuseErrorsAs() {
 		if !ok || len(call.Args) != 2 {
 			return true
 		}
-		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok {
-			return true
-		}
-		fn, ok := c.Info.Uses[sel.Sel].(*types.Func)
-		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "errors" || fn.Name() != "As" {
+		fn, _ := c.selectedFunc(call)
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "errors" || fn.Name() != "As" {
 			return true
 		}
 		if c.hasCellType(c.typeOf(call.Args[1])) {

@@ -49,12 +49,8 @@ func init() {
 				return true
 			}
 			_, stmt := stack[len(stack)-1].(*ast.ExprStmt)
-			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-			if !ok {
-				return true
-			}
-			fn, ok := c.Info.Uses[sel.Sel].(*types.Func)
-			if !ok || fn.Pkg() == nil {
+			fn, sel := c.selectedFunc(call)
+			if fn == nil || fn.Pkg() == nil {
 				return true
 			}
 			switch fn.Pkg().Path() {

@@ -43,12 +43,8 @@ func init() {
 			if !ok || len(call.Args) == 0 {
 				return true
 			}
-			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-			if !ok {
-				return true
-			}
-			fn, ok := c.Info.Uses[sel.Sel].(*types.Func)
-			if !ok || fn.Pkg() == nil || fn.Pkg().Path() == mainPath {
+			fn, _ := c.selectedFunc(call)
+			if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() == mainPath {
 				return true
 			}
 			sig := fn.Type().(*types.Signature)

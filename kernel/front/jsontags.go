@@ -129,12 +129,8 @@ var encodings = map[string]bool{
 // encodingEmbedded refuses an encoder or decoder call of a value whose
 // type holds a cell struct with an embedded field.
 func (c *Checked) encodingEmbedded(call *ast.CallExpr) {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return
-	}
-	fn, ok := c.Info.Uses[sel.Sel].(*types.Func)
-	if !ok || !encodings[fn.FullName()] {
+	fn, _ := c.selectedFunc(call)
+	if fn == nil || !encodings[fn.FullName()] {
 		return
 	}
 	for _, a := range call.Args {

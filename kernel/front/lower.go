@@ -345,3 +345,18 @@ func (c *Checked) overlapsEdit(e ast.Node) bool {
 	}
 	return false
 }
+
+// selectedFunc returns the function or method a call names through a
+// selector (fmt.Println, lg.Printf, errors.As) with the selector, or nil
+// when it calls something else.
+func (c *Checked) selectedFunc(call *ast.CallExpr) (*types.Func, *ast.SelectorExpr) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, nil
+	}
+	fn, _ := c.Info.Uses[sel.Sel].(*types.Func)
+	if fn == nil {
+		return nil, nil
+	}
+	return fn, sel
+}

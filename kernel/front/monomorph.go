@@ -330,12 +330,8 @@ func (c *Checked) site(id *ast.Ident, n ast.Node) bool {
 // callsFmtOnTypeParams reports whether call is a call of fmt or errors
 // with an argument whose type involves a type parameter.
 func (c *Checked) callsFmtOnTypeParams(call *ast.CallExpr) bool {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	fn, ok := c.Info.Uses[sel.Sel].(*types.Func)
-	if !ok || fn.Pkg() == nil || (fn.Pkg().Path() != "fmt" && fn.Pkg().Path() != "errors") {
+	fn, _ := c.selectedFunc(call)
+	if fn == nil || fn.Pkg() == nil || (fn.Pkg().Path() != "fmt" && fn.Pkg().Path() != "errors") {
 		return false
 	}
 	for _, a := range call.Args {
