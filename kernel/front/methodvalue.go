@@ -44,12 +44,12 @@ func init() {
 					return true // binds &x: the interpreter reads the same variable
 				}
 			}
-			path, viaIface := embeddedPath(s.Recv(), s.Index()) // rule promoted
-			if viaIface {
+			path, iface := embeddedPath(s.Recv(), s.Index()) // rule promoted
+			if iface != nil {
 				// bind the embedded interface's value (what Go
 				// evaluates): the interpreter crashed on the method
 				// value of an interface field of a parameter
-				recvT = embeddedIface(s.Recv(), s.Index())
+				recvT = iface
 			}
 			rt, ok1 := c.typeText(recvT)
 			ft, ok2 := c.typeText(c.typeOf(sel))
@@ -58,7 +58,7 @@ func init() {
 				return true
 			}
 			r := c.temp("r")
-			if viaIface {
+			if iface != nil {
 				c.insert(sel.Pos(), "func("+r+" "+rt+") "+ft+" { return "+r+"."+sel.Sel.Name+" }(")
 				c.replaceRange(c.off(sel.X.End()), c.off(sel.End()), path+")")
 				return true

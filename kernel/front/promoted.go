@@ -21,8 +21,7 @@ func init() {
 			if s == nil || s.Kind() == types.FieldVal || len(s.Index()) < 2 {
 				return true
 			}
-			path, ok := embeddedPath(s.Recv(), s.Index())
-			if ok {
+			if path, iface := embeddedPath(s.Recv(), s.Index()); iface != nil {
 				c.insert(sel.X.End(), path)
 			}
 			return true
@@ -31,8 +30,9 @@ func init() {
 }
 
 // embeddedPath writes the embedded fields that index walks from recv, as
-// ".A.B", when one of them is an interface; ok is false otherwise.
-func embeddedPath(recv types.Type, index []int) (path string, ok bool) {
+// ".A.B", up to the first that is an interface, and returns that
+// interface type (the path's last field); iface is nil when none is.
+func embeddedPath(recv types.Type, index []int) (path string, iface types.Type) {
 	t := recv
 	for _, i := range index[:len(index)-1] {
 		if p, isPtr := t.Underlying().(*types.Pointer); isPtr {
@@ -40,35 +40,14 @@ func embeddedPath(recv types.Type, index []int) (path string, ok bool) {
 		}
 		st, isStruct := t.Underlying().(*types.Struct)
 		if !isStruct || i >= st.NumFields() {
-			return "", false
+			return "", nil
 		}
 		f := st.Field(i)
 		path += "." + f.Name()
 		t = f.Type()
 		if types.IsInterface(t) {
-			ok = true
-			break
+			return path, t
 		}
 	}
-	return path, ok
-}
-
-// embeddedIface returns the type of the embedded interface field that
-// index walks through from recv (embeddedPath's last field).
-func embeddedIface(recv types.Type, index []int) types.Type {
-	t := recv
-	for _, i := range index[:len(index)-1] {
-		if p, isPtr := t.Underlying().(*types.Pointer); isPtr {
-			t = p.Elem()
-		}
-		st, isStruct := t.Underlying().(*types.Struct)
-		if !isStruct || i >= st.NumFields() {
-			return nil
-		}
-		t = st.Field(i).Type()
-		if types.IsInterface(t) {
-			return t
-		}
-	}
-	return nil
+	return path, nil
 }
