@@ -68,7 +68,7 @@ func (r *planner) varDecl(it *PlanItem, d *ast.GenDecl) {
 					}
 					t := r.text(it, it.Off(v.Pos()), it.Off(v.End()))
 					if typ != "" && len(vs.Values) == len(vs.Names) {
-						t = "(" + typ + ")(" + t + ")"
+						t = r.convert(typ, vs.Names[i].Name, v, t)
 					}
 					b.WriteString(t)
 				}
@@ -165,7 +165,7 @@ func (r *planner) varDefine(it *PlanItem, d *ast.GenDecl) {
 				}
 				t := r.text(it, it.Off(v.Pos()), it.Off(v.End()))
 				if typ != "" {
-					t = "(" + typ + ")(" + t + ")"
+					t = r.convert(typ, vs.Names[i].Name, v, t)
 				}
 				b.WriteString(t)
 			}
@@ -182,6 +182,31 @@ func (r *planner) varDefine(it *PlanItem, d *ast.GenDecl) {
 
 // multiValue reports whether a spec of d declares several variables from
 // one multi-value expression.
+// convert writes the conversion of value t to the declared type typ of
+// the variable name, which a var declaration becoming an assignment
+// needs. To an interface with methods, the value is converted by a call
+// whose parameter has the interface type, as rule ifaceconv writes an
+// explicit conversion: the interpreter's own conversion of a value of a
+// cell type fails ("var e error = p" with p a *E: reflect.Set: value of
+// type *struct {...} is not assignable to type error). The call is Go's
+// conversion for any value assignable to typ but nil, which becomes the
+// zero value *new(typ) (the interpreter fails on (error)(nil): "type nil
+// does not implement interface error").
+func (r *planner) convert(typ, name string, v ast.Expr, t string) string {
+	if id, ok := ast.Unparen(v).(*ast.Ident); ok && id.Name == "nil" {
+		return "*new(" + typ + ")" // the interpreter fails on (error)(nil) and on the call
+	}
+	if obj, ok := r.c.Pkg.Scope().Lookup(name).(*types.Var); ok {
+		if iface, ok := obj.Type().Underlying().(*types.Interface); ok && iface.NumMethods() > 0 {
+			if _, param := obj.Type().(*types.TypeParam); !param {
+				p := r.c.temp("cv")
+				return "(func(" + p + " " + typ + ") " + typ + " { return " + p + " })(" + t + ")"
+			}
+		}
+	}
+	return "(" + typ + ")(" + t + ")"
+}
+
 func multiValue(d *ast.GenDecl) bool {
 	for _, sp := range d.Specs {
 		if vs := sp.(*ast.ValueSpec); len(vs.Names) > 1 && len(vs.Values) == 1 {

@@ -296,8 +296,10 @@ func isNamedOrPtrNamed(t types.Type) bool {
 }
 
 // registerErrorTypes registers the Is, As and Unwrap methods of the error
-// types the cell declares or adds methods to, after the cell's last
-// declaration, and refuses two error types of the cells with the same
+// types the cell declares or adds methods to, after the last declaration
+// of those types (a later declaration of another type, after statements
+// that use errors.Is, would leave those statements without them), and
+// refuses two error types of the cells with the same
 // underlying type when one of them has such methods.
 func (c *Checked) registerErrorTypes() {
 	any := false
@@ -313,15 +315,14 @@ func (c *Checked) registerErrorTypes() {
 		return // most cells declare no type and no method
 	}
 	var names []string
-	seen := map[string]bool{}
-	last := -1
+	ends := map[string]int{} // the end of each name's last declaration
 	add := func(name string, end token.Pos) {
-		if !seen[name] {
-			seen[name] = true
+		if _, seen := ends[name]; !seen {
 			names = append(names, name)
+			ends[name] = -1
 		}
-		if o := c.off(end); o > last {
-			last = o
+		if o := c.off(end); o > ends[name] {
+			ends[name] = o
 		}
 	}
 	for _, d := range c.File.Decls {
@@ -356,6 +357,7 @@ func (c *Checked) registerErrorTypes() {
 		return
 	}
 	var regs []string
+	last := -1 // the end of the last declaration of a registered type
 	for _, name := range names {
 		tn, ok := c.Pkg.Scope().Lookup(name).(*types.TypeName)
 		if !ok || tn.IsAlias() {
@@ -407,6 +409,7 @@ func (c *Checked) registerErrorTypes() {
 				continue
 			}
 			regs = append(regs, c.sess.ErrorsHook+".ErrorType((*"+rt+")(nil), "+is+", "+as+", "+unwrap+", "+unwrapN+")")
+			last = max(last, ends[name])
 		}
 	}
 	if len(regs) == 0 || last < 0 {
