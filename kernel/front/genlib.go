@@ -382,7 +382,10 @@ func (c *Checked) genlibPlan(call *ast.CallExpr, stack []ast.Node) *genPlan {
 		if !ok {
 			return nil
 		}
-		if tv.Value == nil && !tv.IsNil() && types.Identical(tv.Type, pt) {
+		// an instance of a generic library type (iter.Seq[string]) is
+		// written as its underlying type, which the interpreter has
+		pt = genResultType(pt)
+		if tv.Value == nil && !tv.IsNil() && types.Identical(genResultType(tv.Type), pt) {
 			continue
 		}
 		t, ok := c.typeText(pt)
