@@ -159,14 +159,7 @@ def test_nb_run_keeps_stdout_stderr_order(goldp, tmp_path):
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     nb = nbformat.read(str(tmp_path / "o.ipynb"), as_version=4)
-    merged = []
-    for o in nb.cells[0].outputs:
-        if o.output_type != "stream":
-            continue
-        if merged and merged[-1][0] == o.name:
-            merged[-1] = (o.name, merged[-1][1] + o.text)
-        else:
-            merged.append((o.name, o.text))
+    merged = merged_streams(nb.cells[0].outputs)
     assert merged == [("stdout", "a\n"), ("stderr", "b\n"), ("stdout", "c\n"),
                       ("stderr", "d\ne\n"), ("stdout", "f\n")], merged
 
