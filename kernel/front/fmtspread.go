@@ -107,35 +107,51 @@ func (c *Checked) describeSpread(call *ast.CallExpr, fn *types.Func, sig *types.
 			fixed = append(fixed, p)
 		}
 	}
+	a := strings.Fields(params[n-1])[0]
+	b, i, x := c.temp("b"), c.temp("i"), c.temp("x")
+	body := b + " := " + a
+	if d != "" {
+		body = b + " := make([]any, len(" + a + ")); for " + i + ", " + x + " := range " + a + " { " + b + "[" + i + "] = " + d + "(" + x + ") }"
+	}
+	format := ""
+	if printf {
+		format = fixed[n-2]
+	}
+	c.replaceByLiteral(call, sig, stmt, params, fixed, args, b, body, format, "from the slice spread into "+fn.Pkg().Name()+"."+name)
+}
+
+// replaceByLiteral replaces call (of a function of fmt or log with sig)
+// by the call of a function literal on pass, the arguments' texts: its
+// parameters are params (fixed are those passed on as they are), its
+// results sig's (none when drop), its body is body, which fills the
+// []any b, then, when format names the format parameter, the check that
+// no %T, %#v, %p or %w of format takes a description in b (the panic
+// says which operand: what), and the call of the function with fixed and
+// b spread.
+func (c *Checked) replaceByLiteral(call *ast.CallExpr, sig *types.Signature, drop bool, params, fixed, pass []string, b, body, format, what string) {
 	var results []string
-	for i := 0; i < sig.Results().Len() && !stmt; i++ {
+	for i := 0; i < sig.Results().Len() && !drop; i++ {
 		t, ok := c.typeText(sig.Results().At(i).Type())
 		if !ok {
 			return
 		}
 		results = append(results, t)
 	}
-	a := strings.Fields(params[n-1])[0]
-	b, i, x := c.temp("b"), c.temp("i"), c.temp("x")
 	var s strings.Builder
 	s.WriteString("func(" + strings.Join(params, ", ") + ") ")
 	if len(results) > 0 {
 		s.WriteString("(" + strings.Join(results, ", ") + ") ")
 	}
-	if d != "" {
-		s.WriteString("{ " + b + " := make([]any, len(" + a + ")); for " + i + ", " + x + " := range " + a + " { " + b + "[" + i + "] = " + d + "(" + x + ") }; ")
-	} else {
-		s.WriteString("{ " + b + " := " + a + "; ")
-	}
-	if printf {
+	s.WriteString("{ " + body + "; ")
+	if format != "" {
 		v := c.temp("v")
-		msg := strconv.Quote("goldp: this format's %") + " + " + v + " + " + strconv.Quote(" takes a value of a cell type from the slice spread into "+fn.Pkg().Name()+"."+name+", which the interpreter cannot format with it: print the type's name yourself, or use %v")
-		s.WriteString("if " + v + " := " + c.sess.FmtHook + ".FmtOpaque(" + fixed[n-2] + ", " + b + "); " + v + " != \"\" { panic(" + msg + ") }; ")
+		msg := strconv.Quote("goldp: this format's %") + " + " + v + " + " + strconv.Quote(" takes a value of a cell type "+what+", which the interpreter cannot format with it: print the type's name yourself, or use %v")
+		s.WriteString("if " + v + " := " + c.sess.FmtHook + ".FmtOpaque(" + format + ", " + b + "); " + v + " != \"\" { panic(" + msg + ") }; ")
 	}
 	if len(results) > 0 {
 		s.WriteString("return ")
 	}
-	s.WriteString(c.src(call.Fun) + "(" + strings.Join(append(fixed, b+"..."), ", ") + ") }(" + strings.Join(args, ", ") + ")")
+	s.WriteString(c.src(call.Fun) + "(" + strings.Join(append(fixed, b+"..."), ", ") + ") }(" + strings.Join(pass, ", ") + ")")
 	c.replace(call, s.String())
 }
 
@@ -217,28 +233,8 @@ func (c *Checked) dynamicFormat(call *ast.CallExpr, first int, drop bool) {
 		}
 		elems = append(elems, p)
 	}
-	var results []string
-	for i := 0; i < sig.Results().Len() && !drop; i++ {
-		t, ok := c.typeText(sig.Results().At(i).Type())
-		if !ok {
-			return
-		}
-		results = append(results, t)
-	}
-	b, v := c.temp("b"), c.temp("v")
-	var s strings.Builder
-	s.WriteString("func(" + strings.Join(params, ", ") + ") ")
-	if len(results) > 0 {
-		s.WriteString("(" + strings.Join(results, ", ") + ") ")
-	}
-	s.WriteString("{ " + b + " := []any{" + strings.Join(elems, ", ") + "}; ")
-	msg := strconv.Quote("goldp: this format's %") + " + " + v + " + " + strconv.Quote(" takes a value of a cell type held by an interface, which the interpreter cannot format with it: print the type's name yourself, or use %v")
-	s.WriteString("if " + v + " := " + c.sess.FmtHook + ".FmtOpaque(" + fixed[first-1] + ", " + b + "); " + v + " != \"\" { panic(" + msg + ") }; ")
-	if len(results) > 0 {
-		s.WriteString("return ")
-	}
-	s.WriteString(c.src(call.Fun) + "(" + strings.Join(append(fixed, b+"..."), ", ") + ") }(" + strings.Join(pass, ", ") + ")")
-	c.replace(call, s.String())
+	b := c.temp("b")
+	c.replaceByLiteral(call, sig, drop, params, fixed, pass, b, b+" := []any{"+strings.Join(elems, ", ")+"}", fixed[first-1], "held by an interface")
 }
 
 // methodAnyArgs refuses a call of a compiled method with a variadic
