@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"os/exec"
 	"regexp"
@@ -245,5 +246,40 @@ func TestScriptLogIsDefault(t *testing.T) {
 	}
 	if got, want := strings.TrimSuffix(string(out), "PASS\n"), "level=INFO msg=hello\nlevel=INFO msg=x n=1\n"; got != want {
 		t.Errorf("stdout %q, want %q", got, want)
+	}
+}
+
+// In the kernel (no GoPanicExits) the cells' log functions are the
+// process's default logger too: slog.SetDefault in one cell sends the next
+// cell's log.Println through its handler, log.SetFlags applies to
+// log.Default(), and log.Fatal ends the cell with an error after printing
+// (go run prints the same four lines, then exits with status 1).
+func TestKernelLogIsDefault(t *testing.T) {
+	defer slog.SetDefault(slog.Default())
+	p := newPipeOut(t)
+	s, err := New(Options{Stdout: p.w, Stderr: p.w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := []string{
+		"log.SetFlags(0)\nlog.Default().Println(\"plain\")",
+		"import \"log/slog\"\nh := slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{ReplaceAttr: func(g []string, a slog.Attr) slog.Attr {\n\tif a.Key == \"time\" {\n\t\treturn slog.Attr{}\n\t}\n\treturn a\n}})\nslog.SetDefault(slog.New(h))\nlog.Print(\"hello\")",
+		"log.Println(\"x\")",
+	}
+	for _, c := range cells {
+		if _, err := s.Execute(context.Background(), c, pipePublisher{p.w}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "plain\nlevel=INFO msg=hello\nlevel=INFO msg=x\n"
+	if got := p.waitFor(want); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if _, err := s.Execute(context.Background(), "log.Fatal(\"boom\")", pipePublisher{p.w}); err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Errorf("log.Fatal: %v", err)
+	}
+	want += "level=INFO msg=boom\n"
+	if got := p.waitFor(want); got != want {
+		t.Errorf("after log.Fatal: got %q, want %q", got, want)
 	}
 }

@@ -247,36 +247,41 @@ func (s *Session) outExports() interp.Exports {
 		// any other key with the directory "fmt" adds to package fmt.
 		"fmt/fmt_": {"Fprint": fprint, "Fprintf": fprintf, "Fprintln": fprintln},
 	}
+	// log.Fatal and its kin exit with status 1 in a script, as in a
+	// compiled program; in the kernel they panic with the message, which
+	// ends the cell with an error instead of killing the worker.
+	fatal := func(msg string) { panic(msg) }
 	if s.opts.GoPanicExits {
-		lg := logExports(s.stderr, exit)
-		for _, n := range []string{"Fatal", "Fatalf", "Fatalln", "Panic", "Panicf", "Panicln", "Print", "Printf", "Println"} {
-			mt[lg[n]] = symbols.MapTypes[reflect.ValueOf(log.Print)]
-		}
-		ex["log/log"] = lg
+		fatal = func(string) { exit(1) }
 	}
+	lg := logExports(s.stderr, fatal)
+	for _, n := range []string{"Fatal", "Fatalf", "Fatalln", "Panic", "Panicf", "Panicln", "Print", "Printf", "Println"} {
+		mt[lg[n]] = symbols.MapTypes[reflect.ValueOf(log.Print)]
+	}
+	ex["log/log"] = lg
 	return ex
 }
 
-// logExports is package log for a session that owns the process (a
-// script): log.Fatal and its kin print and exit with status 1, as in a
-// compiled program, where yaegi makes them panic. The package-level
-// functions share the process's default logger, set to write on w, so
-// that log.SetFlags, SetPrefix and SetOutput apply to Fatal too, and
-// slog.SetDefault sends the cells' log.Print through its handler, as it
-// does in Go.
-func logExports(w io.Writer, exit func(int)) map[string]reflect.Value {
+// logExports is package log for the cells: the package-level functions
+// share the process's default logger, set to write on w (the session's
+// standard error, which flushes buffered fmt output first), so that
+// log.SetFlags, SetPrefix and SetOutput apply to every one of them and to
+// log.Default(), and slog.SetDefault sends the cells' log.Print through
+// its handler, as it does in Go. (yaegi would give them a logger of its
+// own.) Fatal, Fatalf and Fatalln print, then call fatal with the message.
+func logExports(w io.Writer, fatal func(msg string)) map[string]reflect.Value {
 	l := log.Default()
 	l.SetOutput(w)
 	l.SetFlags(log.LstdFlags)
 	l.SetPrefix("")
-	fatal := func(s string) {
+	fatalOut := func(s string) {
 		l.Output(3, s)
-		exit(1)
+		fatal(s)
 	}
 	return map[string]reflect.Value{
-		"Fatal":     reflect.ValueOf(func(v ...any) { fatal(fmt.Sprint(v...)) }),
-		"Fatalf":    reflect.ValueOf(func(f string, v ...any) { fatal(fmt.Sprintf(f, v...)) }),
-		"Fatalln":   reflect.ValueOf(func(v ...any) { fatal(fmt.Sprintln(v...)) }),
+		"Fatal":     reflect.ValueOf(func(v ...any) { fatalOut(fmt.Sprint(v...)) }),
+		"Fatalf":    reflect.ValueOf(func(f string, v ...any) { fatalOut(fmt.Sprintf(f, v...)) }),
+		"Fatalln":   reflect.ValueOf(func(v ...any) { fatalOut(fmt.Sprintln(v...)) }),
 		"Flags":     reflect.ValueOf(l.Flags),
 		"Output":    reflect.ValueOf(l.Output),
 		"Panic":     reflect.ValueOf(l.Panic),
