@@ -21,6 +21,8 @@ func (s *Session) commit(c *Checked, defined func(string) bool) {
 	for _, fd := range c.methods {
 		methods[recvBase(fd)+"."+fd.Name.Name] = fd
 	}
+	s.anon |= c.anon
+	s.printsIface |= c.printsIface
 	if defined == nil {
 		// no interpreter reports what ran (Ran): the imports ran
 		s.Ran(&Chunk{Imports: c.imports})

@@ -92,8 +92,8 @@ func (c *Checked) structText(st *types.Struct) (string, bool) {
 		}
 		b.WriteString(tt)
 		tag := st.Tag(i)
-		if !f.Exported() && !f.Embedded() && f.Name() != "_" && (c.sess == nil || !c.sess.plainFields) {
-			tag = strings.TrimSpace(`json:"-" xml:"-" ` + withoutKeys(tag, "json", "xml"))
+		if c.hidden(f) {
+			tag = hiddenTag(tag)
 		}
 		switch {
 		case tag == "":

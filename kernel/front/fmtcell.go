@@ -168,7 +168,7 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 			}
 			continue
 		}
-		if !c.hasCellType(t) && !hasLibraryInstance(t) {
+		if !c.hasCellType(t) && !hasLibraryInstance(t) && !c.anonFields(t, flags, v) {
 			if strings.Contains("vsqxXd", v) && c.hasCellTypes() && looseIface(t) {
 				// an interface inside the value may hold a cell
 				// type fmt prints differently: describe it, which
@@ -316,6 +316,50 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 	if changed {
 		c.replace(lit, strconv.Quote(rewriteVerbs(format, newVerbs)))
 	}
+}
+
+// anonFields reports whether t holds a struct type written in the cells
+// without a name (struct{ k int }) whose unexported fields fmt prints
+// differently from the interpreter, which made them exported: their names
+// (%+v, %#v, and %T, which the interpreter also prints with the tags of
+// rule jsontags), or the value of one with a basic underlying type and a
+// String or Error method (fmt cannot call it on an unexported field, the
+// interpreter did: {1s} for Go's {1000000000}).
+func (c *Checked) anonFields(t types.Type, flags, v string) bool {
+	names := v == "T" || v == "v" && strings.ContainsAny(flags, "+#")
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type, depth int) bool
+	walk = func(t types.Type, depth int) bool {
+		if seen[t] {
+			return false
+		}
+		seen[t] = true
+		if _, ok := types.Unalias(t).(*types.Named); ok {
+			return false // compiled, or a cell type (described already)
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Slice:
+			return walk(u.Elem(), depth+1)
+		case *types.Array:
+			return walk(u.Elem(), depth+1)
+		case *types.Map:
+			return walk(u.Key(), depth+1) || walk(u.Elem(), depth+1)
+		case *types.Pointer:
+			return (depth == 0 || v == "T") && walk(u.Elem(), depth+1)
+		case *types.Struct:
+			for i := 0; i < u.NumFields(); i++ {
+				f := u.Field(i)
+				if !f.Exported() && f.Pkg() != nil && f.Pkg().Path() == mainPath && (names || unexportedStringer(f.Type())) {
+					return true
+				}
+				if walk(f.Type(), depth+1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(t, 0)
 }
 
 // pure reports whether evaluating e has no effect (so it may be dropped).

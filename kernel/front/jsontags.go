@@ -24,9 +24,10 @@ import (
 // (without a json name tag) is refused.
 func init() {
 	register(rule{"jsontags", 5, 0, func(c *Checked) {
-		c.walk(func(n ast.Node, _ []ast.Node) bool {
+		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.StructType:
+				c.noteAnon(n, stack)
 				if c.sess == nil || !c.sess.plainFields {
 					c.hideUnexported(n)
 				}
@@ -61,8 +62,7 @@ func (c *Checked) hideUnexported(st *ast.StructType) {
 			}
 			old = s
 		}
-		tag := withoutKeys(old, "json", "xml")
-		tag = strings.TrimSpace(`json:"-" xml:"-" ` + tag)
+		tag := hiddenTag(old)
 		lit := "`" + tag + "`"
 		if strings.Contains(tag, "`") {
 			lit = strconv.Quote(tag)
@@ -73,6 +73,98 @@ func (c *Checked) hideUnexported(st *ast.StructType) {
 			c.insert(f.Type.End(), " "+lit)
 		}
 	}
+}
+
+// hiddenTag is the tag rule jsontags gives an unexported field whose tag
+// was old.
+func hiddenTag(old string) string {
+	return strings.TrimSpace(`json:"-" xml:"-" ` + withoutKeys(old, "json", "xml"))
+}
+
+// hidden reports whether rule jsontags tags field f of a struct type
+// written in the cells.
+func (c *Checked) hidden(f *types.Var) bool {
+	return !f.Exported() && !f.Embedded() && f.Name() != "_" && f.Pkg() != nil && f.Pkg().Path() == mainPath &&
+		(c.sess == nil || !c.sess.plainFields)
+}
+
+// withTags returns t with the tags rule jsontags gave the unexported
+// fields of the struct types written in the cells, so that the text of a
+// type the front end writes (types.TypeString) names the type the
+// interpreter built from the cell: struct types that differ in a tag are
+// different types to it (a function literal taking map[string]struct{ lo,
+// hi float64 } failed with "reflect: Call using ... as type ..."). Named
+// types are written by name and kept.
+func (c *Checked) withTags(t types.Type) types.Type {
+	switch u := t.(type) {
+	case *types.Struct:
+		fields := make([]*types.Var, u.NumFields())
+		tags := make([]string, u.NumFields())
+		changed := false
+		for i := range fields {
+			f := u.Field(i)
+			ft := c.withTags(f.Type())
+			tags[i] = u.Tag(i)
+			if c.hidden(f) {
+				tags[i] = hiddenTag(tags[i])
+			}
+			if ft != f.Type() || tags[i] != u.Tag(i) {
+				changed = true
+				f = types.NewField(f.Pos(), f.Pkg(), f.Name(), ft, f.Embedded())
+			}
+			fields[i] = f
+		}
+		if changed {
+			return types.NewStruct(fields, tags)
+		}
+	case *types.Pointer:
+		if e := c.withTags(u.Elem()); e != u.Elem() {
+			return types.NewPointer(e)
+		}
+	case *types.Slice:
+		if e := c.withTags(u.Elem()); e != u.Elem() {
+			return types.NewSlice(e)
+		}
+	case *types.Array:
+		if e := c.withTags(u.Elem()); e != u.Elem() {
+			return types.NewArray(e, u.Len())
+		}
+	case *types.Chan:
+		if e := c.withTags(u.Elem()); e != u.Elem() {
+			return types.NewChan(u.Dir(), e)
+		}
+	case *types.Map:
+		k, e := c.withTags(u.Key()), c.withTags(u.Elem())
+		if k != u.Key() || e != u.Elem() {
+			return types.NewMap(k, e)
+		}
+	case *types.Signature:
+		if u.TypeParams().Len() > 0 {
+			return t
+		}
+		p, r := c.tupleWithTags(u.Params()), c.tupleWithTags(u.Results())
+		if p != u.Params() || r != u.Results() {
+			return types.NewSignatureType(nil, nil, nil, p, r, u.Variadic())
+		}
+	}
+	return t
+}
+
+func (c *Checked) tupleWithTags(t *types.Tuple) *types.Tuple {
+	vars := make([]*types.Var, t.Len())
+	changed := false
+	for i := range vars {
+		v := t.At(i)
+		if vt := c.withTags(v.Type()); vt != v.Type() {
+			v = types.NewParam(v.Pos(), v.Pkg(), v.Name(), vt)
+			changed = true
+		}
+		vars[i] = v
+	}
+	if !changed {
+		return t
+	}
+	return types.NewTuple(vars...)
 }
 
 // withoutKeys removes the key:"value" pairs of keys from a struct tag

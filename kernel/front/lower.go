@@ -232,7 +232,7 @@ func (c *Checked) typeText(t types.Type) (string, bool) {
 	}
 	ok := true
 	renamed := c.sess != nil && (len(c.sess.redef.internal) > 0 || c.redef != nil)
-	s := types.TypeString(t, func(p *types.Package) string {
+	s := types.TypeString(c.withTags(t), func(p *types.Package) string {
 		if p.Path() == mainPath {
 			if renamed {
 				return renameMark

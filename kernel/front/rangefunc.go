@@ -500,7 +500,7 @@ func (c *Checked) typeTextAt(t types.Type, pos token.Pos) (string, bool) {
 		return "", false
 	}
 	found := true
-	s := types.TypeString(t, func(p *types.Package) string {
+	s := types.TypeString(c.withTags(t), func(p *types.Package) string {
 		if p.Path() == mainPath {
 			return ""
 		}

@@ -116,12 +116,14 @@ type Session struct {
 	pending   *Checked                // the last checked cell, not yet committed
 	// generics holds the templates of the cells' generic functions and
 	// types, instances the names of the instances made (see monomorph.go).
-	generics   map[string]*generic
-	instances  map[string]string
-	instCount  int
-	genVersion int
-	redef      redefState // sources of declarations, redefined types (redefine.go)
-	vm         vmState    // what the interpreter has (chunks.go)
+	generics    map[string]*generic
+	instances   map[string]string
+	instCount   int
+	genVersion  int
+	anon        anonKinds  // what the cells' struct types without a name held (anonfields.go)
+	printsIface anonKinds  // how the cells' functions format interface values (anonfields.go)
+	redef       redefState // sources of declarations, redefined types (redefine.go)
+	vm          vmState    // what the interpreter has (chunks.go)
 }
 
 // NewSession returns an empty session.
@@ -203,6 +205,12 @@ type Checked struct {
 	level, need int
 	// cellTypes is what hasCellTypes found: 0 not asked yet, 1 yes, -1 no.
 	cellTypes int8
+	// anon is what the cell's struct types without a name hold (rule
+	// anonfields); the session keeps what its cells held.
+	anon anonKinds
+	// printsIface is how the cell's functions format values of
+	// interface type (rule anonfields).
+	printsIface anonKinds
 }
 
 // Pos converts a position in the checked file to the cell's line and
