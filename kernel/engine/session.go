@@ -272,6 +272,7 @@ func (s *Session) runtimeExports() interp.Exports {
 			// kernel/fmtval for the fmt trees of kernel/front
 			"FmtNode":    reflect.ValueOf((*fmtval.Node)(nil)),
 			"FmtLeaf":    reflect.ValueOf(fmtval.Leaf),
+			"FmtHidden":  reflect.ValueOf(fmtval.Hidden),
 			"FmtMethods": reflect.ValueOf(fmtval.Methods),
 			"FmtSeq":     reflect.ValueOf(fmtval.Seq),
 			"FmtMap":     reflect.ValueOf(fmtval.Map),

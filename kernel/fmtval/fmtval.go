@@ -38,10 +38,11 @@ const (
 // A Node describes one value for fmt; build it with Leaf, Methods, Seq,
 // Map, Struct and Ptr. It formats as fmt formats the value it describes.
 type Node struct {
-	kind  kind
-	typ   string // the value's type as reflect names it ("main.T")
-	v     any    // leaf: the value; pointer: the pointer
-	isNil bool   // seq (a slice), mapping: nil; methods: a nil pointer
+	kind   kind
+	typ    string // the value's type as reflect names it ("main.T")
+	v      any    // leaf: the value; pointer: the pointer
+	isNil  bool   // seq (a slice), mapping: nil; methods: a nil pointer
+	hidden bool   // leaf: reached through an unexported field (see Hidden)
 
 	under                 *Node // methods: the value without its methods
 	goString, errorM, str func() string
@@ -55,6 +56,12 @@ type Node struct {
 // differently from its structure; typ is its static type (for %#v of a
 // nil interface).
 func Leaf(typ string, v any) *Node { return &Node{kind: leaf, typ: typ, v: v} }
+
+// Hidden describes a compiled value reached through an unexported struct
+// field, which fmt prints without calling any method of it or of what it
+// holds (it cannot: reflect does not let it call them): a time.Duration
+// prints its nanoseconds, a pointer its address.
+func Hidden(typ string, v any) *Node { return &Node{kind: leaf, typ: typ, v: v, hidden: true} }
 
 // Methods describes a value of type typ with the String, Error or GoString
 // methods given (nil when its method set lacks one); nilPtr reports a nil
@@ -250,6 +257,10 @@ func (s *state) sep() {
 // (called anew) prints it as an operand, which differs from an element
 // only for pointers and nil interfaces.
 func (s *state) printLeaf(n *Node, depth int) {
+	if n.hidden && n.v != nil {
+		s.printHidden(n.v) // fmt itself, also for verbs it rejects
+		return
+	}
 	if badVerb(s.verb, n.v) {
 		// fmt names the operand's type and prints it with %v, without
 		// its methods: %!d(main.Temp=1.5)
@@ -282,6 +293,24 @@ func (s *state) printLeaf(n *Node, depth int) {
 		}
 	}
 	fmt.Fprintf(s.f, s.directive(s.verb, true, true), n.v)
+}
+
+// printHidden prints v as fmt prints the value of an unexported field: it
+// lets fmt print v as such a field of a struct and keeps what is between
+// the struct's braces.
+func (s *state) printHidden(v any) {
+	text := fmt.Sprintf(s.directive(s.verb, true, true), struct{ v any }{v})
+	prefix := "{"
+	switch {
+	case s.sharpV:
+		prefix = "struct { v interface {} }{v:"
+	case s.plusV:
+		prefix = "{v:"
+	}
+	if inner, ok := strings.CutPrefix(text, prefix); ok && strings.HasSuffix(inner, "}") {
+		text = inner[:len(inner)-1]
+	}
+	s.write(text)
 }
 
 // fmtPointer prints a pointer as fmt does below the operand.

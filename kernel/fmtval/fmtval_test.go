@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Compiled twins of cell types: each test describes a value of these
@@ -154,5 +155,23 @@ func TestMethodPanics(t *testing.T) {
 	m := Seq("[]x", false, 1, func(int) *Node { return Methods("x", false, Leaf("int", 1), nil, nil, boom) })
 	if got, want := fmt.Sprint(m), "[%!v(PANIC=String method: boom)]"; got != want {
 		t.Errorf("panicking method: got %s, want %s", got, want)
+	}
+}
+
+// TestHidden: a value reached through an unexported field prints as fmt
+// prints such a field of a compiled struct, without its methods.
+func TestHidden(t *testing.T) {
+	type hidden struct {
+		d time.Duration
+		e error
+		s fmt.Stringer
+	}
+	err := errors.New("boom")
+	want := hidden{time.Second, err, time.Minute}
+	node := Struct("fmtval.hidden", "d", Hidden("time.Duration", time.Second), "e", Hidden("error", err), "s", Hidden("fmt.Stringer", time.Minute))
+	for _, f := range []string{"%v", "%+v", "%d", "%s", "%x", "%8v"} {
+		if got, w := fmt.Sprintf(f, node), fmt.Sprintf(f, want); got != w {
+			t.Errorf("%s: got %q, want %q", f, got, w)
+		}
 	}
 }

@@ -62,7 +62,7 @@ func (c *Checked) noteAnon(st *ast.StructType, stack []ast.Node) {
 				continue
 			}
 			k |= anonNames
-			if t := c.typeOf(f.Type); t != nil && unexportedStringer(t) {
+			if t := c.typeOf(f.Type); t != nil && hiddenDiffers(t) {
 				k |= anonValues
 			}
 		}

@@ -349,7 +349,7 @@ func (c *Checked) anonFields(t types.Type, flags, v string) bool {
 		case *types.Struct:
 			for i := 0; i < u.NumFields(); i++ {
 				f := u.Field(i)
-				if !f.Exported() && f.Pkg() != nil && f.Pkg().Path() == mainPath && (names || unexportedStringer(f.Type())) {
+				if !f.Exported() && f.Pkg() != nil && f.Pkg().Path() == mainPath && (names || hiddenDiffers(f.Type())) {
 					return true
 				}
 				if walk(f.Type(), depth+1) {

@@ -36,6 +36,7 @@ type fmtGen struct {
 	refuse string              // why the operand cannot be described ("" if it can)
 	lax    int                 // > 0: describing a value fmt does not print (verbs unchecked)
 	dyn    map[types.Type]bool // the cell types dynNode is describing
+	hide   int                 // > 0: describing what an unexported field holds (see node)
 }
 
 // fmtTree returns the expression that replaces operand a (of type t)
@@ -153,8 +154,8 @@ func (g *fmtGen) needs(t types.Type, depth int, methodsOK bool, seen map[types.T
 			if !f.Exported() && (g.sharp || g.plus) {
 				return true // the interpreter renames unexported fields
 			}
-			if !f.Exported() && unexportedStringer(f.Type()) {
-				return true // the interpreter calls its String method
+			if !f.Exported() && hiddenDiffers(f.Type()) {
+				return true // the interpreter calls methods fmt does not
 			}
 			if g.needs(f.Type(), depth+1, f.Exported(), seen) {
 				return true
@@ -169,6 +170,96 @@ func (g *fmtGen) needs(t types.Type, depth int, methodsOK bool, seen map[types.T
 		return g.sharp && (&Checked{}).hasCellType(t)
 	}
 	return false
+}
+
+// implementer returns the name of a type of the session's cells that
+// implements interface t (or whose pointer does), "" if none.
+func (c *Checked) implementer(t types.Type) string {
+	iface := t.Underlying().(*types.Interface)
+	scope := c.sessionScope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		if types.Implements(tn.Type(), iface) || types.Implements(types.NewPointer(tn.Type()), iface) {
+			return name
+		}
+	}
+	return ""
+}
+
+// hiddenDiffers reports whether a value of type t in an unexported field
+// may print differently in the interpreter, which made the field
+// exported: fmt calls no method of such a value or of anything inside it
+// (a time.Duration prints its nanoseconds, a time.Time its fields, an
+// error its address), the interpreter does; a value of interface type may
+// hold one. Pointers below the field print their address either way.
+func hiddenDiffers(t types.Type) bool {
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type) bool
+	walk = func(t types.Type) bool {
+		if seen[t] {
+			return false
+		}
+		seen[t] = true
+		if types.IsInterface(t) {
+			return true
+		}
+		for _, has := range fmtMethods(t) {
+			if has {
+				return true
+			}
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Slice:
+			return walk(u.Elem())
+		case *types.Array:
+			return walk(u.Elem())
+		case *types.Map:
+			return walk(u.Key()) || walk(u.Elem())
+		case *types.Struct:
+			for i := 0; i < u.NumFields(); i++ {
+				if walk(u.Field(i).Type()) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(t)
+}
+
+// hasIface reports whether t holds a value of interface type (not below
+// a pointer).
+func hasIface(t types.Type) bool {
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type) bool
+	walk = func(t types.Type) bool {
+		if seen[t] {
+			return false
+		}
+		seen[t] = true
+		if types.IsInterface(t) {
+			return true
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Slice:
+			return walk(u.Elem())
+		case *types.Array:
+			return walk(u.Elem())
+		case *types.Map:
+			return walk(u.Key()) || walk(u.Elem())
+		case *types.Struct:
+			for i := 0; i < u.NumFields(); i++ {
+				if walk(u.Field(i).Type()) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(t)
 }
 
 // composite reports whether fmt prints &{...} for a pointer to t.
@@ -202,6 +293,21 @@ func unexportedStringer(t types.Type) bool {
 func (g *fmtGen) node(t types.Type, x string, depth int, methodsOK bool) string {
 	if g.refuse != "" {
 		return "nil"
+	}
+	if g.hide > 0 {
+		// fmt calls no method of what an unexported field holds, at
+		// any depth (reflect does not let it): a value holding no cell
+		// type and no interface is printed by fmt as a whole that way
+		// (Hidden); others are described by their kind
+		methodsOK = false
+		compiled := !types.IsInterface(t) && !(&Checked{}).hasCellType(t) && !looseIface(t) && !hasIface(t) && !((g.plus || g.sharp) && g.c.unexportedFields(t))
+		if compiled && hiddenDiffers(t) {
+			name, _ := reflectName(t)
+			return g.hook + ".FmtHidden(" + strconv.Quote(name) + ", " + x + ")"
+		}
+		if !compiled && !types.IsInterface(t) {
+			return g.kind(t, x, depth)
+		}
 	}
 	if !methodsOK && unexportedStringer(t) {
 		name, _ := reflectName(t)
@@ -313,7 +419,14 @@ func (g *fmtGen) kind(t types.Type, x string, depth int) string {
 			if f.Name() == "_" {
 				return g.fail("a blank field")
 			}
-			b.WriteString(", " + strconv.Quote(f.Name()) + ", " + g.node(f.Type(), x+"."+f.Name(), depth+1, f.Exported()))
+			if !f.Exported() {
+				g.hide++
+			}
+			fn := g.node(f.Type(), x+"."+f.Name(), depth+1, f.Exported())
+			if !f.Exported() {
+				g.hide--
+			}
+			b.WriteString(", " + strconv.Quote(f.Name()) + ", " + fn)
 		}
 		b.WriteString(")")
 		return b.String()
@@ -470,7 +583,20 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 		name = ""
 	}
 	leaf := g.hook + ".FmtLeaf(" + strconv.Quote(name) + ", "
-	if compiledIface(t) {
+	if g.hide > 0 {
+		// a compiled value it holds prints without its methods; a
+		// value of a cell type is picked by the assertions below,
+		// except in an interface compiled code declares, where the
+		// interpreter hands it over in a wrapper (which keeps only the
+		// last field of a struct)
+		leaf = g.hook + ".FmtHidden(" + strconv.Quote(name) + ", "
+		if compiledIface(t) {
+			if tn := g.c.implementer(t); tn != "" {
+				return g.fail("an unexported field of type " + types.TypeString(t, func(p *types.Package) string { return p.Name() }) + " may hold a " + tn + ", which fmt prints without its methods and the interpreter hands over in a wrapper")
+			}
+			return leaf + x + ")"
+		}
+	} else if compiledIface(t) {
 		return leaf + x + ")"
 	}
 	iface := t.Underlying().(*types.Interface)
@@ -490,28 +616,40 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 			if named.TypeParams().Len() == 0 && !types.Implements(ct, iface) {
 				continue
 			}
+			if g.hide > 0 && isPointer(ct) {
+				continue // its address, which Hidden prints too
+			}
 			m := fmtMethods(ct)
 			inner := &fmtGen{c: g.c, verb: g.verb}
-			if !(g.sharp || m["String"] || m["Error"] || m["Format"] || inner.needs(ct, 1, true, map[types.Type]bool{}) || g.plus && g.c.unexportedFields(ct) || iface.Empty() && hasMethods(named)) {
+			if !(g.sharp || m["String"] || m["Error"] || m["Format"] || inner.needs(ct, 1, true, map[types.Type]bool{}) || g.plus && g.c.unexportedFields(ct) || iface.Empty() && hasMethods(named) || g.hide > 0) {
 				continue
 			}
 			what := "a value of interface type " + types.TypeString(t, func(p *types.Package) string { return p.Name() }) + " inside the operand may hold a " + tname
 			if named.TypeParams().Len() > 0 {
 				return g.fail(what + ", an instance of a generic type the front end cannot list")
 			}
-			if other := g.c.sameShape(named); other != "" {
+			// what an unexported field holds prints without methods:
+			// a twin of a basic type prints as its twin, except
+			// under %#v or a verb fmt rejects (which name the type)
+			ub, basic := named.Underlying().(*types.Basic)
+			twinsAlike := g.hide > 0 && basic && !g.sharp && validVerb(ub, g.verb)
+			if other := g.c.sameShape(named); other != "" && !twinsAlike {
 				return g.fail(what + ", which the interpreter cannot tell from " + other + " (same underlying type)")
 			}
-			if u := underlyingTwin(named, t); u != "" {
+			if u := underlyingTwin(named, t); u != "" && !twinsAlike {
 				return g.fail(what + ", which the interpreter cannot tell from a " + u + " (its underlying type)")
 			}
 
-			if g.dyn[ct] {
-				return g.fail(what + " inside a " + tname + ", a description without end")
-			}
 			ctt, ok := g.c.typeText(ct)
 			if !ok {
 				return g.fail(what + ", whose type cannot be named here")
+			}
+			if g.dyn[ct] {
+				// a description without end: a value nested this way
+				// stops the cell when it is printed
+				msg := "goldp: fmt would print a " + tname + " held by an interface inside a " + tname + " here, which the front end cannot describe for the interpreter: print the inner value yourself"
+				b.WriteString("if _, ok := " + y + ".(" + ctt + "); ok { panic(" + strconv.Quote(msg) + ") }; ")
+				continue
 			}
 			z := g.c.temp("dx")
 			if g.dyn == nil {
