@@ -496,6 +496,20 @@ func promotedMethod(n *types.Named, name string) bool {
 	return isFunc && len(index) > 1
 }
 
+// mayImplement reports whether an instance of the generic type n (or a
+// pointer to one) could implement iface: whether n has a method of every
+// name iface has (an instance has the methods of its generic type).
+func mayImplement(n *types.Named, iface *types.Interface) bool {
+	for i := 0; i < iface.NumMethods(); i++ {
+		m := iface.Method(i)
+		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(n), false, m.Pkg(), m.Name())
+		if _, ok := obj.(*types.Func); !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // hasMethod reports whether the value or pointer method set of n has name.
 func hasMethod(n *types.Named, name string) bool {
 	ms := types.NewMethodSet(types.NewPointer(n))

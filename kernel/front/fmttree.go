@@ -613,7 +613,7 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 			continue
 		}
 		for _, ct := range []types.Type{named, types.NewPointer(named)} {
-			if named.TypeParams().Len() == 0 && !types.Implements(ct, iface) {
+			if named.TypeParams().Len() == 0 && !types.Implements(ct, iface) || named.TypeParams().Len() > 0 && !mayImplement(named, iface) {
 				continue
 			}
 			if g.hide > 0 && isPointer(ct) {
@@ -750,6 +750,9 @@ func (c *Checked) dynTypeName(a ast.Expr, t types.Type, fmtSel *ast.SelectorExpr
 			continue
 		}
 		if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
+			if !mayImplement(n, iface) {
+				continue
+			}
 			return "", false // an instance could be there, and cannot be listed
 		}
 		for _, ct := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {

@@ -236,7 +236,7 @@ func (c *Checked) ifaceCands(t types.Type, at token.Pos) ([]types.Type, string) 
 		}
 		named := tn.Type().(*types.Named)
 		if named.TypeParams().Len() > 0 {
-			if hasMethods(named) {
+			if hasMethods(named) && mayImplement(named, iface) {
 				return nil, "the generic type " + name + " could implement it"
 			}
 			continue
