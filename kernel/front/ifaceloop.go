@@ -192,6 +192,9 @@ func (c *Checked) loopConv(e ast.Expr, target types.Type) {
 // convByCall replaces e, of type t, by a call that converts it to target
 // in a frame of its own, unless another rule's edit contains e.
 func (c *Checked) convByCall(e ast.Expr, t, target types.Type) {
+	if c.ownFrame[e] {
+		return // nilconv's literal converts it, in a call of its own
+	}
 	vt, ok1 := c.typeText(t)
 	it, ok2 := c.typeText(target)
 	if !ok1 || !ok2 {

@@ -225,6 +225,17 @@ func (c *Checked) nilConv(e ast.Expr, target types.Type, assigned map[types.Obje
 	if c.sess != nil && c.sess.PanicHook != "" {
 		stop = "panic(" + c.sess.PanicHook + ".At(" + c.panicPos(e) + ", " + msg + "))"
 	}
+	// The literal returns the interface when the cell can name it: the
+	// interpreter fails to convert a call's result of a cell type to a
+	// compiled interface ("reflect: Call using []int as type
+	// sort.Interface" for sort.Sort(f())), but converts a return value.
+	if it, ok := c.typeText(target); ok {
+		tt = it
+		if c.ownFrame == nil {
+			c.ownFrame = map[ast.Expr]bool{}
+		}
+		c.ownFrame[e] = true // converted in a frame of its own (ifaceloop)
+	}
 	c.insert(e.Pos(), "func() "+tt+" { "+v+" := ")
 	c.insert(e.End(), "; if "+v+" == nil { "+stop+" }; return "+v+" }()")
 }

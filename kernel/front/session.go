@@ -208,6 +208,9 @@ type Checked struct {
 	// anon is what the cell's struct types without a name hold (rule
 	// anonfields); the session keeps what its cells held.
 	anon anonKinds
+	// ownFrame holds the operands rule nilconv converts to a compiled
+	// interface in a function literal of their own.
+	ownFrame map[ast.Expr]bool
 	// printsIface is how the cell's functions format values of
 	// interface type (rule anonfields).
 	printsIface anonKinds
