@@ -188,6 +188,7 @@ func (c *Checked) nilConv(e ast.Expr, target types.Type, assigned map[types.Obje
 	}
 	t := c.typeOf(e)
 	if !nilable(t) || c.nonNil(e, assigned) {
+		c.callConv(e, t, target)
 		return
 	}
 	why := "the interpreter converts a nil value of a cell type to a nil " + target.String() + " (Go keeps a non-nil interface holding the nil value): "
@@ -238,6 +239,28 @@ func (c *Checked) nilConv(e ast.Expr, target types.Type, assigned map[types.Obje
 	}
 	c.insert(e.Pos(), "func() "+tt+" { "+v+" := ")
 	c.insert(e.End(), "; if "+v+" == nil { "+stop+" }; return "+v+" }()")
+}
+
+// callConv converts e, a call's result of a cell type converted to the
+// compiled interface target, by a function literal returning target: the
+// interpreter fails to convert such a result where it is an operand
+// ("reflect: Call using struct { ... } as type sort.Interface" for
+// sort.Sort(byLength(words))), not where it is returned.
+func (c *Checked) callConv(e ast.Expr, t, target types.Type) {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || c.Info.Types[call.Fun].IsType() || c.Info.Types[call.Fun].IsBuiltin() || !c.hasCellType(t) || types.IsInterface(t) {
+		return
+	}
+	it, ok := c.typeText(target)
+	if !ok || !c.wrappable(e) {
+		return
+	}
+	if c.ownFrame == nil {
+		c.ownFrame = map[ast.Expr]bool{}
+	}
+	c.ownFrame[e] = true
+	c.insert(e.Pos(), "func() "+it+" { return ")
+	c.insert(e.End(), " }()")
 }
 
 // nonNil reports whether e cannot be nil.
