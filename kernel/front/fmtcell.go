@@ -238,8 +238,17 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 				// fmt calls the method: call it here, as the
 				// interpreter's fmt does not always.
 				if !strings.HasSuffix(name, "f") && name != "Println" && name != "Sprintln" && name != "Fprintln" && name != "Appendln" {
-					c.refuse(a, c.src(call.Fun)+" of a value of a cell type with a "+m+" method: use Println or Printf (the interpreter's fmt does not call it reliably, and a string would change Print's spacing)")
-					return
+					// Print puts spaces between operands neither of
+					// which is a string: a value of a kind other than
+					// string is handed over as its description (not a
+					// string either), one of kind string as the
+					// method's result below
+					if b, ok := t.Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 {
+						if !c.replaceTree(a, t, flags, v) {
+							return
+						}
+						continue
+					}
 				}
 				if pt, ok := c.typeText(t); ok && isPointer(t) {
 					// fmt prints "<nil>" when the method panics on a
