@@ -37,8 +37,8 @@ func TestHelpLimits(t *testing.T) {
 	}
 	// fmt forms the interpreter prints wrongly are refused; the
 	// alternatives work
-	s.exec("type Temp float64\nfunc (t Temp) String() string { return fmt.Sprintf(\"%.1f C\", float64(t)) }\ntype Pair struct{ A, B int }")
-	for _, c := range []string{"fmt.Println([]any{Temp(1)})", "var a any = Pair{}\nfmt.Printf(\"%T\", a)", "fmt.Print(Temp(1))"} {
+	s.exec("type Temp float64\nfunc (t Temp) String() string { return fmt.Sprintf(\"%.1f C\", float64(t)) }\ntype Pair struct{ A, B int }\ntype Label string\nfunc (l Label) String() string { return \"L\" }")
+	for _, c := range []string{"fmt.Println([]any{Temp(1)})", "var a any = Pair{}\nfmt.Printf(\"%T\", a)", "var l any = Label(\"x\")\nfmt.Print(l)"} {
 		if e := s.fail(c); e.Name != "CompileError" {
 			t.Errorf("%s: %+v", c, e)
 		}
