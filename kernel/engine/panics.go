@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/goldp/goldp/kernel/engine/internal/yaegiwrap"
 )
 
 // The helpers of the front end's panics rule (kernel/front/panics.go):
@@ -219,6 +221,17 @@ func same(a, b any) (eq bool) {
 			eq = false
 		}
 	}()
+	// an error of a cell type is the interpreter's wrapper, whose
+	// method fields cannot be compared: compare what they hold
+	if ea, ok := a.(error); ok {
+		if eb, ok := b.(error); ok {
+			ca, okA := yaegiwrap.Concrete(ea)
+			cb, okB := yaegiwrap.Concrete(eb)
+			if okA && okB {
+				return ca == cb
+			}
+		}
+	}
 	return a == b
 }
 

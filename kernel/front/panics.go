@@ -67,8 +67,24 @@ func init() {
 					c.replace(n, c.sess.PanicHook+".Recover(recover())")
 					continue
 				}
+				// inserted around the operand, so that rules after
+				// this one (fmtcell's %w) can still edit inside it
 				a := n.Args[0]
-				c.replace(a, c.sess.PanicHook+".At("+c.panicPos(n)+", "+c.text(c.off(a.Pos()), c.off(a.End()))+")")
+				open := c.sess.PanicHook + ".At(" + c.panicPos(n) + ", "
+				if t := c.typeOf(a); t != nil && isPointer(t) && c.hasCellType(t) && types.Implements(t, errorInterface()) && c.nonNil(a, nil) {
+					// the runtime prints a panic value's Error; the
+					// interpreter hands a pointer of a cell type over
+					// without its methods (an address). As an error
+					// it keeps them, and recover() still gives the
+					// same dynamic value in Go.
+					// (converted where a function returns it:
+					// the interpreter drops the wrapper of a
+					// conversion handed on as an operand)
+					open += "func() error { return "
+					c.insert(a.End(), " }()")
+				}
+				c.insert(a.Pos(), open)
+				c.insert(a.End(), ")")
 			}
 		}
 	}})
