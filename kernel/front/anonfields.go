@@ -11,19 +11,19 @@ import (
 // name (struct{ k int }) with its unexported fields exported, so fmt
 // prints their names as the interpreter's ({Xk:4} for %+v, %#v and %T,
 // with the tags of rule jsontags) and calls the String or Error method of
-// an unexported field with a basic underlying type ({1s} where Go, which
-// cannot call it, prints {1000000000}). An operand whose static type is
-// such a struct is described by rule fmtcell (anonFields). One held by an
-// interface cannot be: nothing names its type. So once the session's
-// cells have written such a struct type, a call of fmt or log that
-// formats a value of interface type (or one holding an interface) the
-// way that differs is refused: with %+v, %#v or %T (or a format not
-// known before the cell runs) when the struct types had unexported
-// fields, with any verb when one of them held a method fmt would call.
-// A function of an earlier cell that formats such values was not refused
-// (no such struct type was there yet): the session notes what its
-// functions format (printsIface), and a struct type that would reach
-// them is refused instead.
+// an unexported field ({1s} where Go, which cannot call it, prints
+// {1000000000}). An operand whose static type is such a struct is
+// described by rule fmtcell (anonFields). For one held by an interface,
+// the session keeps the struct types its cells wrote (anonTypes), and
+// the fmt tree lists them beside the cells' named types: a comma-ok
+// assertion to each picks the value's description (anonCands). What it
+// cannot list is refused: %T and %#v (and a format not known before the
+// cell runs, or spread operands) of an interface value once such a type
+// was written, a struct type holding a type of the cells (its type object
+// would be stale in a later cell's check), and a struct type that a
+// function of an earlier cell formats through an interface (that function
+// did not list it): the session notes what its functions format
+// (printsIface), and such a struct type is refused instead.
 func init() {
 	register(rule{"anonfields", 44, kCall, func(c *Checked) {
 		anon := c.anon
@@ -43,8 +43,9 @@ func init() {
 type anonKinds uint8
 
 const (
-	anonNames  anonKinds = 1 << iota // unexported fields
-	anonValues                       // an unexported field whose String or Error fmt would not call
+	anonNames    anonKinds = 1 << iota // unexported fields
+	anonValues                         // an unexported field whose String or Error fmt would not call
+	anonUnlisted                       // a type anonTypes could not keep (it holds a cell type)
 )
 
 // noteAnon records in c.anon what struct type st holds, unless it is the
@@ -68,6 +69,16 @@ func (c *Checked) noteAnon(st *ast.StructType, stack []ast.Node) {
 		}
 	}
 	c.anon |= k
+	if k != 0 {
+		// kept to be listed where an interface may hold it (dynNode),
+		// unless a type of the cells in it would be stale in a later
+		// cell's check
+		if t := c.typeOf(st); t != nil && !c.hasCellType(t) {
+			c.anonTypes = append(c.anonTypes, t)
+		} else {
+			c.anon |= anonUnlisted
+		}
+	}
 	if c.sess != nil && c.sess.printsIface&k != 0 {
 		c.refuse(st, "a function of an earlier cell formats values of interface type with fmt or log, and the interpreter would print this struct type's unexported fields under other names, or call their String methods, where Go does not: give the struct type a name (type T struct{...}), or export its fields")
 	}
@@ -145,6 +156,13 @@ func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, inFunc bool) {
 				c.printsIface |= anonNames
 			}
 		}
+		// a known verb of %v, %s, %d, ... (%+v too) on an operand
+		// the fmt tree describes lists the struct types (anonCands)
+		listed := verbs != nil && anon&anonUnlisted == 0 && c.sess != nil && c.sess.FmtHook != "" && !call.Ellipsis.IsValid() &&
+			verbs[i] != "T" && !strings.Contains(verbs[i], "#") && strings.ContainsAny(verbs[i][len(verbs[i])-1:], "vsqxXd")
+		if listed {
+			continue
+		}
 		if anon&anonValues != 0 {
 			c.refuse(a, "a struct type without a name in the cells has an unexported field with a String or Error method, which the interpreter's fmt calls (Go's cannot) when the struct is held by an interface, as this operand may be: give the struct type a name (type T struct{...}), or print the field itself")
 			return
@@ -154,4 +172,60 @@ func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, inFunc bool) {
 			return
 		}
 	}
+}
+
+// addAnonType keeps t among the session's struct types without a name,
+// once.
+func (s *Session) addAnonType(t types.Type) {
+	for _, u := range s.anonTypes {
+		if types.Identical(u, t) {
+			return
+		}
+	}
+	s.anonTypes = append(s.anonTypes, t)
+}
+
+// hasAnonTypes reports whether the session or the cell wrote struct types
+// without a name that fmt prints differently in the interpreter.
+func (c *Checked) hasAnonTypes() bool {
+	return len(c.anonTypes) > 0 || c.sess != nil && len(c.sess.anonTypes) > 0
+}
+
+// anonCands returns the struct types without a name of the session and
+// the cell (and pointers to them) that a value of interface type iface
+// may hold, or why the interpreter cannot tell one from another type (the
+// same fields, tags aside).
+func (c *Checked) anonCands(iface *types.Interface) ([]types.Type, string) {
+	var all []types.Type
+	if c.sess != nil {
+		all = append(all, c.sess.anonTypes...)
+	}
+	all = append(all, c.anonTypes...)
+	var out []types.Type
+	for i, t := range all {
+		dup := false
+		for _, u := range all[:i] {
+			dup = dup || types.Identical(u, t)
+		}
+		if dup {
+			continue
+		}
+		for _, u := range all[:i] {
+			if types.IdenticalIgnoreTags(u, t) {
+				return nil, "it cannot tell " + types.TypeString(t, nil) + " from " + types.TypeString(u, nil)
+			}
+		}
+		scope := c.sessionScope()
+		for _, name := range scope.Names() {
+			if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() && types.IdenticalIgnoreTags(tn.Type().Underlying(), t) {
+				return nil, "it cannot tell " + name + " from a struct without a name of the same fields"
+			}
+		}
+		for _, ct := range []types.Type{t, types.NewPointer(t)} {
+			if types.Implements(ct, iface) {
+				out = append(out, ct)
+			}
+		}
+	}
+	return out, ""
 }

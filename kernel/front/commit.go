@@ -22,6 +22,9 @@ func (s *Session) commit(c *Checked, defined func(string) bool) {
 		methods[recvBase(fd)+"."+fd.Name.Name] = fd
 	}
 	s.anon |= c.anon
+	for _, t := range c.anonTypes {
+		s.addAnonType(t)
+	}
 	s.printsIface |= c.printsIface
 	if defined == nil {
 		// no interpreter reports what ran (Ran): the imports ran

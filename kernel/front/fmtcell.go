@@ -155,7 +155,7 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 			if v == "w" {
 				c.wrapConversion(a)
 			}
-			if strings.Contains("vsqxXd", v) && !compiledIface(t) && c.hasCellTypes() {
+			if strings.Contains("vsqxXd", v) && !compiledIface(t) && (c.hasCellTypes() || c.hasAnonTypes()) {
 				spacing := name == "Print" || name == "Sprint" || name == "Fprint" || name == "Append"
 				fn, why := c.dynFunc(t, flags, v, call.Pos(), spacing)
 				if why != "" {
@@ -169,7 +169,7 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 			continue
 		}
 		if !c.hasCellType(t) && !hasLibraryInstance(t) && !c.anonFields(t, flags, v) {
-			if strings.Contains("vsqxXd", v) && c.hasCellTypes() && looseIface(t) {
+			if strings.Contains("vsqxXd", v) && (c.hasCellTypes() || c.hasAnonTypes()) && looseIface(t) {
 				// an interface inside the value may hold a cell
 				// type fmt prints differently: describe it, which
 				// refuses it when some cell type could be there

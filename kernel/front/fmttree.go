@@ -125,7 +125,7 @@ func (g *fmtGen) needs(t types.Type, depth int, methodsOK bool, seen map[types.T
 	if types.IsInterface(t) {
 		// described by what it holds (leaf), unless a cell type it
 		// may hold needs more
-		return depth > 0 && !compiledIface(t) && g.c != nil && g.c.hasCellTypes()
+		return depth > 0 && !compiledIface(t) && g.c != nil && (g.c.hasCellTypes() || g.c.hasAnonTypes())
 	}
 	if g.relevant(t, methodsOK) {
 		return true
@@ -664,6 +664,26 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 			b.WriteString("if " + z + ", ok := " + y + ".(" + ctt + "); ok { return " + node + " }; ")
 		}
 	}
+	anons, why := g.c.anonCands(iface)
+	if why != "" {
+		return g.fail("a value of interface type " + types.TypeString(t, func(p *types.Package) string { return p.Name() }) + " inside the operand may hold a struct without a name, and " + why)
+	}
+	for _, ct := range anons {
+		inner := &fmtGen{c: g.c, verb: g.verb, plus: g.plus, sharp: g.sharp}
+		if !inner.needs(ct, 1, true, map[types.Type]bool{}) {
+			continue
+		}
+		ctt, ok := g.c.typeText(ct)
+		if !ok {
+			return g.fail("a struct type without a name that cannot be written here")
+		}
+		z := g.c.temp("dx")
+		node := g.node(ct, z, depth, true)
+		if g.refuse != "" {
+			return "nil"
+		}
+		b.WriteString("if " + z + ", ok := " + y + ".(" + ctt + "); ok { return " + node + " }; ")
+	}
 	if b.Len() == 0 {
 		return leaf + x + ")"
 	}
@@ -886,6 +906,16 @@ func (c *Checked) dynFunc(t types.Type, flags, v string, at token.Pos, spacing b
 				// Print puts no space next to a string operand
 				return "", "fmt.Print spaces its operands by their kind: use Println or Printf"
 			}
+			cands = append(cands, ct)
+		}
+	}
+	anons, why := c.anonCands(iface)
+	if why != "" {
+		return "", why
+	}
+	for _, ct := range anons {
+		g := &fmtGen{c: c, verb: v, plus: v == "v" && strings.Contains(flags, "+")}
+		if g.needs(ct, 0, true, map[types.Type]bool{}) {
 			cands = append(cands, ct)
 		}
 	}

@@ -120,10 +120,11 @@ type Session struct {
 	instances   map[string]string
 	instCount   int
 	genVersion  int
-	anon        anonKinds  // what the cells' struct types without a name held (anonfields.go)
-	printsIface anonKinds  // how the cells' functions format interface values (anonfields.go)
-	redef       redefState // sources of declarations, redefined types (redefine.go)
-	vm          vmState    // what the interpreter has (chunks.go)
+	anon        anonKinds    // what the cells' struct types without a name held (anonfields.go)
+	printsIface anonKinds    // how the cells' functions format interface values (anonfields.go)
+	anonTypes   []types.Type // the cells' struct types without a name that anonKinds counts (anonfields.go)
+	redef       redefState   // sources of declarations, redefined types (redefine.go)
+	vm          vmState      // what the interpreter has (chunks.go)
 }
 
 // NewSession returns an empty session.
@@ -214,6 +215,9 @@ type Checked struct {
 	// printsIface is how the cell's functions format values of
 	// interface type (rule anonfields).
 	printsIface anonKinds
+	// anonTypes are the cell's struct types without a name that anon
+	// counts (rule anonfields).
+	anonTypes []types.Type
 }
 
 // Pos converts a position in the checked file to the cell's line and
