@@ -17,8 +17,8 @@ import (
 // the session keeps the struct types its cells wrote (anonTypes), and
 // the fmt tree lists them beside the cells' named types: a comma-ok
 // assertion to each picks the value's description (anonCands). What it
-// cannot list is refused: %T and %#v (and a format not known before the
-// cell runs, or spread operands) of an interface value once such a type
+// cannot list is refused: %#v (and a format not known before the cell
+// runs, or spread operands) of an interface value once such a type
 // was written, a struct type holding a type of the cells (its type object
 // would be stale in a later cell's check), and a struct type that a
 // function of an earlier cell formats through an interface (that function
@@ -158,8 +158,9 @@ func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, inFunc bool) {
 		}
 		// a known verb of %v, %s, %d, ... (%+v too) on an operand
 		// the fmt tree describes lists the struct types (anonCands)
+		// (and %T of an interface value, through fmtval.TypeName)
 		listed := verbs != nil && anon&anonUnlisted == 0 && c.sess != nil && c.sess.FmtHook != "" && !call.Ellipsis.IsValid() &&
-			verbs[i] != "T" && !strings.Contains(verbs[i], "#") && strings.ContainsAny(verbs[i][len(verbs[i])-1:], "vsqxXd")
+			!strings.Contains(verbs[i], "#") && (strings.ContainsAny(verbs[i][len(verbs[i])-1:], "vsqxXd") || verbs[i] == "T" && types.IsInterface(t))
 		if listed {
 			continue
 		}

@@ -136,7 +136,7 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 		verb := verbs[i]
 		flags, v := verb[:len(verb)-1], verb[len(verb)-1:]
 		if types.IsInterface(t) {
-			if v == "T" && c.hasCellTypes() && lit != nil {
+			if v == "T" && (c.hasCellTypes() || c.hasAnonTypes()) && lit != nil {
 				e, ok := c.dynTypeName(a, t, sel)
 				if !ok && t.Underlying().(*types.Interface).Empty() {
 					e, ok = c.structTypeName(a, t, call.Pos())

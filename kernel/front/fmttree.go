@@ -853,6 +853,22 @@ func (c *Checked) structTypeName(a ast.Expr, t types.Type, at token.Pos) (string
 		}
 		pairs = append(pairs, "*new("+nt+")", strconv.Quote(rn))
 	}
+	// the struct types without a name the cells wrote, named as Go
+	// names them (struct { k int }, not the interpreter's exported fields)
+	anons, why := c.anonCands(types.NewInterfaceType(nil, nil))
+	if why != "" {
+		return "", false
+	}
+	for _, ct := range anons {
+		if isPointer(ct) {
+			continue // the pointer's name follows from the struct's
+		}
+		nt, ok := c.typeText(ct)
+		if !ok {
+			return "", false
+		}
+		pairs = append(pairs, "*new("+nt+")", strconv.Quote(c.goTypeName(ct)))
+	}
 	if len(pairs) == 0 {
 		return "", false
 	}
