@@ -298,23 +298,43 @@ func writableIn(t types.Type) bool {
 }
 
 // walk calls f for every node of the cell's own code (not the imports
-// the front end added), with the stack of its ancestors.
+// the front end added), with the stack of its ancestors (valid only during
+// the call: the next node's stack reuses it).
 func (c *Checked) walk(f func(n ast.Node, stack []ast.Node) bool) {
-	// Room for the depth of most cells: five rules walk every cell, and
-	// growing the stack from nothing took 15 of a trivial cell's 484
-	// allocations.
-	stack := make([]ast.Node, 0, 16)
-	ast.Inspect(c.File, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return false
-		}
-		if !f(n, stack) {
-			return false
-		}
-		stack = append(stack, n)
-		return true
-	})
+	// Some twenty rules walk every cell: one walker (its stack with room
+	// for the depth of most cells) serves them all, which saves three
+	// allocations a walk (the stack, the closure and the variable it
+	// captured of ast.Inspect), 33 of a trivial cell's 489. A walk from
+	// inside another's f gets a walker of its own.
+	w := c.walker
+	c.walker = nil
+	if w == nil {
+		w = &walker{stack: make([]ast.Node, 0, 16)}
+	}
+	w.f, w.stack = f, w.stack[:0]
+	ast.Walk(w, c.File)
+	w.f = nil
+	c.walker = w
+}
+
+// walker is the ast.Visitor of Checked.walk.
+type walker struct {
+	f     func(n ast.Node, stack []ast.Node) bool
+	stack []ast.Node
+}
+
+// Visit calls f for n; for a node whose children it walked, ast.Walk
+// calls it again with nil, which pops n from the stack.
+func (w *walker) Visit(n ast.Node) ast.Visitor {
+	if n == nil {
+		w.stack = w.stack[:len(w.stack)-1]
+		return nil
+	}
+	if !w.f(n, w.stack) {
+		return nil
+	}
+	w.stack = append(w.stack, n)
+	return w
 }
 
 // eachRange calls f for every range statement of the cell's code whose
