@@ -31,7 +31,7 @@ type rule struct {
 
 // kinds is a set of syntax node kinds, so that a cell runs only the rules
 // whose constructs it contains (most cells need none).
-type kinds uint16
+type kinds uint32
 
 const (
 	kCall kinds = 1 << iota
@@ -45,13 +45,22 @@ const (
 	kTypeAssert
 	kIndex
 	kReturn
+	kSelect
+	kSwitch
+	kTypeSpec
+	kStruct
+	kAssign
+	kValueSpec
+	kConst
+	kSend
+	kComposite
 )
 
 // kindsOf returns the kinds of nodes in f.
 func kindsOf(f *ast.File) kinds {
 	var k kinds
 	ast.Inspect(f, func(n ast.Node) bool {
-		switch n.(type) {
+		switch n := n.(type) {
 		case *ast.CallExpr:
 			k |= kCall
 		case *ast.SelectorExpr:
@@ -74,6 +83,26 @@ func kindsOf(f *ast.File) kinds {
 			k |= kIndex
 		case *ast.ReturnStmt:
 			k |= kReturn
+		case *ast.SelectStmt:
+			k |= kSelect
+		case *ast.SwitchStmt:
+			k |= kSwitch
+		case *ast.TypeSpec:
+			k |= kTypeSpec
+		case *ast.StructType:
+			k |= kStruct
+		case *ast.AssignStmt:
+			k |= kAssign
+		case *ast.ValueSpec:
+			k |= kValueSpec
+		case *ast.GenDecl:
+			if n.Tok == token.CONST {
+				k |= kConst
+			}
+		case *ast.SendStmt:
+			k |= kSend
+		case *ast.CompositeLit:
+			k |= kComposite
 		}
 		return true
 	})
