@@ -15,7 +15,7 @@ import (
 //
 // A type the cell cannot write leaves the assignment as it is.
 func init() {
-	register(rule{"blankderef", 97, 0, func(c *Checked) {
+	register(rule{"blankderef", 97, kAssign, func(c *Checked) {
 		ast.Inspect(c.File, func(n ast.Node) bool {
 			a, ok := n.(*ast.AssignStmt)
 			if !ok || a.Tok != token.ASSIGN || len(a.Lhs) != 1 || len(a.Rhs) != 1 || !isBlank(a.Lhs[0]) {

@@ -15,7 +15,7 @@ import (
 // hold a function literal, or a line break with a comment or a raw
 // string, or whose label a goto names, is refused.
 func init() {
-	register(rule{"caselist", 76, 0, func(c *Checked) {
+	register(rule{"caselist", 76, kSwitch, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			sw, ok := n.(*ast.SwitchStmt)
 			if !ok || middleDefault(sw) != nil || !c.unevenList(sw) {

@@ -22,7 +22,7 @@ import (
 // checker knows every constant's value, so such a group is written out
 // with each constant's type and value (KB ByteSize = 1024.0).
 func init() {
-	register(rule{"constiota", 5, kBinary, func(c *Checked) {
+	register(rule{"constiota", 5, kConst, func(c *Checked) {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
 			d, ok := n.(*ast.GenDecl)
 			if !ok || d.Tok != token.CONST {

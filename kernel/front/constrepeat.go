@@ -39,7 +39,7 @@ import (
 // stay Go's). A group constiota wrote out is left alone; one where
 // another rule edited a use of iota is refused instead.
 func init() {
-	register(rule{"constrepeat", 9, 0, func(c *Checked) {
+	register(rule{"constrepeat", 9, kConst, func(c *Checked) {
 		ast.Inspect(c.File, func(n ast.Node) bool {
 			g, ok := n.(*ast.GenDecl)
 			if !ok || g.Tok != token.CONST {

@@ -25,7 +25,7 @@ import (
 // (type T time.Time) cannot be written out: it is refused when that type
 // has methods, and left as written otherwise.
 func init() {
-	register(rule{"deftype", 4, 0, func(c *Checked) {
+	register(rule{"deftype", 4, kTypeSpec, func(c *Checked) {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
 			if ts, ok := n.(*ast.TypeSpec); ok && !ts.Assign.IsValid() && ts.TypeParams == nil {
 				c.defineUnderlying(ts)

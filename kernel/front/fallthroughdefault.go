@@ -42,7 +42,7 @@ import (
 // rule runs after the rules that edit inside expressions, before those
 // that move code.
 func init() {
-	register(rule{"fallthroughdefault", 75, 0, func(c *Checked) {
+	register(rule{"fallthroughdefault", 75, kSwitch, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			sw, ok := n.(*ast.SwitchStmt)
 			if !ok {

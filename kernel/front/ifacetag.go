@@ -20,7 +20,7 @@ import (
 // A switch whose case expressions hold a function literal, or whose label
 // a goto names, is refused.
 func init() {
-	register(rule{"ifacetag", 76, 0, func(c *Checked) {
+	register(rule{"ifacetag", 76, kSwitch, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			sw, ok := n.(*ast.SwitchStmt)
 			if !ok || middleDefault(sw) != nil || c.unevenList(sw) || !c.mixedIfaceTag(sw) {

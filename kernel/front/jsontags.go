@@ -23,7 +23,7 @@ import (
 // with a value whose type holds a cell struct with an embedded field
 // (without a json name tag) is refused.
 func init() {
-	register(rule{"jsontags", 5, 0, func(c *Checked) {
+	register(rule{"jsontags", 5, kStruct | kCall, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.StructType:

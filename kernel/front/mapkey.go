@@ -18,7 +18,7 @@ import (
 // twin in the session, or with an interface value when the session has
 // twins, is refused.
 func init() {
-	register(rule{"mapkey", 8, 0, func(c *Checked) {
+	register(rule{"mapkey", 8, kIndex | kComposite, func(c *Checked) {
 		if !c.hasCellTypes() {
 			return
 		}

@@ -23,7 +23,7 @@ import (
 //
 //	s, n := []int{}, 5  →  s, n := ([]int{}), 5
 func init() {
-	register(rule{"multiassign", 95, 0, func(c *Checked) {
+	register(rule{"multiassign", 95, kAssign | kValueSpec, func(c *Checked) {
 		ast.Inspect(c.File, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.AssignStmt:

@@ -38,7 +38,7 @@ import (
 // The same walk converts a typed constant expression converted to an
 // interface to its type first (constConv).
 func init() {
-	register(rule{"nilconv", 55, 0, func(c *Checked) {
+	register(rule{"nilconv", 55, kCall | kReturn | kAssign | kValueSpec | kSend | kComposite, func(c *Checked) {
 		var assigned map[types.Object]bool // by nonNil, on first use
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			switch n := n.(type) {

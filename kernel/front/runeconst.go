@@ -18,7 +18,7 @@ import (
 // are; the conversion is harmless inside functions, where the interpreter
 // is right.
 func init() {
-	register(rule{"runeconst", 94, 0, func(c *Checked) {
+	register(rule{"runeconst", 94, kAssign | kValueSpec, func(c *Checked) {
 		ast.Inspect(c.File, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.AssignStmt:

@@ -18,7 +18,7 @@ import (
 // A select with a label of its own keeps it. Breaks inside a for, switch
 // or select nested in the select are theirs.
 func init() {
-	register(rule{"selectbreak", 3, 0, func(c *Checked) {
+	register(rule{"selectbreak", 3, kSelect, func(c *Checked) {
 		labels := map[*ast.SelectStmt]string{}
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			br, ok := n.(*ast.BranchStmt)

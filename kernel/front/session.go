@@ -175,6 +175,7 @@ type Checked struct {
 	edits   []edit
 	refused *Error
 	temps   int
+	walker  *walker // reused by walk
 	// imports maps the names of the packages the cell imports explicitly to
 	// their paths.
 	imports map[string]string

@@ -19,7 +19,7 @@ import (
 // A switch fallthroughdefault or caselist split is left to them (they
 // write the same block); one whose label a goto names is refused.
 func init() {
-	register(rule{"switchinit", 77, 0, func(c *Checked) {
+	register(rule{"switchinit", 77, kSwitch, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			sw, ok := n.(*ast.SwitchStmt)
 			if !ok || sw.Init == nil || sw.Tag == nil || middleDefault(sw) != nil || c.unevenList(sw) || c.mixedIfaceTag(sw) {
