@@ -204,52 +204,80 @@ func (r *FeatureLabelRelease) ReleaseInto(ctx context.Context, seed uint64, x, y
 	if n == 0 {
 		return nil
 	}
-	sigma := r.gauss.Sigma()
-	thr, rrExact := r.rr.thr, r.rr.simExact
-	lo, hi := r.box.Lo, r.box.Hi
-	clip := r.policy == Clip
 	nBlocks := (n + BlockRows - 1) / BlockRows
 	err := runBlocks(ctx, nBlocks, workers, r.progress, func(b int) error {
-		st := blockState(seed, b)
 		r0, r1 := b*BlockRows, min((b+1)*BlockRows, n)
-		xb, ob := x[r0*d:r1*d], xt[r0*d:r1*d]
-		if clip {
-			// Clamp into the output, then add the noise in place.
-			for i, v := range xb {
-				k := i % d
-				if math.IsNaN(v) {
-					return errOutOfBox
-				}
-				ob[i] = math.Max(lo[k], math.Min(hi[k], v))
-			}
-			xb = ob
-		}
-		if !gaussBlock(&st, xb, ob, lo, hi, sigma) {
-			return errOutOfBox
-		}
-		if !rrExact {
-			if !flipLabels(&st, y[r0:r1], yt[r0:r1], thr) {
-				return errOutOfBox
-			}
-			return nil
-		}
-		rng := rand.New(&st)
-		for i := r0; i < r1; i++ {
-			lab := y[i]
-			if lab != 1 && lab != -1 {
-				return errOutOfBox
-			}
-			if r.rr.flip.draw(rng) {
-				lab = -lab
-			}
-			yt[i] = lab
-		}
-		return nil
+		return r.releaseBlock(seed, b, x[r0*d:r1*d], y[r0:r1], xt[r0*d:r1*d], yt[r0:r1])
 	})
 	if err == errOutOfBox {
-		return r.firstBad(x, y)
+		return r.firstBad(x, y, 0)
 	}
 	return err
+}
+
+// ReleaseBlock releases block b of a seeded release alone: x (n×d) and y
+// hold the block's records, records b·BlockRows to b·BlockRows + n − 1 of
+// the data set (n = BlockRows, fewer only in the last block), and xt and yt
+// receive exactly what Release and ReleaseInto with the same seed write for
+// them. A caller that consumes the release block by block (an SGD pass, for
+// instance) can so keep it in cache instead of writing the whole data set
+// out and reading it back; the release is the same, value for value. Errors
+// name the record by its index in the whole data set.
+func (r *FeatureLabelRelease) ReleaseBlock(seed uint64, b int, x, y, xt, yt []float64) error {
+	zigSetup()
+	d := r.box.Dim()
+	n := len(y)
+	if b < 0 || n < 1 || n > BlockRows || len(x) != n*d || len(xt) != n*d || len(yt) != n {
+		return fmt.Errorf("mech: FeatureLabelRelease.ReleaseBlock: block %d, len(x) = %d, len(xt) = %d, len(y) = %d, len(yt) = %d; want block >= 0, 1 to %d records of d = %d features",
+			b, len(x), len(xt), len(y), len(yt), BlockRows, d)
+	}
+	if err := r.releaseBlock(seed, b, x, y, xt, yt); err != nil {
+		if err == errOutOfBox {
+			return r.firstBad(x, y, b*BlockRows)
+		}
+		return err
+	}
+	return nil
+}
+
+// releaseBlock writes block b's release of the records x, y into xt, yt:
+// the features' noise first, then the labels', all from BlockRNG(seed, b).
+// It returns errOutOfBox for a record outside the domain or a bad label.
+func (r *FeatureLabelRelease) releaseBlock(seed uint64, b int, xb, y, ob, yt []float64) error {
+	d := r.box.Dim()
+	st := blockState(seed, b)
+	lo, hi := r.box.Lo, r.box.Hi
+	if r.policy == Clip {
+		// Clamp into the output, then add the noise in place.
+		for i, v := range xb {
+			k := i % d
+			if math.IsNaN(v) {
+				return errOutOfBox
+			}
+			ob[i] = math.Max(lo[k], math.Min(hi[k], v))
+		}
+		xb = ob
+	}
+	if !gaussBlock(&st, xb, ob, lo, hi, r.gauss.Sigma()) {
+		return errOutOfBox
+	}
+	if !r.rr.simExact {
+		if !flipLabels(&st, y, yt, r.rr.thr) {
+			return errOutOfBox
+		}
+		return nil
+	}
+	rng := rand.New(&st)
+	for i, lab := range y {
+		if lab != 1 && lab != -1 {
+			return errOutOfBox
+		}
+		if r.rr.flip.draw(rng) {
+			lab = -lab
+		}
+		yt[i] = lab
+	}
+	return nil
 }
 
 // gaussBlock writes out[i] = x[i] + σ·Z_i for the records of one block
@@ -267,7 +295,9 @@ func (r *FeatureLabelRelease) ReleaseInto(ctx context.Context, seed uint64, x, y
 // compiler kept half of them on the stack.
 func gaussBlock(st *xo, x, out, lo, hi []float64, sigma float64) bool {
 	if a, b, ok := uniformBounds(lo, hi); ok {
-		return addNormalIn(st, x, out, sigma, a, b)
+		var ok bool
+		*st, ok = addNormalIn(*st, x, out, sigma, a, b)
+		return ok
 	}
 	const checkRows = 256
 	d := len(lo)
@@ -341,8 +371,10 @@ func addNormal(st *xo, x, out []float64, sigma float64) {
 
 // addNormalIn is addNormal after checking every x[i] against [a, b]: it
 // returns false at the first value outside or NaN (out and st are then
-// unspecified).
-func addNormalIn(st *xo, x, out []float64, sigma, a, b float64) bool {
+// unspecified). The state goes in and out by value: a pointer to it would
+// hold a register through the loop, and with every register taken the
+// compiler kept the word and the abscissa on the stack.
+func addNormalIn(st xo, x, out []float64, sigma, a, b float64) (xo, bool) {
 	s0, s1, s2, s3 := st.s0, st.s1, st.s2, st.s3
 	out = out[:len(x)]
 	i := 0
@@ -351,7 +383,7 @@ func addNormalIn(st *xo, x, out []float64, sigma, a, b float64) bool {
 		for ; i < len(x); i++ {
 			v := x[i]
 			if !(v >= a && v <= b) {
-				return false
+				return xo{}, false
 			}
 			s0, s1, s2, s3, u = blockrng.Step(s0, s1, s2, s3)
 			z, ok := zigFast(u)
@@ -368,8 +400,7 @@ func addNormalIn(st *xo, x, out []float64, sigma, a, b float64) bool {
 		out[i] = x[i] + sigma*z
 		i++
 	}
-	st.s0, st.s1, st.s2, st.s3 = s0, s1, s2, s3
-	return true
+	return xo{s0, s1, s2, s3}, true
 }
 
 // flipLabels writes yt[i] = y[i], negated when the stream's next word is at
@@ -460,7 +491,7 @@ func (r *FeatureLabelRelease) ReleaseExact(ctx context.Context, x, y []float64, 
 		return nil
 	})
 	if err == errOutOfBox {
-		return nil, nil, r.firstBad(x, y)
+		return nil, nil, r.firstBad(x, y, 0)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -468,21 +499,23 @@ func (r *FeatureLabelRelease) ReleaseExact(ctx context.Context, x, y []float64, 
 	return xt, yt, nil
 }
 
-func (r *FeatureLabelRelease) firstBad(x, y []float64) error {
+// firstBad returns the error naming the first bad record of x, y, whose
+// first record has index off in the data set.
+func (r *FeatureLabelRelease) firstBad(x, y []float64, off int) error {
 	d := r.box.Dim()
 	for i := range y {
 		for k := 0; k < d; k++ {
 			v := x[i*d+k]
 			if math.IsNaN(v) {
-				return fmt.Errorf("mech: FeatureLabelRelease: record %d feature %d is NaN", i, k)
+				return fmt.Errorf("mech: FeatureLabelRelease: record %d feature %d is NaN", off+i, k)
 			}
 			if r.policy != Clip && !(v >= r.box.Lo[k] && v <= r.box.Hi[k]) {
 				return fmt.Errorf("mech: FeatureLabelRelease: record %d feature %d = %v is outside [%v, %v] (choose the Clip policy to clamp)",
-					i, k, v, r.box.Lo[k], r.box.Hi[k])
+					off+i, k, v, r.box.Lo[k], r.box.Hi[k])
 			}
 		}
 		if y[i] != 1 && y[i] != -1 {
-			return fmt.Errorf("mech: FeatureLabelRelease: record %d label = %v, want −1 or +1", i, y[i])
+			return fmt.Errorf("mech: FeatureLabelRelease: record %d label = %v, want −1 or +1", off+i, y[i])
 		}
 	}
 	return errOutOfBox
