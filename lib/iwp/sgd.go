@@ -146,7 +146,9 @@ func SGD(ctx context.Context, p Params, m Method, x, y []float64, d int, theta0 
 }
 
 // trainer holds the state of one SGD run; it allocates once and is
-// reused across runs.
+// reused across runs. A pass is begun with begin and fed its rows, whole
+// batches at a time, by one or more calls of steps, so that a caller can
+// train on a release as it is produced, block by block.
 type trainer struct {
 	p     Params
 	d     int
@@ -158,6 +160,12 @@ type trainer struct {
 	la    float64 // log of the label weights
 	lb    float64
 	a, b  float64
+
+	// The pass: batches done (t) out of nb, the first batch of the tail
+	// average, the batch count of the next call of check, every `every`
+	// batches (0: never).
+	t, nb, tailStart, nextCheck, every int
+	check                              func(batch int, theta []float64)
 }
 
 func newTrainer(p Params, d int) *trainer {
@@ -188,28 +196,45 @@ func (tr *trainer) result() []float64 {
 // ctxCheckEvery is how many batches run between context checks.
 const ctxCheckEvery = 256
 
-// run does one pass. If every > 0, check is called with the batch count
-// after every `every` batches (and after the last one).
+// run does one pass over n = len(y) rows. If every > 0, check is called
+// with the batch count after every `every` batches (and after the last
+// one).
 func (tr *trainer) run(ctx context.Context, m Method, x, y []float64, every int, check func(batch int, theta []float64)) error {
-	p, d := tr.p, tr.d
-	n := len(y)
-	nb := n / p.Batch
-	tailStart := nb
+	tr.begin(len(y), every, check)
+	return tr.steps(ctx, m, x, y)
+}
+
+// begin starts a pass of ⌊n/Batch⌋ batches over n rows; steps then runs
+// them. check and every are as in run.
+func (tr *trainer) begin(n, every int, check func(batch int, theta []float64)) {
+	p := tr.p
+	tr.nb = n / p.Batch
+	tr.tailStart = tr.nb
 	if p.TailAverage > 0 {
-		tailStart = nb - int(math.Ceil(p.TailAverage*float64(nb)))
+		tr.tailStart = tr.nb - int(math.Ceil(p.TailAverage*float64(tr.nb)))
 	}
+	tr.t = 0
+	tr.every, tr.check, tr.nextCheck = every, check, every
+}
+
+// steps runs the next batches of the pass begun by begin on the rows of x
+// and y, the pass's next rows: every whole batch among them, up to the
+// pass's last batch (a partial batch at the end is the caller's to pass
+// again with the rows that follow it).
+func (tr *trainer) steps(ctx context.Context, m Method, x, y []float64) error {
+	p, d := tr.p, tr.d
 	theta, grad := tr.theta, tr.grad
 	thf := theta[:d] // feature coordinates
 	inv := 1 / float64(p.Batch)
 	s2 := p.Sigma * p.Sigma
-	nextCheck := every // batch count of the next call of check
-	for t := range nb {
+	every, check := tr.every, tr.check
+	for lo := 0; lo+p.Batch <= len(y) && tr.t < tr.nb; lo += p.Batch {
+		t := tr.t
 		if t%ctxCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		lo := t * p.Batch
 		xb := x[lo*d : (lo+p.Batch)*d]
 		yb := y[lo : lo+p.Batch]
 		var sumB float64
@@ -237,15 +262,16 @@ func (tr *trainer) run(ctx context.Context, m Method, x, y []float64, every int,
 				theta[j] *= f
 			}
 		}
-		if t >= tailStart {
+		if t >= tr.tailStart {
 			for j, v := range theta {
 				tr.avg[j] += v
 			}
 			tr.navg++
 		}
-		if check != nil && every > 0 && (t+1 == nextCheck || t == nb-1) {
+		tr.t = t + 1
+		if check != nil && every > 0 && (t+1 == tr.nextCheck || t == tr.nb-1) {
 			check(t+1, theta)
-			nextCheck += every
+			tr.nextCheck += every
 		}
 	}
 	return nil
