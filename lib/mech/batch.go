@@ -262,7 +262,7 @@ func (r *FeatureLabelRelease) releaseBlock(seed uint64, b int, xb, y, ob, yt []f
 		return errOutOfBox
 	}
 	if !r.rr.simExact {
-		if !flipLabels(&st, y, yt, r.rr.thr) {
+		if _, ok := flipLabels(st, y, yt, r.rr.thr); !ok {
 			return errOutOfBox
 		}
 		return nil
@@ -373,29 +373,35 @@ func addNormal(st *xo, x, out []float64, sigma float64) {
 // returns false at the first value outside or NaN (out and st are then
 // unspecified). The state goes in and out by value: a pointer to it would
 // hold a register through the loop, and with every register taken the
-// compiler kept the word and the abscissa on the stack.
+// compiler kept the word and the abscissa on the stack. zigFast is written
+// out so that the word that missed is rebuilt from its parts on the way out
+// (no register holds it through the loop), and the index is unsigned, so
+// that the compiler proves it in bounds across the rare retried draws.
 func addNormalIn(st xo, x, out []float64, sigma, a, b float64) (xo, bool) {
 	s0, s1, s2, s3 := st.s0, st.s1, st.s2, st.s3
 	out = out[:len(x)]
-	i := 0
+	n := uint(len(x))
+	i := uint(0)
 	for {
-		var u uint64
-		for ; i < len(x); i++ {
+		var miss uint64 // the word that missed the fast path
+		for ; i < n; i++ {
 			v := x[i]
 			if !(v >= a && v <= b) {
 				return xo{}, false
 			}
+			var u uint64
 			s0, s1, s2, s3, u = blockrng.Step(s0, s1, s2, s3)
-			z, ok := zigFast(u)
-			if !ok {
+			j, l := u>>11, u&(2*zigN-1)
+			if j >= zigK[l&(zigN-1)] {
+				miss = j<<11 | l
 				break
 			}
-			out[i] = v + sigma*z
+			out[i] = v + sigma*(float64(j)*zigSW[l])
 		}
-		if i == len(x) {
+		if i >= n {
 			break
 		}
-		p, z := gaussRetry(xo{s0, s1, s2, s3}, u)
+		p, z := gaussRetry(xo{s0, s1, s2, s3}, miss)
 		s0, s1, s2, s3 = p.s0, p.s1, p.s2, p.s3
 		out[i] = x[i] + sigma*z
 		i++
@@ -405,23 +411,26 @@ func addNormalIn(st xo, x, out []float64, sigma, a, b float64) (xo, bool) {
 
 // flipLabels writes yt[i] = y[i], negated when the stream's next word is at
 // least thr (randomized response with keep probability thr/2^64), and
-// returns false at the first label that is not ±1. The flip is branch-free
-// (the borrow of u − thr, moved to the sign bit): a branch on a random flip
-// is mispredicted about as often as labels flip.
-func flipLabels(st *xo, y, yt []float64, thr uint64) bool {
+// returns the stream's state after the labels, or false at the first label
+// that is not ±1. The flip is branch-free (the borrow of u − thr, moved to
+// the sign bit): a branch on a random flip is mispredicted about as often
+// as labels flip. The labels are tested and flipped as bits, and the state
+// goes in and out by value, which leaves the loop's words in registers.
+func flipLabels(st xo, y, yt []float64, thr uint64) (xo, bool) {
+	const one = 0x3ff0000000000000 // the bits of 1.0
 	s0, s1, s2, s3 := st.s0, st.s1, st.s2, st.s3
 	yt = yt[:len(y)]
 	for i, v := range y {
-		if math.Abs(v) != 1 { // also NaN
-			return false
+		b := math.Float64bits(v)
+		if b&^(1<<63) != one { // ±1 only (NaN too is refused)
+			return xo{}, false
 		}
 		var u uint64
 		s0, s1, s2, s3, u = blockrng.Step(s0, s1, s2, s3)
 		_, keep := bits.Sub64(u, thr, 0) // 1 iff u < thr
-		yt[i] = math.Float64frombits(math.Float64bits(v) ^ (keep^1)<<63)
+		yt[i] = math.Float64frombits(b ^ (keep^1)<<63)
 	}
-	st.s0, st.s1, st.s2, st.s3 = s0, s1, s2, s3
-	return true
+	return xo{s0, s1, s2, s3}, true
 }
 
 // gaussRetry is normalRetry on the stream p, taking and returning the
@@ -641,7 +650,7 @@ func (m *RandomizedResponse) ReleaseBatch(ctx context.Context, seed uint64, y []
 		if !m.simExact {
 			// One word per label, branch-free (the labels were checked above).
 			a, e := b*BlockRows, min((b+1)*BlockRows, n)
-			flipLabels(&p, y[a:e], out[a:e], m.thr)
+			flipLabels(p, y[a:e], out[a:e], m.thr)
 			return nil
 		}
 		rng := rand.New(&p)
