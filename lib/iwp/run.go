@@ -351,6 +351,18 @@ func fusedPass(ctx context.Context, rel BlockReleaser, seed uint64, x, y []float
 		start(k)
 	}
 	sub := max(1, fusedRows/batch) * batch
+	// Naive and IWP with the exponential loss on four features (E-C2's
+	// setting) train together, batch by batch (pairSteps).
+	kn, kw := -1, -1
+	if len(noisy) == 2 && d == 4 && trs[noisy[0]].p.Loss.kind == ExponentialKind {
+		a, b := noisy[0], noisy[1]
+		if methods[a] == IWP {
+			a, b = b, a
+		}
+		if methods[a] == Naive && methods[b] == IWP {
+			kn, kw = a, b
+		}
+	}
 	have := 0 // rows carried over from the previous block
 	for b := 0; b*blockrng.Rows < n; b++ {
 		r0, r1 := b*blockrng.Rows, min((b+1)*blockrng.Rows, n)
@@ -361,6 +373,12 @@ func fusedPass(ctx context.Context, rel BlockReleaser, seed uint64, x, y []float
 		full := tot / batch * batch
 		for lo := 0; lo < full; lo += sub {
 			hi := min(lo+sub, full)
+			if kn >= 0 {
+				if err := pairSteps(ctx, trs[kn], trs[kw], xbuf[lo*d:hi*d], ybuf[lo:hi]); err != nil {
+					return err
+				}
+				continue
+			}
 			for _, k := range noisy {
 				if err := trs[k].steps(ctx, methods[k], xbuf[lo*d:hi*d], ybuf[lo:hi]); err != nil {
 					return err

@@ -225,13 +225,19 @@ func (p intoRelease) ReleaseInto(ctx context.Context, seed uint64, x, y, xt, yt 
 
 // The three release paths of Experiment give the same results, bit for
 // bit: block by block with the methods trained on each block as it is
-// drawn (NoiseRelease is a BlockReleaser), the whole release into reused
+// drawn (NoiseRelease is a BlockReleaser; at d = 4 naive and IWP train
+// together, pairSteps), the whole release into reused
 // buffers (ReleaserInto), and Release. 10,000 rows make two full blocks
 // and a partial one; batches of 7 straddle the block boundaries (4096 =
 // 585·7 + 1); with and without shuffling, tail averaging and an
 // intercept.
 func TestExperimentReleasePaths(t *testing.T) {
-	d := 3
+	for _, d := range []int{3, 4} {
+		testReleasePaths(t, d)
+	}
+}
+
+func testReleasePaths(t *testing.T, d int) {
 	x, y := synthGLM(10000, d, 4)
 	xte, yte := synthGLM(1000, d, 5)
 	rel, _ := NewNoiseRelease(0.5, 2)
@@ -252,7 +258,7 @@ func TestExperimentReleasePaths(t *testing.T) {
 				o := b.Curves[k]
 				if !reflect.DeepEqual(c.Theta, o.Theta) || !reflect.DeepEqual(c.TestRisk, o.TestRisk) ||
 					!reflect.DeepEqual(c.Risk, o.Risk) || !reflect.DeepEqual(c.Acc, o.Acc) {
-					t.Fatalf("shuffle %v: %v differs between the block path and path %d", shuffle, c.Method, i+1)
+					t.Fatalf("d = %d, shuffle %v: %v differs between the block path and path %d", d, shuffle, c.Method, i+1)
 				}
 			}
 		}
