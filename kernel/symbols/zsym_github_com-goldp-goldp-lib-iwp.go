@@ -42,21 +42,45 @@ func init() {
 		"Welch":                reflect.ValueOf(iwp.Welch),
 
 		// type definitions
-		"Curve":        reflect.ValueOf((*iwp.Curve)(nil)),
-		"Experiment":   reflect.ValueOf((*iwp.Experiment)(nil)),
-		"Loss":         reflect.ValueOf((*iwp.Loss)(nil)),
-		"LossKind":     reflect.ValueOf((*iwp.LossKind)(nil)),
-		"Method":       reflect.ValueOf((*iwp.Method)(nil)),
-		"NoiseRelease": reflect.ValueOf((*iwp.NoiseRelease)(nil)),
-		"Params":       reflect.ValueOf((*iwp.Params)(nil)),
-		"Releaser":     reflect.ValueOf((*iwp.Releaser)(nil)),
-		"ReleaserInto": reflect.ValueOf((*iwp.ReleaserInto)(nil)),
-		"Result":       reflect.ValueOf((*iwp.Result)(nil)),
+		"BlockReleaser": reflect.ValueOf((*iwp.BlockReleaser)(nil)),
+		"Curve":         reflect.ValueOf((*iwp.Curve)(nil)),
+		"Experiment":    reflect.ValueOf((*iwp.Experiment)(nil)),
+		"Loss":          reflect.ValueOf((*iwp.Loss)(nil)),
+		"LossKind":      reflect.ValueOf((*iwp.LossKind)(nil)),
+		"Method":        reflect.ValueOf((*iwp.Method)(nil)),
+		"NoiseRelease":  reflect.ValueOf((*iwp.NoiseRelease)(nil)),
+		"Params":        reflect.ValueOf((*iwp.Params)(nil)),
+		"Releaser":      reflect.ValueOf((*iwp.Releaser)(nil)),
+		"ReleaserInto":  reflect.ValueOf((*iwp.ReleaserInto)(nil)),
+		"Result":        reflect.ValueOf((*iwp.Result)(nil)),
 
 		// interface wrapper definitions
-		"_Releaser":     reflect.ValueOf((*_github_com_goldp_goldp_lib_iwp_Releaser)(nil)),
-		"_ReleaserInto": reflect.ValueOf((*_github_com_goldp_goldp_lib_iwp_ReleaserInto)(nil)),
+		"_BlockReleaser": reflect.ValueOf((*_github_com_goldp_goldp_lib_iwp_BlockReleaser)(nil)),
+		"_Releaser":      reflect.ValueOf((*_github_com_goldp_goldp_lib_iwp_Releaser)(nil)),
+		"_ReleaserInto":  reflect.ValueOf((*_github_com_goldp_goldp_lib_iwp_ReleaserInto)(nil)),
 	}
+}
+
+// _github_com_goldp_goldp_lib_iwp_BlockReleaser is an interface wrapper for BlockReleaser type
+type _github_com_goldp_goldp_lib_iwp_BlockReleaser struct {
+	IValue        interface{}
+	WKeepProb     func() float64
+	WRelease      func(ctx context.Context, seed uint64, x []float64, y []float64, workers int) (xt []float64, yt []float64, err error)
+	WReleaseBlock func(seed uint64, b int, x []float64, y []float64, xt []float64, yt []float64) error
+	WSigma        func() float64
+}
+
+func (W _github_com_goldp_goldp_lib_iwp_BlockReleaser) KeepProb() float64 {
+	return W.WKeepProb()
+}
+func (W _github_com_goldp_goldp_lib_iwp_BlockReleaser) Release(ctx context.Context, seed uint64, x []float64, y []float64, workers int) (xt []float64, yt []float64, err error) {
+	return W.WRelease(ctx, seed, x, y, workers)
+}
+func (W _github_com_goldp_goldp_lib_iwp_BlockReleaser) ReleaseBlock(seed uint64, b int, x []float64, y []float64, xt []float64, yt []float64) error {
+	return W.WReleaseBlock(seed, b, x, y, xt, yt)
+}
+func (W _github_com_goldp_goldp_lib_iwp_BlockReleaser) Sigma() float64 {
+	return W.WSigma()
 }
 
 // _github_com_goldp_goldp_lib_iwp_Releaser is an interface wrapper for Releaser type

@@ -29,7 +29,9 @@
 // with test-risk and accuracy trajectories, the averaged model and Welch
 // tests (Result.Table, Result.Summary). A release comes from any Releaser,
 // such as mech.FeatureLabelRelease (calibrated to a budget) or
-// NewNoiseRelease (given noise levels).
+// NewNoiseRelease (given noise levels); both are BlockReleasers, which the
+// driver trains on block by block as each block is drawn, with the same
+// results as on the whole release.
 //
 // Reference: J. Dufraiche, P. Mangold, M. Perrot, M. Tommasi, "Learning with
 // Locally Private Examples by Inverse Weierstrass Private Stochastic

@@ -62,6 +62,25 @@ func marginsY(xb, th, y []float64, icpt, s, a float64, d int, out []float64) {
 	}
 }
 
+// marginsY2 is marginsY for d = 4 and two models on the same rows, naive
+// SGD's θ1 (s = −1, a = 0) and IWP's θ2 (s = 1, a = a2): out1[i] =
+// −y_i·(icpt1 + ⟨θ1, x_i⟩) and out2[i] = a2 + y_i·(icpt2 + ⟨θ2, x_i⟩), the
+// values marginsY computes (0 + (−y)·u and a2 + (1·y)·u round as these do;
+// a −0 for +0 leaves the exponential unchanged), in one loop that reads each
+// row once. The coordinates of θ are read from memory where they are
+// used: held in registers, with the row's four values, they were more than
+// the registers and spilled.
+func marginsY2(xb, y []float64, th1 *[4]float64, icpt1 float64, out1 []float64, th2 *[4]float64, icpt2, a2 float64, out2 []float64) {
+	y = y[:len(out1)]
+	out2 = out2[:len(out1)]
+	for i, yi := range y {
+		r := xb[4*i : 4*i+4 : 4*i+4]
+		x0, x1, x2, x3 := r[0], r[1], r[2], r[3]
+		out1[i] = -yi * (icpt1 + (th1[0]*x0 + th1[1]*x1) + (th1[2]*x2 + th1[3]*x3))
+		out2[i] = a2 + yi*(icpt2+(th2[0]*x0+th2[1]*x1)+(th2[2]*x2+th2[3]*x3))
+	}
+}
+
 // accumulateY adds Σ c_i·x_i into g (length d) and returns Σ c_i, where
 // c_i = s·y_i·e_i: the gradient's weights are formed inside the loop that
 // sums them rather than in a pass of their own.

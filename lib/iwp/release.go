@@ -34,6 +34,24 @@ type ReleaserInto interface {
 	ReleaseInto(ctx context.Context, seed uint64, x, y, xt, yt []float64, workers int) error
 }
 
+// BlockReleaser is a Releaser whose release is cut into blocks of
+// mech.BlockRows records, each drawn from its own stream, and that can
+// release one block alone: ReleaseBlock(seed, b, x, y, xt, yt) writes into
+// xt and yt what Release with the same seed gives for records
+// b·mech.BlockRows onwards, x and y holding just those records (a full
+// block, fewer only in the last). Experiment uses it to train on each block
+// while it is in cache instead of writing the whole release out and reading
+// it back; the release, and so every result, is the same.
+type BlockReleaser interface {
+	Releaser
+	ReleaseBlock(seed uint64, b int, x, y, xt, yt []float64) error
+}
+
+var (
+	_ BlockReleaser = (*mech.FeatureLabelRelease)(nil)
+	_ BlockReleaser = (*NoiseRelease)(nil)
+)
+
 // NoiseRelease is a release with given noise levels: features plus
 // N(0, σ²) noise and ±1 labels through randomized response with budget
 // epsY, mech.RandomizedResponse's exact sampler (it flips with probability
@@ -122,21 +140,47 @@ func (r *NoiseRelease) ReleaseInto(ctx context.Context, seed uint64, x, y, xt, y
 	d := len(x) / n
 	nblk := (n + blockrng.Rows - 1) / blockrng.Rows
 	return parallel.For(ctx, nblk, workers, func(_ context.Context, b int) error {
-		rng := rand.New(blockrng.New(seed, b))
 		lo, hi := b*blockrng.Rows, min((b+1)*blockrng.Rows, n)
-		for i := lo; i < hi; i++ {
-			for j := i * d; j < (i+1)*d; j++ {
-				xt[j] = x[j] + r.sigma*rng.NormFloat64()
-			}
-			if r.tau > 0 {
-				yt[i] = y[i] + r.tau*rng.NormFloat64()
-				continue
-			}
-			yt[i] = y[i]
-			if r.rr != nil {
-				yt[i], _ = r.rr.Release(rng, y[i]) // labels checked above
-			}
-		}
+		r.releaseBlock(seed, b, d, x[lo*d:hi*d], y[lo:hi], xt[lo*d:hi*d], yt[lo:hi])
 		return nil
 	})
+}
+
+// ReleaseBlock writes into xt and yt the release of block b (records
+// b·mech.BlockRows onwards, held by x and y: a full block, fewer only in
+// the last one), the values Release gives them with the same seed.
+func (r *NoiseRelease) ReleaseBlock(seed uint64, b int, x, y, xt, yt []float64) error {
+	n := len(y)
+	if b < 0 || n < 1 || n > blockrng.Rows || len(x)%n != 0 || len(xt) != len(x) || len(yt) != n {
+		return fmt.Errorf("iwp: NoiseRelease.ReleaseBlock: block %d, len(x) = %d, len(xt) = %d, len(y) = %d, len(yt) = %d; want block >= 0, 1 to %d records",
+			b, len(x), len(xt), len(y), len(yt), blockrng.Rows)
+	}
+	if r.rr != nil {
+		for i, v := range y {
+			if v != 1 && v != -1 {
+				return fmt.Errorf("iwp: NoiseRelease.Release: label %d = %v, want −1 or +1", b*blockrng.Rows+i, v)
+			}
+		}
+	}
+	r.releaseBlock(seed, b, len(x)/n, x, y, xt, yt)
+	return nil
+}
+
+// releaseBlock releases block b's records x (d features each) and y into
+// xt and yt, all draws from the block's stream; labels are checked.
+func (r *NoiseRelease) releaseBlock(seed uint64, b, d int, x, y, xt, yt []float64) {
+	rng := rand.New(blockrng.New(seed, b))
+	for i := range y {
+		for j := i * d; j < (i+1)*d; j++ {
+			xt[j] = x[j] + r.sigma*rng.NormFloat64()
+		}
+		if r.tau > 0 {
+			yt[i] = y[i] + r.tau*rng.NormFloat64()
+			continue
+		}
+		yt[i] = y[i]
+		if r.rr != nil {
+			yt[i], _ = r.rr.Release(rng, y[i]) // labels checked by the caller
+		}
+	}
 }

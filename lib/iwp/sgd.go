@@ -146,7 +146,9 @@ func SGD(ctx context.Context, p Params, m Method, x, y []float64, d int, theta0 
 }
 
 // trainer holds the state of one SGD run; it allocates once and is
-// reused across runs.
+// reused across runs. A pass is begun with begin and fed its rows, whole
+// batches at a time, by one or more calls of steps, so that a caller can
+// train on a release as it is produced, block by block.
 type trainer struct {
 	p     Params
 	d     int
@@ -158,6 +160,12 @@ type trainer struct {
 	la    float64 // log of the label weights
 	lb    float64
 	a, b  float64
+
+	// The pass: batches done (t) out of nb, the first batch of the tail
+	// average, the batch count of the next call of check, every `every`
+	// batches (0: never).
+	t, nb, tailStart, nextCheck, every int
+	check                              func(batch int, theta []float64)
 }
 
 func newTrainer(p Params, d int) *trainer {
@@ -188,28 +196,41 @@ func (tr *trainer) result() []float64 {
 // ctxCheckEvery is how many batches run between context checks.
 const ctxCheckEvery = 256
 
-// run does one pass. If every > 0, check is called with the batch count
-// after every `every` batches (and after the last one).
+// run does one pass over n = len(y) rows. If every > 0, check is called
+// with the batch count after every `every` batches (and after the last
+// one).
 func (tr *trainer) run(ctx context.Context, m Method, x, y []float64, every int, check func(batch int, theta []float64)) error {
-	p, d := tr.p, tr.d
-	n := len(y)
-	nb := n / p.Batch
-	tailStart := nb
+	tr.begin(len(y), every, check)
+	return tr.steps(ctx, m, x, y)
+}
+
+// begin starts a pass of ⌊n/Batch⌋ batches over n rows; steps then runs
+// them. check and every are as in run.
+func (tr *trainer) begin(n, every int, check func(batch int, theta []float64)) {
+	p := tr.p
+	tr.nb = n / p.Batch
+	tr.tailStart = tr.nb
 	if p.TailAverage > 0 {
-		tailStart = nb - int(math.Ceil(p.TailAverage*float64(nb)))
+		tr.tailStart = tr.nb - int(math.Ceil(p.TailAverage*float64(tr.nb)))
 	}
-	theta, grad := tr.theta, tr.grad
-	thf := theta[:d] // feature coordinates
-	inv := 1 / float64(p.Batch)
-	s2 := p.Sigma * p.Sigma
-	nextCheck := every // batch count of the next call of check
-	for t := range nb {
+	tr.t = 0
+	tr.every, tr.check, tr.nextCheck = every, check, every
+}
+
+// steps runs the next batches of the pass begun by begin on the rows of x
+// and y, the pass's next rows: every whole batch among them, up to the
+// pass's last batch (a partial batch at the end is the caller's to pass
+// again with the rows that follow it).
+func (tr *trainer) steps(ctx context.Context, m Method, x, y []float64) error {
+	p, d := tr.p, tr.d
+	grad := tr.grad
+	for lo := 0; lo+p.Batch <= len(y) && tr.t < tr.nb; lo += p.Batch {
+		t := tr.t
 		if t%ctxCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		lo := t * p.Batch
 		xb := x[lo*d : (lo+p.Batch)*d]
 		yb := y[lo : lo+p.Batch]
 		var sumB float64
@@ -219,36 +240,49 @@ func (tr *trainer) run(ctx context.Context, m Method, x, y []float64, every int,
 		} else {
 			tr.plainBatch(xb, yb)
 		}
-		// θ ← θ − γ(grad/B − σ²·θ_f·ΣB/B + λθ)
-		g, lam := p.Step, p.Lambda
-		cb := s2 * sumB * inv
-		var nrm float64
-		for j := range theta {
-			gj := grad[j]*inv + lam*theta[j]
-			if j < d {
-				gj -= cb * thf[j]
-			}
-			theta[j] -= g * gj
-			nrm += theta[j] * theta[j]
-		}
-		if p.Radius > 0 && nrm > p.Radius*p.Radius {
-			f := p.Radius / math.Sqrt(nrm)
-			for j := range theta {
-				theta[j] *= f
-			}
-		}
-		if t >= tailStart {
-			for j, v := range theta {
-				tr.avg[j] += v
-			}
-			tr.navg++
-		}
-		if check != nil && every > 0 && (t+1 == nextCheck || t == nb-1) {
-			check(t+1, theta)
-			nextCheck += every
-		}
+		tr.update(sumB)
 	}
 	return nil
+}
+
+// update takes the step of batch tr.t with the gradient sum in tr.grad and,
+// for IWP, the sum of the B_i, then does the batch's tail averaging and
+// trajectory check.
+func (tr *trainer) update(sumB float64) {
+	p, d := tr.p, tr.d
+	theta, grad := tr.theta, tr.grad
+	thf := theta[:d] // feature coordinates
+	inv := 1 / float64(p.Batch)
+	// θ ← θ − γ(grad/B − σ²·θ_f·ΣB/B + λθ)
+	g, lam := p.Step, p.Lambda
+	cb := p.Sigma * p.Sigma * sumB * inv
+	var nrm float64
+	for j := range theta {
+		gj := grad[j]*inv + lam*theta[j]
+		if j < d {
+			gj -= cb * thf[j]
+		}
+		theta[j] -= g * gj
+		nrm += theta[j] * theta[j]
+	}
+	if p.Radius > 0 && nrm > p.Radius*p.Radius {
+		f := p.Radius / math.Sqrt(nrm)
+		for j := range theta {
+			theta[j] *= f
+		}
+	}
+	t := tr.t
+	if t >= tr.tailStart {
+		for j, v := range theta {
+			tr.avg[j] += v
+		}
+		tr.navg++
+	}
+	tr.t = t + 1
+	if tr.check != nil && tr.every > 0 && (t+1 == tr.nextCheck || t == tr.nb-1) {
+		tr.check(t+1, theta)
+		tr.nextCheck += tr.every
+	}
 }
 
 // plainBatch adds Σ φ′(u_i, y_i)·x_i into tr.grad.
@@ -321,18 +355,7 @@ func (tr *trainer) iwpBatch(xb, yb []float64) float64 {
 		buf := tr.buf[:len(yb)]
 		marginsY(xb, th, yb, icpt, 1, lb-h, d, buf)
 		expInPlace(buf)
-		for i, e2 := range buf {
-			var e1 float64
-			// |x2| < 299: c/e2 is accurate (c = e^{la+lb−2h} may underflow
-			// only when e1 is negligible beside e2).
-			if e2 > 1e-130 && e2 < 1e130 {
-				e1 = c / e2
-			} else {
-				e1 = fastexp(la - yb[i]*margin(xb[i*d:i*d+d], th, icpt) - h)
-			}
-			buf[i] = e1 + e2 // A_i = −y_i·(e1 + e2)
-			sumB += e1 - e2
-		}
+		sumB = iwpWeights(buf, xb, yb, th, icpt, c, la, h)
 		gi := accumulateY(xb, buf, yb, -1, d, gr)
 		if hasIcpt {
 			grad[d] += gi
@@ -355,6 +378,73 @@ func (tr *trainer) iwpBatch(xb, yb []float64) float64 {
 		sumB += B
 	}
 	return sumB
+}
+
+// iwpWeights turns e2_i = exp(lb + y_i·u_i − h) in buf into the IWP
+// weights e1_i + e2_i of the exponential loss (A_i = −y_i·(e1_i + e2_i)),
+// with e1_i = exp(la − y_i·u_i − h) = c/e2_i, c = exp(la + lb − 2h), and
+// returns Σ B_i = Σ (e1_i − e2_i).
+func iwpWeights(buf, xb, yb, th []float64, icpt, c, la, h float64) (sumB float64) {
+	d := len(th)
+	for i, e2 := range buf {
+		var e1 float64
+		// |x2| < 299: c/e2 is accurate (c = e^{la+lb−2h} may underflow
+		// only when e1 is negligible beside e2).
+		if e2 > 1e-130 && e2 < 1e130 {
+			e1 = c / e2
+		} else {
+			e1 = fastexp(la - yb[i]*margin(xb[i*d:i*d+d], th, icpt) - h)
+		}
+		buf[i] = e1 + e2 // A_i = −y_i·(e1 + e2)
+		sumB += e1 - e2
+	}
+	return sumB
+}
+
+// pairSteps runs the next batches of two passes begun with begin on the
+// same rows (x, y), naive SGD with tn and IWP-SGD with tw, exponential loss
+// and d = 4 features, batch by batch together: the two models' margins are
+// computed in one loop over each batch, which reads the
+// rows once for both (marginsY2). Each model's arithmetic is
+// that of steps, so the results are the same bit for bit.
+func pairSteps(ctx context.Context, tn, tw *trainer, x, y []float64) error {
+	p := tn.p
+	for lo := 0; lo+p.Batch <= len(y) && tn.t < tn.nb && tw.t < tw.nb; lo += p.Batch {
+		if tn.t%ctxCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		xb := x[lo*4 : (lo+p.Batch)*4]
+		yb := y[lo : lo+p.Batch]
+		var icn, icw float64
+		if p.Intercept {
+			icn, icw = tn.theta[4], tw.theta[4]
+		}
+		thn, thw := tn.theta[:4:4], tw.theta[:4:4]
+		var n2 float64
+		for _, v := range thw {
+			n2 += v * v
+		}
+		h := tw.p.Sigma * tw.p.Sigma * n2 / 2
+		c := fastexp(tw.la + tw.lb - 2*h)
+		bn, bw := tn.buf[:len(yb)], tw.buf[:len(yb)]
+		marginsY2(xb, yb, (*[4]float64)(thn), icn, bn, (*[4]float64)(thw), icw, tw.lb-h, bw)
+		expInPlace(bn)
+		expInPlace(bw)
+		sumB := iwpWeights(bw, xb, yb, thw, icw, c, tw.la, h)
+		clear(tn.grad)
+		clear(tw.grad)
+		gn := accumulateY(xb, bn, yb, -1, 4, tn.grad[:4:4])
+		gw := accumulateY(xb, bw, yb, -1, 4, tw.grad[:4:4])
+		if p.Intercept {
+			tn.grad[4] += gn
+			tw.grad[4] += gw
+		}
+		tn.update(0)
+		tw.update(sumB)
+	}
+	return nil
 }
 
 // Evaluate returns the mean loss and the accuracy (share of rows where the

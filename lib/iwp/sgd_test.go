@@ -215,26 +215,80 @@ func (p plainRelease) Release(ctx context.Context, seed uint64, x, y []float64, 
 	return p.r.Release(ctx, seed, x, y, w)
 }
 
-// The buffer-reusing release path gives the same results as Release.
-func TestExperimentReleaseInto(t *testing.T) {
-	d := 3
-	x, y := synthGLM(5000, d, 4)
+// intoRelease hides NoiseRelease's ReleaseBlock so Experiment releases the
+// whole set into buffers and trains on it afterwards.
+type intoRelease struct{ plainRelease }
+
+func (p intoRelease) ReleaseInto(ctx context.Context, seed uint64, x, y, xt, yt []float64, w int) error {
+	return p.r.ReleaseInto(ctx, seed, x, y, xt, yt, w)
+}
+
+// The three release paths of Experiment give the same results, bit for
+// bit: block by block with the methods trained on each block as it is
+// drawn (NoiseRelease is a BlockReleaser; at d = 4 naive and IWP train
+// together, pairSteps), the whole release into reused
+// buffers (ReleaserInto), and Release. 10,000 rows make two full blocks
+// and a partial one; batches of 7 straddle the block boundaries (4096 =
+// 585·7 + 1); with and without shuffling, tail averaging and an
+// intercept.
+func TestExperimentReleasePaths(t *testing.T) {
+	for _, d := range []int{3, 4} {
+		testReleasePaths(t, d)
+	}
+}
+
+func testReleasePaths(t *testing.T, d int) {
+	x, y := synthGLM(10000, d, 4)
 	xte, yte := synthGLM(1000, d, 5)
 	rel, _ := NewNoiseRelease(0.5, 2)
-	e := &Experiment{Params: Params{Loss: Exponential(), Batch: 5, Step: 0.01, Lambda: 0.1}, Release: rel, Reps: 4, Seed: 3, Workers: 2, Points: 3}
-	a, err := e.Run(context.Background(), x, y, xte, yte, d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.Release = plainRelease{rel}
-	b, err := e.Run(context.Background(), x, y, xte, yte, d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k := range a.Curves {
-		if !reflect.DeepEqual(a.Curves[k].Theta, b.Curves[k].Theta) || !reflect.DeepEqual(a.Curves[k].TestRisk, b.Curves[k].TestRisk) {
-			t.Fatalf("%v differs between ReleaseInto and Release", a.Curves[k].Method)
+	for _, shuffle := range []bool{false, true} {
+		e := &Experiment{Params: Params{Loss: Exponential(), Batch: 7, Step: 0.01, Lambda: 0.1, Intercept: shuffle, TailAverage: 0.25},
+			Release: rel, Reps: 3, Seed: 3, Workers: 2, Points: 9, Shuffle: shuffle}
+		var res []*Result
+		for _, r := range []Releaser{rel, intoRelease{plainRelease{rel}}, plainRelease{rel}} {
+			e.Release = r
+			got, err := e.Run(context.Background(), x, y, xte, yte, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res = append(res, got)
 		}
+		for i, b := range res[1:] {
+			for k, c := range res[0].Curves {
+				o := b.Curves[k]
+				if !reflect.DeepEqual(c.Theta, o.Theta) || !reflect.DeepEqual(c.TestRisk, o.TestRisk) ||
+					!reflect.DeepEqual(c.Risk, o.Risk) || !reflect.DeepEqual(c.Acc, o.Acc) {
+					t.Fatalf("d = %d, shuffle %v: %v differs between the block path and path %d", d, shuffle, c.Method, i+1)
+				}
+			}
+		}
+	}
+}
+
+// NoiseRelease.ReleaseBlock gives block b of Release, checks its labels
+// (naming the record in the whole set) and refuses bad shapes.
+func TestNoiseReleaseBlock(t *testing.T) {
+	x, y := synthGLM(5000, 2, 6)
+	rel, _ := NewNoiseRelease(0.7, 1)
+	xt, yt, err := rel.Release(context.Background(), 9, x, y, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rows = 4096
+	xb, yb := make([]float64, 2*(5000-rows)), make([]float64, 5000-rows)
+	if err := rel.ReleaseBlock(9, 1, x[2*rows:], y[rows:], xb, yb); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(xb, xt[2*rows:]) || !reflect.DeepEqual(yb, yt[rows:]) {
+		t.Fatal("block 1 differs from Release's records 4096 on")
+	}
+	y2 := append([]float64(nil), y[rows:]...)
+	y2[3] = 0.5
+	if err := rel.ReleaseBlock(9, 1, x[2*rows:], y2, xb, yb); err == nil || !strings.Contains(err.Error(), "label 4099") {
+		t.Errorf("bad label: err = %v, want it to name label 4099", err)
+	}
+	if err := rel.ReleaseBlock(9, 0, x[:2*4097], y[:4097], make([]float64, 2*4097), make([]float64, 4097)); err == nil {
+		t.Error("a block of 4097 records was accepted")
 	}
 }
 

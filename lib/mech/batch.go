@@ -204,52 +204,80 @@ func (r *FeatureLabelRelease) ReleaseInto(ctx context.Context, seed uint64, x, y
 	if n == 0 {
 		return nil
 	}
-	sigma := r.gauss.Sigma()
-	thr, rrExact := r.rr.thr, r.rr.simExact
-	lo, hi := r.box.Lo, r.box.Hi
-	clip := r.policy == Clip
 	nBlocks := (n + BlockRows - 1) / BlockRows
 	err := runBlocks(ctx, nBlocks, workers, r.progress, func(b int) error {
-		st := blockState(seed, b)
 		r0, r1 := b*BlockRows, min((b+1)*BlockRows, n)
-		xb, ob := x[r0*d:r1*d], xt[r0*d:r1*d]
-		if clip {
-			// Clamp into the output, then add the noise in place.
-			for i, v := range xb {
-				k := i % d
-				if math.IsNaN(v) {
-					return errOutOfBox
-				}
-				ob[i] = math.Max(lo[k], math.Min(hi[k], v))
-			}
-			xb = ob
-		}
-		if !gaussBlock(&st, xb, ob, lo, hi, sigma) {
-			return errOutOfBox
-		}
-		if !rrExact {
-			if !flipLabels(&st, y[r0:r1], yt[r0:r1], thr) {
-				return errOutOfBox
-			}
-			return nil
-		}
-		rng := rand.New(&st)
-		for i := r0; i < r1; i++ {
-			lab := y[i]
-			if lab != 1 && lab != -1 {
-				return errOutOfBox
-			}
-			if r.rr.flip.draw(rng) {
-				lab = -lab
-			}
-			yt[i] = lab
-		}
-		return nil
+		return r.releaseBlock(seed, b, x[r0*d:r1*d], y[r0:r1], xt[r0*d:r1*d], yt[r0:r1])
 	})
 	if err == errOutOfBox {
-		return r.firstBad(x, y)
+		return r.firstBad(x, y, 0)
 	}
 	return err
+}
+
+// ReleaseBlock releases block b of a seeded release alone: x (n×d) and y
+// hold the block's records, records b·BlockRows to b·BlockRows + n − 1 of
+// the data set (n = BlockRows, fewer only in the last block), and xt and yt
+// receive exactly what Release and ReleaseInto with the same seed write for
+// them. A caller that consumes the release block by block (an SGD pass, for
+// instance) can so keep it in cache instead of writing the whole data set
+// out and reading it back; the release is the same, value for value. Errors
+// name the record by its index in the whole data set.
+func (r *FeatureLabelRelease) ReleaseBlock(seed uint64, b int, x, y, xt, yt []float64) error {
+	zigSetup()
+	d := r.box.Dim()
+	n := len(y)
+	if b < 0 || n < 1 || n > BlockRows || len(x) != n*d || len(xt) != n*d || len(yt) != n {
+		return fmt.Errorf("mech: FeatureLabelRelease.ReleaseBlock: block %d, len(x) = %d, len(xt) = %d, len(y) = %d, len(yt) = %d; want block >= 0, 1 to %d records of d = %d features",
+			b, len(x), len(xt), len(y), len(yt), BlockRows, d)
+	}
+	if err := r.releaseBlock(seed, b, x, y, xt, yt); err != nil {
+		if err == errOutOfBox {
+			return r.firstBad(x, y, b*BlockRows)
+		}
+		return err
+	}
+	return nil
+}
+
+// releaseBlock writes block b's release of the records x, y into xt, yt:
+// the features' noise first, then the labels', all from BlockRNG(seed, b).
+// It returns errOutOfBox for a record outside the domain or a bad label.
+func (r *FeatureLabelRelease) releaseBlock(seed uint64, b int, xb, y, ob, yt []float64) error {
+	d := r.box.Dim()
+	st := blockState(seed, b)
+	lo, hi := r.box.Lo, r.box.Hi
+	if r.policy == Clip {
+		// Clamp into the output, then add the noise in place.
+		for i, v := range xb {
+			k := i % d
+			if math.IsNaN(v) {
+				return errOutOfBox
+			}
+			ob[i] = math.Max(lo[k], math.Min(hi[k], v))
+		}
+		xb = ob
+	}
+	if !gaussBlock(&st, xb, ob, lo, hi, r.gauss.Sigma()) {
+		return errOutOfBox
+	}
+	if !r.rr.simExact {
+		if _, ok := flipLabels(st, y, yt, r.rr.thr); !ok {
+			return errOutOfBox
+		}
+		return nil
+	}
+	rng := rand.New(&st)
+	for i, lab := range y {
+		if lab != 1 && lab != -1 {
+			return errOutOfBox
+		}
+		if r.rr.flip.draw(rng) {
+			lab = -lab
+		}
+		yt[i] = lab
+	}
+	return nil
 }
 
 // gaussBlock writes out[i] = x[i] + σ·Z_i for the records of one block
@@ -267,7 +295,9 @@ func (r *FeatureLabelRelease) ReleaseInto(ctx context.Context, seed uint64, x, y
 // compiler kept half of them on the stack.
 func gaussBlock(st *xo, x, out, lo, hi []float64, sigma float64) bool {
 	if a, b, ok := uniformBounds(lo, hi); ok {
-		return addNormalIn(st, x, out, sigma, a, b)
+		var ok bool
+		*st, ok = addNormalIn(*st, x, out, sigma, a, b)
+		return ok
 	}
 	const checkRows = 256
 	d := len(lo)
@@ -341,56 +371,66 @@ func addNormal(st *xo, x, out []float64, sigma float64) {
 
 // addNormalIn is addNormal after checking every x[i] against [a, b]: it
 // returns false at the first value outside or NaN (out and st are then
-// unspecified).
-func addNormalIn(st *xo, x, out []float64, sigma, a, b float64) bool {
+// unspecified). The state goes in and out by value: a pointer to it would
+// hold a register through the loop, and with every register taken the
+// compiler kept the word and the abscissa on the stack. zigFast is written
+// out so that the word that missed is rebuilt from its parts on the way out
+// (no register holds it through the loop), and the index is unsigned, so
+// that the compiler proves it in bounds across the rare retried draws.
+func addNormalIn(st xo, x, out []float64, sigma, a, b float64) (xo, bool) {
 	s0, s1, s2, s3 := st.s0, st.s1, st.s2, st.s3
 	out = out[:len(x)]
-	i := 0
+	n := uint(len(x))
+	i := uint(0)
 	for {
-		var u uint64
-		for ; i < len(x); i++ {
+		var miss uint64 // the word that missed the fast path
+		for ; i < n; i++ {
 			v := x[i]
 			if !(v >= a && v <= b) {
-				return false
+				return xo{}, false
 			}
+			var u uint64
 			s0, s1, s2, s3, u = blockrng.Step(s0, s1, s2, s3)
-			z, ok := zigFast(u)
-			if !ok {
+			j, l := u>>11, u&(2*zigN-1)
+			if j >= zigK[l&(zigN-1)] {
+				miss = j<<11 | l
 				break
 			}
-			out[i] = v + sigma*z
+			out[i] = v + sigma*(float64(j)*zigSW[l])
 		}
-		if i == len(x) {
+		if i >= n {
 			break
 		}
-		p, z := gaussRetry(xo{s0, s1, s2, s3}, u)
+		p, z := gaussRetry(xo{s0, s1, s2, s3}, miss)
 		s0, s1, s2, s3 = p.s0, p.s1, p.s2, p.s3
 		out[i] = x[i] + sigma*z
 		i++
 	}
-	st.s0, st.s1, st.s2, st.s3 = s0, s1, s2, s3
-	return true
+	return xo{s0, s1, s2, s3}, true
 }
 
 // flipLabels writes yt[i] = y[i], negated when the stream's next word is at
 // least thr (randomized response with keep probability thr/2^64), and
-// returns false at the first label that is not ±1. The flip is branch-free
-// (the borrow of u − thr, moved to the sign bit): a branch on a random flip
-// is mispredicted about as often as labels flip.
-func flipLabels(st *xo, y, yt []float64, thr uint64) bool {
+// returns the stream's state after the labels, or false at the first label
+// that is not ±1. The flip is branch-free (the borrow of u − thr, moved to
+// the sign bit): a branch on a random flip is mispredicted about as often
+// as labels flip. The labels are tested and flipped as bits, and the state
+// goes in and out by value, which leaves the loop's words in registers.
+func flipLabels(st xo, y, yt []float64, thr uint64) (xo, bool) {
+	const one = 0x3ff0000000000000 // the bits of 1.0
 	s0, s1, s2, s3 := st.s0, st.s1, st.s2, st.s3
 	yt = yt[:len(y)]
 	for i, v := range y {
-		if math.Abs(v) != 1 { // also NaN
-			return false
+		b := math.Float64bits(v)
+		if b&^(1<<63) != one { // ±1 only (NaN too is refused)
+			return xo{}, false
 		}
 		var u uint64
 		s0, s1, s2, s3, u = blockrng.Step(s0, s1, s2, s3)
 		_, keep := bits.Sub64(u, thr, 0) // 1 iff u < thr
-		yt[i] = math.Float64frombits(math.Float64bits(v) ^ (keep^1)<<63)
+		yt[i] = math.Float64frombits(b ^ (keep^1)<<63)
 	}
-	st.s0, st.s1, st.s2, st.s3 = s0, s1, s2, s3
-	return true
+	return xo{s0, s1, s2, s3}, true
 }
 
 // gaussRetry is normalRetry on the stream p, taking and returning the
@@ -460,7 +500,7 @@ func (r *FeatureLabelRelease) ReleaseExact(ctx context.Context, x, y []float64, 
 		return nil
 	})
 	if err == errOutOfBox {
-		return nil, nil, r.firstBad(x, y)
+		return nil, nil, r.firstBad(x, y, 0)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -468,21 +508,23 @@ func (r *FeatureLabelRelease) ReleaseExact(ctx context.Context, x, y []float64, 
 	return xt, yt, nil
 }
 
-func (r *FeatureLabelRelease) firstBad(x, y []float64) error {
+// firstBad returns the error naming the first bad record of x, y, whose
+// first record has index off in the data set.
+func (r *FeatureLabelRelease) firstBad(x, y []float64, off int) error {
 	d := r.box.Dim()
 	for i := range y {
 		for k := 0; k < d; k++ {
 			v := x[i*d+k]
 			if math.IsNaN(v) {
-				return fmt.Errorf("mech: FeatureLabelRelease: record %d feature %d is NaN", i, k)
+				return fmt.Errorf("mech: FeatureLabelRelease: record %d feature %d is NaN", off+i, k)
 			}
 			if r.policy != Clip && !(v >= r.box.Lo[k] && v <= r.box.Hi[k]) {
 				return fmt.Errorf("mech: FeatureLabelRelease: record %d feature %d = %v is outside [%v, %v] (choose the Clip policy to clamp)",
-					i, k, v, r.box.Lo[k], r.box.Hi[k])
+					off+i, k, v, r.box.Lo[k], r.box.Hi[k])
 			}
 		}
 		if y[i] != 1 && y[i] != -1 {
-			return fmt.Errorf("mech: FeatureLabelRelease: record %d label = %v, want −1 or +1", i, y[i])
+			return fmt.Errorf("mech: FeatureLabelRelease: record %d label = %v, want −1 or +1", off+i, y[i])
 		}
 	}
 	return errOutOfBox
@@ -608,7 +650,7 @@ func (m *RandomizedResponse) ReleaseBatch(ctx context.Context, seed uint64, y []
 		if !m.simExact {
 			// One word per label, branch-free (the labels were checked above).
 			a, e := b*BlockRows, min((b+1)*BlockRows, n)
-			flipLabels(&p, y[a:e], out[a:e], m.thr)
+			flipLabels(p, y[a:e], out[a:e], m.thr)
 			return nil
 		}
 		rng := rand.New(&p)

@@ -2,8 +2,10 @@ package mech
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -346,6 +348,58 @@ func TestLaplaceZiggurat(t *testing.T) {
 	tail := chiSquareBins(t, draws, 200, q, func() float64 { return laplace(p) }, zigExp.r)
 	want := math.Exp(-zigExp.r)
 	within(t, "P(|L|>r)", float64(tail)/draws, want, 4*math.Sqrt(want/draws)+1.0/draws)
+}
+
+// ReleaseBlock releases one block alone, exactly as Release does it in the
+// whole set (uniform and per-feature boxes, Reject and Clip), names a bad
+// record by its index in the whole set, and refuses bad shapes.
+func TestFeatureLabelReleaseBlock(t *testing.T) {
+	n := 2*BlockRows + 300
+	rng := rand.New(rand.NewPCG(4, 4))
+	x, y := make([]float64, 3*n), make([]float64, n)
+	for i := range x {
+		x[i] = 2*rng.Float64() - 1
+	}
+	for i := range y {
+		y[i] = float64(2*rng.IntN(2) - 1)
+	}
+	for _, lo := range [][]float64{{-1, -1, -1}, {-1, -2, -1}} {
+		for _, pol := range []Policy{Reject, Clip} {
+			r, err := NewFeatureLabelRelease(lo, []float64{1, 1, 1}, 1, 1, 1e-5, Analytic)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.SetPolicy(pol)
+			xt, yt, err := r.Release(context.Background(), 7, x, y, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for b := 0; b*BlockRows < n; b++ {
+				r0, r1 := b*BlockRows, min((b+1)*BlockRows, n)
+				xb, yb := make([]float64, 3*(r1-r0)), make([]float64, r1-r0)
+				if err := r.ReleaseBlock(7, b, x[3*r0:3*r1], y[r0:r1], xb, yb); err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(xb, xt[3*r0:3*r1]) || !slices.Equal(yb, yt[r0:r1]) {
+					t.Fatalf("lo %v, policy %v: block %d differs from Release", lo, pol, b)
+				}
+			}
+		}
+	}
+	r, _ := NewFeatureLabelRelease([]float64{-1, -1, -1}, []float64{1, 1, 1}, 1, 1, 1e-5, Analytic)
+	xb, yb := make([]float64, 3*BlockRows), make([]float64, BlockRows)
+	bad := append([]float64(nil), x[3*BlockRows:6*BlockRows]...)
+	bad[3*5+1] = 1.5
+	if err := r.ReleaseBlock(7, 1, bad, y[BlockRows:2*BlockRows], xb, yb); err == nil ||
+		!strings.Contains(err.Error(), fmt.Sprintf("record %d feature 1 = 1.5", BlockRows+5)) {
+		t.Errorf("out-of-box record: err = %v", err)
+	}
+	if err := r.ReleaseBlock(7, 0, x[:3*(BlockRows+1)], y[:BlockRows+1], make([]float64, 3*(BlockRows+1)), make([]float64, BlockRows+1)); err == nil {
+		t.Error("a block of BlockRows+1 records was accepted")
+	}
+	if err := r.ReleaseBlock(7, -1, x[:3], y[:1], xb[:3], yb[:1]); err == nil {
+		t.Error("block -1 was accepted")
+	}
 }
 
 func TestFeatureLabelReleaseReproducible(t *testing.T) {
