@@ -51,7 +51,6 @@ func TestRefused(t *testing.T) {
 		{"%T of an interface before a cell type it may hold is declared", "var a any = 1\nfmt.Printf(\"%T\", a)\ntype Q struct{}", "print the name yourself"},
 		{"fmt.Print of an interface that may hold a cell string type with a String method", "type N string\nfunc (N) String() string { return \"n\" }\nvar a any = N(\"x\")\nfmt.Print(a)", "use Println or Printf"},
 		{"%T of a cell type with a format that is not a literal", "type Q struct{}\nconst f = \"%T\"\nfmt.Printf(f, Q{})", "write the name"},
-		{"a Format method of a cell type inside a value", "type F int\nfunc (F) Format(s fmt.State, r rune) {}\nfmt.Println([]F{1})", "format the elements yourself"},
 		{"an assertion to a cell type of a basic kind from an empty interface", "type C float64\nvar a any = 2.5\n_, ok := a.(C)\n_ = ok", "make C a struct"},
 		{"a type switch case of a cell type of a basic kind on an empty interface", "type C float64\nvar a any = 2.5\nswitch a.(type) {\ncase C:\n}", "make C a struct"},
 		{"== between interface values that may hold cell types of the same structure", "type I interface{ M() }\ntype A struct{ n int }\nfunc (A) M() {}\ntype B struct{ n int }\nfunc (B) M() {}\nvar x, y I = A{1}, B{1}\nfmt.Println(x == y)", "compare the concrete values"},
