@@ -43,24 +43,35 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 	var names, values []string
 	var typs []types.Type
 	var args []string
+	made := "" // the deferred literal, made at the defer (deferclosure.go)
 	if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
 		if vars, body := c.loopCapture(lit, stack); len(vars) > 0 {
 			// The literal gets the variables as parameters in front of
-			// its own, and the defer their values now.
+			// its own, and the defer their values now; if that is not
+			// Go's answer, the literal is made now.
 			params, why := c.passParams(lit, vars, body)
+			e, ok := "", false
 			if why != "" {
+				e, ok = c.closureNow(lit)
+			}
+			switch {
+			case why == "":
+				sep := ""
+				if lit.Type.Params.NumFields() > 0 {
+					sep = ", "
+				}
+				c.insert(lit.Type.Params.Opening+1, strings.Join(params, ", ")+sep)
+				for _, v := range vars {
+					n := c.temp("d")
+					names, values, typs = append(names, n), append(values, v.Name()), append(typs, v.Type())
+					args = append(args, n)
+				}
+			case ok:
+				made = c.temp("d")
+				names, values, typs = append(names, made), append(values, e), append(typs, c.typeOf(lit))
+			default:
 				c.refuse(lit, "the interpreter gives a deferred function literal in a loop only the last iteration's variables, and "+why)
 				return
-			}
-			sep := ""
-			if lit.Type.Params.NumFields() > 0 {
-				sep = ", "
-			}
-			c.insert(lit.Type.Params.Opening+1, strings.Join(params, ", ")+sep)
-			for _, v := range vars {
-				n := c.temp("d")
-				names, values, typs = append(names, n), append(values, v.Name()), append(typs, v.Type())
-				args = append(args, n)
 			}
 		}
 	}
@@ -103,6 +114,9 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 			fun = tmp(f)
 		}
 	case *ast.FuncLit:
+		if made != "" {
+			fun = made
+		}
 	case *ast.IndexExpr, *ast.CallExpr:
 		fun = tmp(call.Fun)
 	}

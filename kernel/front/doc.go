@@ -90,6 +90,8 @@
 //	             keyed by any
 //	multiassign  the operands of an assignment of several values are
 //	             parenthesized, so that each is assigned
+//	arraylit     so is an array literal defining a variable in a loop
+//	             (the interpreter reused one array for every iteration)
 //	commaok      v, ok = m[k] and v, ok = x.(T) assign the zero value on a
 //	             miss (blankderef: _ = *p dereferences)
 //	runeconst    variables defined from untyped rune constants are rune
@@ -119,7 +121,8 @@
 //	             type C int) on an interface that can hold both
 //	defer        arguments evaluated at the defer; top-level loops' defers;
 //	             a deferred literal in a loop gets the loop's variables it
-//	             uses as arguments (refused if the loop changes them)
+//	             uses as arguments, or, if the loop changes them, is made
+//	             at the defer statement (deferclosure.go)
 //	typeswitch   interface cases and cell types in type switches
 //	genlib       calls of the generic standard library (slices, maps,
 //	             cmp, rand.N, sync.OnceValue) run compiled (kernel/generic)
