@@ -160,7 +160,37 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 	default:
 		stmt = "{ " + stmt + " }"
 	}
+	if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok && c.aroundLiteral(d, lit, stmt) {
+		return
+	}
 	c.replace(d, stmt)
+}
+
+// aroundLiteral records the rewritten defer statement stmt, which holds
+// the deferred literal lit's text once, as two edits around the literal's
+// body rather than one replacing the statement: a rule that runs later
+// (multiassign, arraylit, commaok, ...) then still edits inside the
+// literal (its edits were lost in the statement's text). The literal's
+// first and last bytes go with the edits, so that insertions at its ends
+// stay with it. False, recording nothing, when the literal is not once in
+// stmt or an earlier edit covers a part of it.
+func (c *Checked) aroundLiteral(d *ast.DeferStmt, lit *ast.FuncLit, stmt string) bool {
+	lo, hi := c.off(lit.Pos()), c.off(lit.End())
+	text := c.text(lo, hi)
+	if strings.Count(stmt, text) != 1 {
+		return false
+	}
+	for _, e := range c.edits {
+		if e.start < e.end && (e.start < lo+1 && lo+1 < e.end || e.start < hi-1 && hi-1 < e.end || e.start <= lo && hi <= e.end) {
+			return false
+		}
+	}
+	i := strings.Index(stmt, text)
+	before, after := stmt[:i], stmt[i+len(text):]
+	start, end := c.off(d.Pos()), c.off(d.End())
+	c.replaceRange(start, lo+1, before+c.text(lo, lo+1))
+	c.replaceRange(hi-1, end, c.text(hi-1, hi)+after)
+	return true
 }
 
 // inCellBody reports whether the node whose ancestors are stack is in a
