@@ -123,6 +123,9 @@
 //	             a deferred literal in a loop gets the loop's variables it
 //	             uses as arguments, or, if the loop changes them, is made
 //	             at the defer statement (deferclosure.go)
+//	deferlock    in a function with defer statements, function literals
+//	             made as values are made inside a call of their own (a
+//	             deferred call running a closure of its function hung)
 //	typeswitch   interface cases and cell types in type switches
 //	genlib       calls of the generic standard library (slices, maps,
 //	             cmp, rand.N, sync.OnceValue) run compiled (kernel/generic)

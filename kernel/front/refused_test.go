@@ -18,6 +18,7 @@ func TestRefused(t *testing.T) {
 		{"return at a cell's top level in a loop over a function", "seq := func(yield func(int) bool) {}\nfor v := range seq { if v > 0 { return } }", "use break"},
 		{"recover in the body of a loop over a function", "func f(seq func(func(int) bool)) { defer func() { for range seq { recover() } }() }", "recover in a deferred function outside the loop"},
 		{"range over an int of a function-local type", "func f() { type L int; var n L = 2; for i := range n { _ = i } }", "for i := 0; i < n; i++"},
+		{"a function literal calling recover made as a value in a function with deferred calls", "func f() { h := func() { recover() }; defer h() }", "defer the literal itself"},
 		{"a deferred literal calling recover and using a variable of a loop that changes it", "func f() { for i := range 2 { x := i; defer func() { recover(); _ = x }(); x++ } }", "copy it after its last change"},
 		{"a loop body that changes a captured variable", "for i := 0; i < 4; i++ { defer fmt.Print(i); i++ }", "capture the copy"},
 		{"a type defined from a library struct with unexported fields and methods", "type Stamp time.Time\nvar s Stamp\n_ = s", "type Stamp struct{ time.Time }"},
