@@ -83,7 +83,14 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 	tmp := func(e ast.Expr) string {
 		n := c.temp("d")
 		names = append(names, n)
-		values = append(values, c.text(c.off(e.Pos()), c.off(e.End())))
+		v := c.text(c.off(e.Pos()), c.off(e.End()))
+		if _, ok := c.typeOf(e).Underlying().(*types.Array); ok {
+			if _, lit := e.(*ast.CompositeLit); lit {
+				// a fresh array for each defer in a loop (arraylit.go)
+				v = "(" + v + ")"
+			}
+		}
+		values = append(values, v)
 		typs = append(typs, c.typeOf(e))
 		return n
 	}
