@@ -248,6 +248,7 @@ func (s *Session) runtimeExports() interp.Exports {
 			"GoPanic":   reflect.ValueOf(s.rtGoPanic),
 			"Rich":      reflect.ValueOf(s.rtRich),
 			"Defer":     reflect.ValueOf(s.rtDefer),
+			"RunDefers": reflect.ValueOf(rtRunDefers),
 			"Return":    reflect.ValueOf(s.rtReturn),
 			"Len":       reflect.ValueOf(rtLen),
 			"Callback":  reflect.ValueOf(s.rtCallback),
@@ -319,6 +320,15 @@ func (s *Session) rtDefer(f func()) {
 	s.cellMu.Lock()
 	s.defers = append(s.defers, f)
 	s.cellMu.Unlock()
+}
+
+// rtRunDefers runs the calls a function's loops over functions deferred
+// (kernel/front, rule rangefunc), last first, each deferred, so that the
+// later ones run when one panics, as Go runs a function's deferred calls.
+func rtRunDefers(fs []func()) {
+	for _, f := range fs {
+		defer f()
+	}
 }
 
 // runDefers runs the cell's deferred calls, last first, and returns the

@@ -138,7 +138,8 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 		}
 		args = append(args, tmp(a))
 	}
-	if len(names) == 0 && !(c.sess != nil && c.sess.DeferHook != "" && inCellBody(stack) && !topLevel(stack)) {
+	list := c.rangeDefers[enclosingBody(stack)] // in a loop over a function (rangefunc.go)
+	if len(names) == 0 && list == "" && !(c.sess != nil && c.sess.DeferHook != "" && inCellBody(stack) && !topLevel(stack)) {
 		return
 	}
 	ell := ""
@@ -147,6 +148,11 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 	}
 	stmt := strings.Join(names, ", ") + " := " + strings.Join(values, ", ") + "; defer " + fun + "(" + strings.Join(args, ", ") + ell + ")"
 	switch {
+	case list != "":
+		stmt = list + " = append(" + list + ", func() { " + fun + "(" + strings.Join(args, ", ") + ell + ") })"
+		if len(names) > 0 {
+			stmt = "{ " + strings.Join(names, ", ") + " := " + strings.Join(values, ", ") + "; " + stmt + " }"
+		}
 	case topLevel(stack):
 	case c.sess != nil && c.sess.DeferHook != "" && inCellBody(stack):
 		// a defer in a top-level loop or block: Go runs it when

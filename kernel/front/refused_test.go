@@ -14,7 +14,7 @@ func TestRefused(t *testing.T) {
 		{"a top-level := of a name the same cell declared, with another type", "y := 1\ny := 2.5", "use another name"},
 		{"goto out of the body of a loop over a function", "func f(seq func(func(int) bool)) {\n\tfor v := range seq { if v > 0 { goto done } }\ndone:\n}", "use break or continue with a label"},
 		{"goto the label of a loop over a function", "func f(seq func(func(int) bool)) {\nL:\n\tfor range seq {}\n\tgoto L\n}", "use a for loop with break or continue"},
-		{"defer in a loop over a function inside a function", "func f(seq func(func(int) bool)) { for v := range seq { defer fmt.Println(v) } }", "defer in a loop over the slice"},
+		{"defer in a loop over a function inside a function that also defers outside such a loop", "func f(seq func(func(int) bool)) { defer fmt.Println(); for v := range seq { defer fmt.Println(v) } }", "defer in a loop over the slice"},
 		{"return at a cell's top level in a loop over a function", "seq := func(yield func(int) bool) {}\nfor v := range seq { if v > 0 { return } }", "use break"},
 		{"recover in the body of a loop over a function", "func f(seq func(func(int) bool)) { defer func() { for range seq { recover() } }() }", "recover in a deferred function outside the loop"},
 		{"range over an int of a function-local type", "func f() { type L int; var n L = 2; for i := range n { _ = i } }", "for i := 0; i < n; i++"},
