@@ -220,13 +220,27 @@ func interpreted() bool {
 }
 
 // rtLen returns n as an int after checking that n elements of the slice,
-// map or channel type of zero fit in the memory available to the process.
-func rtLen(n any, zero any) int {
+// map or channel type of zero fit in the memory available to the process;
+// isCap marks the capacity of a slice. A negative n panics as Go's make
+// does (reflect's message was "reflect.MakeSlice: negative len"), except
+// for a map, where Go ignores the hint.
+func rtLen(n any, zero any, isCap ...bool) int {
 	v := reflect.ValueOf(n)
 	var count uint64
 	switch {
 	case v.CanInt():
 		if v.Int() < 0 {
+			switch reflect.TypeOf(zero).Kind() {
+			case reflect.Slice:
+				if len(isCap) > 0 && isCap[0] {
+					panic(&runtimeError{msg: "makeslice: cap out of range"})
+				}
+				panic(&runtimeError{msg: "makeslice: len out of range"})
+			case reflect.Chan:
+				panic(&runtimeError{msg: "makechan: size out of range", plain: true})
+			case reflect.Map:
+				return 0
+			}
 			return int(v.Int()) // make reports it
 		}
 		count = uint64(v.Int())
