@@ -27,7 +27,9 @@
 //	toplevel     a return among the cell's statements ends the cell
 //	monomorph    each instantiation of a generic function or type of the
 //	             cells becomes a non-generic instance (the interpreter
-//	             never sees a generic); templates kept for later cells
+//	             never sees a generic); templates kept for later cells;
+//	             fmtplain.go: fmt with %v of type parameters' values is
+//	             instantiated with method-free cell types
 //	faults       nil dereferences and integer divisions inside functions
 //	             checked before their statement, so panics name its line
 //	explicit     x := y[i] gets its type written out
