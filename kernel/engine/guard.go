@@ -220,13 +220,35 @@ func interpreted() bool {
 }
 
 // rtLen returns n as an int after checking that n elements of the slice,
-// map or channel type of zero fit in the memory available to the process.
-func rtLen(n any, zero any) int {
+// map or channel type of zero fit in the memory available to the process;
+// capOf marks the capacity of a slice, its element being the length (nil
+// when unknown). A negative n, or a capacity below the length, panics as
+// Go's make does (reflect's messages were "reflect.MakeSlice: negative
+// len" and "len > cap"), except for a map, where Go ignores the hint.
+func rtLen(n any, zero any, capOf ...any) int {
 	v := reflect.ValueOf(n)
+	isCap := len(capOf) > 0
+	if isCap && capOf[0] != nil && v.CanInt() {
+		if l := reflect.ValueOf(capOf[0]); l.CanInt() && l.Int() >= 0 && v.Int() < l.Int() ||
+			l.CanUint() && (v.Int() < 0 || uint64(v.Int()) < l.Uint()) {
+			panic(&runtimeError{msg: "makeslice: cap out of range"})
+		}
+	}
 	var count uint64
 	switch {
 	case v.CanInt():
 		if v.Int() < 0 {
+			switch reflect.TypeOf(zero).Kind() {
+			case reflect.Slice:
+				if isCap {
+					panic(&runtimeError{msg: "makeslice: cap out of range"})
+				}
+				panic(&runtimeError{msg: "makeslice: len out of range"})
+			case reflect.Chan:
+				panic(&runtimeError{msg: "makechan: size out of range", plain: true})
+			case reflect.Map:
+				return 0
+			}
 			return int(v.Int()) // make reports it
 		}
 		count = uint64(v.Int())

@@ -27,12 +27,18 @@ type panicAt struct {
 // range, a nil pointer dereference); msg is the text after "runtime
 // error: ".
 type runtimeError struct {
-	msg string
+	msg   string
+	plain bool // the runtime's plainError: the text without "runtime error: "
 }
 
 // Error is the runtime's text, e.g. "runtime error: index out of range
-// [5] with length 3".
-func (e *runtimeError) Error() string { return "runtime error: " + e.msg }
+// [5] with length 3" ("makechan: size out of range" for a plain one).
+func (e *runtimeError) Error() string {
+	if e.plain {
+		return e.msg
+	}
+	return "runtime error: " + e.msg
+}
 
 // RuntimeError marks runtimeError as a runtime.Error.
 func (e *runtimeError) RuntimeError() {}
@@ -82,7 +88,7 @@ func (s *Session) rtSlice(lo, hi, n int, withCap bool, pos string) int {
 
 // bounds panics with a runtimeError, noting pos.
 func (s *Session) bounds(pos, format string, a ...any) {
-	e := &runtimeError{fmt.Sprintf(format, a...)}
+	e := &runtimeError{msg: fmt.Sprintf(format, a...)}
 	s.cellMu.Lock()
 	s.at = panicAt{e, pos}
 	s.cellMu.Unlock()
@@ -172,7 +178,7 @@ func (s *Session) rtRecovered(r any) any {
 	}
 	msg := e.Error()
 	if nilDeref(msg) {
-		return &runtimeError{"invalid memory address or nil pointer dereference"}
+		return &runtimeError{msg: "invalid memory address or nil pointer dereference"}
 	}
 	if m := conversionRE.FindStringSubmatch(msg); m != nil {
 		return &conversionError{m[3]}

@@ -248,6 +248,7 @@ func (s *Session) runtimeExports() interp.Exports {
 			"GoPanic":   reflect.ValueOf(s.rtGoPanic),
 			"Rich":      reflect.ValueOf(s.rtRich),
 			"Defer":     reflect.ValueOf(s.rtDefer),
+			"RunDefers": reflect.ValueOf(rtRunDefers),
 			"Return":    reflect.ValueOf(s.rtReturn),
 			"Len":       reflect.ValueOf(rtLen),
 			"Callback":  reflect.ValueOf(s.rtCallback),
@@ -270,17 +271,18 @@ func (s *Session) runtimeExports() interp.Exports {
 			"NilError":     reflect.ValueOf(yaegiwrap.NilError),
 			"ErrorType":    reflect.ValueOf(s.errs.Register),
 			// kernel/fmtval for the fmt trees of kernel/front
-			"FmtNode":    reflect.ValueOf((*fmtval.Node)(nil)),
-			"FmtLeaf":    reflect.ValueOf(fmtval.Leaf),
-			"FmtHidden":  reflect.ValueOf(fmtval.Hidden),
-			"FmtMethods": reflect.ValueOf(fmtval.Methods),
-			"FmtSeq":     reflect.ValueOf(fmtval.Seq),
-			"FmtMap":     reflect.ValueOf(fmtval.Map),
-			"FmtStruct":  reflect.ValueOf(fmtval.Struct),
-			"FmtPtr":     reflect.ValueOf(fmtval.Ptr),
-			"FmtOpaque":  reflect.ValueOf(fmtval.OpaqueVerb),
-			"FmtType":    reflect.ValueOf(fmtval.TypeName),
-			"Implements": reflect.ValueOf(rtImplements),
+			"FmtNode":      reflect.ValueOf((*fmtval.Node)(nil)),
+			"FmtLeaf":      reflect.ValueOf(fmtval.Leaf),
+			"FmtHidden":    reflect.ValueOf(fmtval.Hidden),
+			"FmtMethods":   reflect.ValueOf(fmtval.Methods),
+			"FmtFormatter": reflect.ValueOf(fmtval.Formatter),
+			"FmtSeq":       reflect.ValueOf(fmtval.Seq),
+			"FmtMap":       reflect.ValueOf(fmtval.Map),
+			"FmtStruct":    reflect.ValueOf(fmtval.Struct),
+			"FmtPtr":       reflect.ValueOf(fmtval.Ptr),
+			"FmtOpaque":    reflect.ValueOf(fmtval.OpaqueVerb),
+			"FmtType":      reflect.ValueOf(fmtval.TypeName),
+			"Implements":   reflect.ValueOf(rtImplements),
 		},
 	}
 }
@@ -319,6 +321,15 @@ func (s *Session) rtDefer(f func()) {
 	s.cellMu.Lock()
 	s.defers = append(s.defers, f)
 	s.cellMu.Unlock()
+}
+
+// rtRunDefers runs the calls a function's loops over functions deferred
+// (kernel/front, rule rangefunc), last first, each deferred, so that the
+// later ones run when one panics, as Go runs a function's deferred calls.
+func rtRunDefers(fs []func()) {
+	for _, f := range fs {
+		defer f()
+	}
 }
 
 // runDefers runs the cell's deferred calls, last first, and returns the

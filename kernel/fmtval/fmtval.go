@@ -5,9 +5,9 @@
 // name and, inside slices, maps, structs and pointers, without its
 // methods. The front end (kernel/front, rule fmtcell) knows each operand's
 // static type, so it writes interpreted code that describes the value as a
-// tree of Nodes (Leaf, Methods, Seq, Map, Struct, Ptr): the names fmt
-// prints for %#v and the String, Error and GoString methods fmt would call,
-// as closures over the interpreted values. A Node is a fmt.Formatter that
+// tree of Nodes (Leaf, Methods, Formatter, Seq, Map, Struct, Ptr): the
+// names fmt prints for %#v and the Format, String, Error and GoString
+// methods fmt would call, as closures over the interpreted values. A Node is a fmt.Formatter that
 // walks the tree by fmt's rules (brackets, separators, field names, map
 // keys sorted as fmt sorts them, &{...} for a pointer operand and an
 // address for a nested pointer, verbs, flags and width applied to each
@@ -35,8 +35,8 @@ const (
 	pointer
 )
 
-// A Node describes one value for fmt; build it with Leaf, Methods, Seq,
-// Map, Struct and Ptr. It formats as fmt formats the value it describes.
+// A Node describes one value for fmt; build it with Leaf, Methods,
+// Formatter, Seq, Map, Struct and Ptr. It formats as fmt formats the value it describes.
 type Node struct {
 	kind   kind
 	typ    string // the value's type as reflect names it ("main.T")
@@ -46,6 +46,7 @@ type Node struct {
 
 	under                 *Node // methods: the value without its methods
 	goString, errorM, str func() string
+	format                func(fmt.State, rune) // methods: a Format method
 
 	elems []*Node // seq: elements; structure: fields; mapping: keys and values, alternating
 	names []string
@@ -69,6 +70,15 @@ func Hidden(typ string, v any) *Node { return &Node{kind: leaf, typ: typ, v: v, 
 // method applies.
 func Methods(typ string, nilPtr bool, under *Node, goString, errorM, str func() string) *Node {
 	return &Node{kind: methods, typ: typ, isNil: nilPtr, under: under, goString: goString, errorM: errorM, str: str}
+}
+
+// Formatter describes a value of type typ with a Format method (format),
+// which fmt calls for every verb, before GoString, Error and String, with
+// the state of the directive being formatted; nilPtr reports a nil
+// pointer receiver, under describes the value without its methods (map
+// keys are sorted by it).
+func Formatter(typ string, nilPtr bool, under *Node, format func(f fmt.State, verb rune)) *Node {
+	return &Node{kind: methods, typ: typ, isNil: nilPtr, under: under, format: format}
 }
 
 // Seq describes a slice (isNil for a nil slice) or array of n elements of
@@ -345,6 +355,11 @@ func (s *state) fmtPointer(typ string, rv reflect.Value) {
 
 // handleMethods calls the method fmt would call on n's value, if any.
 func (s *state) handleMethods(n *Node) (handled bool) {
+	if n.format != nil {
+		defer s.catchPanic(n, "Format", &handled)
+		n.format(s.f, s.verb)
+		return true
+	}
 	var m func() string
 	var name string
 	switch {
@@ -359,16 +374,7 @@ func (s *state) handleMethods(n *Node) (handled bool) {
 	if m == nil {
 		return false
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			handled = true
-			if n.isNil {
-				s.write("<nil>")
-				return
-			}
-			s.write("%!" + string(s.verb) + "(PANIC=" + name + " method: " + fmt.Sprint(r) + ")")
-		}
-	}()
+	defer s.catchPanic(n, name, &handled)
 	str := m()
 	if s.sharpV {
 		fmt.Fprintf(s.f, s.directive('s', false, true), str)
@@ -376,6 +382,22 @@ func (s *state) handleMethods(n *Node) (handled bool) {
 	}
 	fmt.Fprintf(s.f, s.directive(s.verb, true, true), str)
 	return true
+}
+
+// catchPanic, deferred around a call of n's method name, prints what fmt
+// prints when the method panics: "<nil>" for a nil pointer receiver,
+// %!verb(PANIC=name method: value) otherwise.
+func (s *state) catchPanic(n *Node, name string, handled *bool) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	*handled = true
+	if n.isNil {
+		s.write("<nil>")
+		return
+	}
+	s.write("%!" + string(s.verb) + "(PANIC=" + name + " method: " + fmt.Sprint(r) + ")")
 }
 
 // compare orders map keys as fmt does (internal/fmtsort).

@@ -175,3 +175,62 @@ func TestHidden(t *testing.T) {
 		}
 	}
 }
+
+type vec struct{ X, Y float64 }
+
+// Format writes the flags and width it was given, as a cell type's
+// Format method would read them.
+func (v vec) Format(f fmt.State, verb rune) {
+	w, ok := f.Width()
+	fmt.Fprintf(f, "<%c %g %g %v%d %v%v>", verb, v.X, v.Y, ok, w, f.Flag('#'), f.Flag('+'))
+}
+
+func vecNode(v vec) *Node {
+	return Formatter("fmtval.vec", false, Struct("fmtval.vec", "X", Leaf("float64", v.X), "Y", Leaf("float64", v.Y)), v.Format)
+}
+
+// TestFormatter checks that a Format method inside slices, maps and
+// structs is called as fmt calls it: for every verb, with the directive's
+// flags and width, before GoString under %#v.
+func TestFormatter(t *testing.T) {
+	vs := []vec{{1, 2}, {3, 4}}
+	vsNode := Seq("[]fmtval.vec", false, 2, func(i int) *Node { return vecNode(vs[i]) })
+	m := map[vec]string{{2, 1}: "b", {1, 2}: "a"}
+	mNode := Map("map[fmtval.vec]string", false, func(add func(k, v *Node)) {
+		for k, v := range m {
+			add(vecNode(k), Leaf("string", v))
+		}
+	})
+	type box struct {
+		V vec
+		N int
+	}
+	b := box{vec{5, 6}, 7}
+	bNode := Struct("fmtval.box", "V", vecNode(b.V), "N", Leaf("int", b.N))
+	for _, c := range []struct {
+		format string
+		value  any
+		node   *Node
+	}{
+		{"%v|%s|%d|%f|%#v|%+v|%8v|%-3x", vs, vsNode},
+		{"%v|%#v|%+v", m, mNode},
+		{"%v|%+v|%#v|%5d", b, bNode},
+	} {
+		n := strings.Count(c.format, "%")
+		values := make([]any, n)
+		nodes := make([]any, n)
+		for i := range values {
+			values[i], nodes[i] = c.value, c.node
+		}
+		want := fmt.Sprintf(c.format, values...)
+		if got := fmt.Sprintf(c.format, nodes...); got != want {
+			t.Errorf("%s of %T:\n got %s\nwant %s", c.format, c.value, got, want)
+		}
+	}
+	boom := Seq("[]x", false, 1, func(int) *Node {
+		return Formatter("x", false, Leaf("int", 1), func(fmt.State, rune) { panic("boom") })
+	})
+	if got, want := fmt.Sprintf("%d", boom), "[%!d(PANIC=Format method: boom)]"; got != want {
+		t.Errorf("panicking Format: got %s, want %s", got, want)
+	}
+}

@@ -122,7 +122,8 @@ func (r *planner) isConst(e ast.Expr) bool {
 }
 
 // makeEdits check the sizes given to the builtin make:
-// make(T, n, c) becomes make(T, Len(n, (T)(nil)), Len(c, (T)(nil))).
+// make(T, n, c) becomes make(T, Len(n, (T)(nil)), Len(c, (T)(nil), n)),
+// or Len(c, (T)(nil), nil) when n has effects.
 func (r *planner) makeEdits(it *PlanItem, call *ast.CallExpr) []guardEdit {
 	if len(call.Args) < 2 {
 		return nil
@@ -132,11 +133,23 @@ func (r *planner) makeEdits(it *PlanItem, call *ast.CallExpr) []guardEdit {
 	}
 	typ := r.src[it.Off(call.Args[0].Pos()):it.Off(call.Args[0].End())]
 	var out []guardEdit
-	for _, a := range call.Args[1:] {
+	for i, a := range call.Args[1:] {
 		as, ae := it.Off(a.Pos()), it.Off(a.End())
+		isCap := ""
+		if i == 1 {
+			// Go names the capacity in its panic, also when it is
+			// below the length: the length is passed again when
+			// evaluating it again has no effect
+			isCap = ", nil"
+			if n := call.Args[1]; pure(n) {
+				if t := r.src[it.Off(n.Pos()):it.Off(n.End())]; !strings.Contains(t, "/*") {
+					isCap = ", " + t
+				}
+			}
+		}
 		out = append(out,
 			guardEdit{at: as, ins: r.s.RuntimeHook + ".Len(", after: as},
-			guardEdit{at: ae, ins: ", (" + typ + ")(nil))", after: ae})
+			guardEdit{at: ae, ins: ", (" + typ + ")(nil)" + isCap + ")", after: ae})
 	}
 	return out
 }

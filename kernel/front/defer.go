@@ -43,24 +43,35 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 	var names, values []string
 	var typs []types.Type
 	var args []string
+	made := "" // the deferred literal, made at the defer (deferclosure.go)
 	if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
 		if vars, body := c.loopCapture(lit, stack); len(vars) > 0 {
 			// The literal gets the variables as parameters in front of
-			// its own, and the defer their values now.
+			// its own, and the defer their values now; if that is not
+			// Go's answer, the literal is made now.
 			params, why := c.passParams(lit, vars, body)
+			e, ok := "", false
 			if why != "" {
+				e, ok = c.closureNow(lit)
+			}
+			switch {
+			case why == "":
+				sep := ""
+				if lit.Type.Params.NumFields() > 0 {
+					sep = ", "
+				}
+				c.insert(lit.Type.Params.Opening+1, strings.Join(params, ", ")+sep)
+				for _, v := range vars {
+					n := c.temp("d")
+					names, values, typs = append(names, n), append(values, v.Name()), append(typs, v.Type())
+					args = append(args, n)
+				}
+			case ok:
+				made = c.temp("d")
+				names, values, typs = append(names, made), append(values, e), append(typs, c.typeOf(lit))
+			default:
 				c.refuse(lit, "the interpreter gives a deferred function literal in a loop only the last iteration's variables, and "+why)
 				return
-			}
-			sep := ""
-			if lit.Type.Params.NumFields() > 0 {
-				sep = ", "
-			}
-			c.insert(lit.Type.Params.Opening+1, strings.Join(params, ", ")+sep)
-			for _, v := range vars {
-				n := c.temp("d")
-				names, values, typs = append(names, n), append(values, v.Name()), append(typs, v.Type())
-				args = append(args, n)
 			}
 		}
 	}
@@ -72,7 +83,14 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 	tmp := func(e ast.Expr) string {
 		n := c.temp("d")
 		names = append(names, n)
-		values = append(values, c.text(c.off(e.Pos()), c.off(e.End())))
+		v := c.text(c.off(e.Pos()), c.off(e.End()))
+		if _, ok := c.typeOf(e).Underlying().(*types.Array); ok {
+			if _, lit := e.(*ast.CompositeLit); lit {
+				// a fresh array for each defer in a loop (arraylit.go)
+				v = "(" + v + ")"
+			}
+		}
+		values = append(values, v)
 		typs = append(typs, c.typeOf(e))
 		return n
 	}
@@ -103,6 +121,9 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 			fun = tmp(f)
 		}
 	case *ast.FuncLit:
+		if made != "" {
+			fun = made
+		}
 	case *ast.IndexExpr, *ast.CallExpr:
 		fun = tmp(call.Fun)
 	}
@@ -117,7 +138,8 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 		}
 		args = append(args, tmp(a))
 	}
-	if len(names) == 0 && !(c.sess != nil && c.sess.DeferHook != "" && inCellBody(stack) && !topLevel(stack)) {
+	list := c.rangeDefers[enclosingBody(stack)] // in a loop over a function (rangefunc.go)
+	if len(names) == 0 && list == "" && !(c.sess != nil && c.sess.DeferHook != "" && inCellBody(stack) && !topLevel(stack)) {
 		return
 	}
 	ell := ""
@@ -126,6 +148,11 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 	}
 	stmt := strings.Join(names, ", ") + " := " + strings.Join(values, ", ") + "; defer " + fun + "(" + strings.Join(args, ", ") + ell + ")"
 	switch {
+	case list != "":
+		stmt = list + " = append(" + list + ", func() { " + fun + "(" + strings.Join(args, ", ") + ell + ") })"
+		if len(names) > 0 {
+			stmt = "{ " + strings.Join(names, ", ") + " := " + strings.Join(values, ", ") + "; " + stmt + " }"
+		}
 	case topLevel(stack):
 	case c.sess != nil && c.sess.DeferHook != "" && inCellBody(stack):
 		// a defer in a top-level loop or block: Go runs it when
@@ -146,7 +173,37 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 	default:
 		stmt = "{ " + stmt + " }"
 	}
+	if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok && c.aroundLiteral(d, lit, stmt) {
+		return
+	}
 	c.replace(d, stmt)
+}
+
+// aroundLiteral records the rewritten defer statement stmt, which holds
+// the deferred literal lit's text once, as two edits around the literal's
+// body rather than one replacing the statement: a rule that runs later
+// (multiassign, arraylit, commaok, ...) then still edits inside the
+// literal (its edits were lost in the statement's text). The literal's
+// first and last bytes go with the edits, so that insertions at its ends
+// stay with it. False, recording nothing, when the literal is not once in
+// stmt or an earlier edit covers a part of it.
+func (c *Checked) aroundLiteral(d *ast.DeferStmt, lit *ast.FuncLit, stmt string) bool {
+	lo, hi := c.off(lit.Pos()), c.off(lit.End())
+	text := c.text(lo, hi)
+	if strings.Count(stmt, text) != 1 {
+		return false
+	}
+	for _, e := range c.edits {
+		if e.start < e.end && (e.start < lo+1 && lo+1 < e.end || e.start < hi-1 && hi-1 < e.end || e.start <= lo && hi <= e.end) {
+			return false
+		}
+	}
+	i := strings.Index(stmt, text)
+	before, after := stmt[:i], stmt[i+len(text):]
+	start, end := c.off(d.Pos()), c.off(d.End())
+	c.replaceRange(start, lo+1, before+c.text(lo, lo+1))
+	c.replaceRange(hi-1, end, c.text(hi-1, hi)+after)
+	return true
 }
 
 // inCellBody reports whether the node whose ancestors are stack is in a

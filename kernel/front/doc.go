@@ -27,7 +27,9 @@
 //	toplevel     a return among the cell's statements ends the cell
 //	monomorph    each instantiation of a generic function or type of the
 //	             cells becomes a non-generic instance (the interpreter
-//	             never sees a generic); templates kept for later cells
+//	             never sees a generic); templates kept for later cells;
+//	             fmtplain.go: fmt with %v of type parameters' values is
+//	             instantiated with method-free cell types
 //	faults       nil dereferences and integer divisions inside functions
 //	             checked before their statement, so panics name its line
 //	explicit     x := y[i] gets its type written out
@@ -90,6 +92,8 @@
 //	             keyed by any
 //	multiassign  the operands of an assignment of several values are
 //	             parenthesized, so that each is assigned
+//	arraylit     so is an array literal defining a variable in a loop
+//	             (the interpreter reused one array for every iteration)
 //	commaok      v, ok = m[k] and v, ok = x.(T) assign the zero value on a
 //	             miss (blankderef: _ = *p dereferences)
 //	runeconst    variables defined from untyped rune constants are rune
@@ -119,7 +123,11 @@
 //	             type C int) on an interface that can hold both
 //	defer        arguments evaluated at the defer; top-level loops' defers;
 //	             a deferred literal in a loop gets the loop's variables it
-//	             uses as arguments (refused if the loop changes them)
+//	             uses as arguments, or, if the loop changes them, is made
+//	             at the defer statement (deferclosure.go)
+//	deferlock    in a function with defer statements, function literals
+//	             made as values are made inside a call of their own (a
+//	             deferred call running a closure of its function hung)
 //	typeswitch   interface cases and cell types in type switches
 //	genlib       calls of the generic standard library (slices, maps,
 //	             cmp, rand.N, sync.OnceValue) run compiled (kernel/generic)

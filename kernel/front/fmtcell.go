@@ -33,14 +33,14 @@ import (
 //     cell structs with unexported fields, and values holding an empty
 //     interface (or one of the cells) are handed to fmt as a
 //     kernel/fmtval tree the front end describes from the static type
-//     (fmttree.go), which formats as fmt formats the Go value;
+//     (fmttree.go), which formats as fmt formats the Go value; a Format
+//     method inside it is called with fmt's state for the directive;
 //   - with a format known only when the cell runs, operands of interface
 //     type are described for %v (dynFunc) and the call checks, when it
 //     runs, that no %T, %p or %w takes a description (dynamicFormat);
 //   - refused: %T or %#v of an interface when cells declared types, and
 //     what the tree cannot describe exactly (a cell type the interpreter
-//     cannot tell from another inside an any, a Format method inside a
-//     value).
+//     cannot tell from another inside an any).
 func init() {
 	register(rule{"fmtcell", 50, kCall, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {

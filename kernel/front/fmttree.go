@@ -325,8 +325,22 @@ func (g *fmtGen) node(t types.Type, x string, depth int, methodsOK bool) string 
 		return g.kind(t, x, depth)
 	}
 	m := fmtMethods(t)
+	nilPtr := "false"
+	if _, ok := t.Underlying().(*types.Pointer); ok {
+		nilPtr = x + " == nil"
+	}
 	if m["Format"] {
-		return g.fail("a Format method of a cell type inside a value fmt prints")
+		// fmt calls Format for every verb, with the directive's state:
+		// the value is described only for sorting map keys
+		g.lax++
+		under := g.kind(t, x, depth)
+		g.lax--
+		state, ok := g.c.typeText(types.NewMethodSet(t).Lookup(nil, "Format").Type().(*types.Signature).Params().At(0).Type())
+		if !ok {
+			return g.fail("fmt.State cannot be named in the cell")
+		}
+		f, r := g.c.temp("ff"), g.c.temp("fr")
+		return g.hook + ".FmtFormatter(" + strconv.Quote(name) + ", " + nilPtr + ", " + under + ", func(" + f + " " + state + ", " + r + " rune) { " + x + ".Format(" + f + ", " + r + ") })"
 	}
 	var under string
 	if g.sharp && m["GoString"] || !g.sharp && strings.Contains("vsxXq", g.verb) && (m["String"] || m["Error"]) {
@@ -343,10 +357,6 @@ func (g *fmtGen) node(t types.Type, x string, depth int, methodsOK bool) string 
 			return "nil"
 		}
 		return "func() string { return " + x + "." + method + "() }"
-	}
-	nilPtr := "false"
-	if _, ok := t.Underlying().(*types.Pointer); ok {
-		nilPtr = x + " == nil"
 	}
 	return g.hook + ".FmtMethods(" + strconv.Quote(name) + ", " + nilPtr + ", " + under + ", " +
 		closure(g.sharp && m["GoString"], "GoString") + ", " + closure(m["Error"], "Error") + ", " + closure(m["String"], "String") + ")"

@@ -71,6 +71,8 @@ func goldenRun(t *testing.T, data string, file string) string {
 		s.ErrorsHook = "H"
 	case "callbackguard.txtar":
 		s.CallbackHook = "CB"
+	case "rangefunc.txtar":
+		s.RuntimeHook = "R"
 	}
 	s.FmtHook = "H"
 	s.GenericHook = "G"

@@ -62,18 +62,19 @@ type hole struct {
 
 // A generic is a generic function or type of the cells, kept as a template.
 type generic struct {
-	name    string
-	version int
-	isType  bool
-	tparams []*types.TypeParam
-	tmpl    string
-	holes   []*hole
-	methods []genMethod
-	src     string // the declarations as the cell wrote them
-	risky   string // a construct of its body that needs the type arguments' kinds
-	toIface string // a conversion of its type parameters' values to interfaces (wrong for cell types with methods)
-	line    int    // the cell position of the template's first byte
-	col     int
+	name     string
+	version  int
+	isType   bool
+	tparams  []*types.TypeParam
+	tmpl     string
+	holes    []*hole
+	methods  []genMethod
+	src      string // the declarations as the cell wrote them
+	risky    string // a construct of its body that needs the type arguments' kinds
+	fmtPlain string // fmt with %v of its type parameters' values (wrong only for cell types with methods: fmtplain.go)
+	toIface  string // a conversion of its type parameters' values to interfaces (wrong for cell types with methods)
+	line     int    // the cell position of the template's first byte
+	col      int
 }
 
 type genMethod struct {
@@ -257,7 +258,11 @@ func (c *Checked) markGenerics() {
 			}
 		case *ast.CallExpr:
 			if gd := inGeneric(n.Pos()); gd != nil && gd.g.risky == "" && c.callsFmtOnTypeParams(n) {
-				gd.g.risky = "fmt or errors on values of its type parameters"
+				if c.plainFmtOnTypeParams(n) {
+					gd.g.fmtPlain = "fmt on values of its type parameters"
+				} else {
+					gd.g.risky = "fmt or errors on values of its type parameters"
+				}
 			}
 		}
 		if gd := inGeneric(n.Pos()); gd != nil && gd.g.toIface == "" && c.convertsTypeParams(n, stack) {
@@ -613,6 +618,9 @@ func (c *Checked) instance(name string, args []bound, at token.Pos) (string, *Er
 	risky := g.risky
 	if risky == "" && g.toIface != "" && slices.ContainsFunc(args, func(a bound) bool { return withMethods(a.t, a.env) }) {
 		risky = g.toIface
+	}
+	if risky == "" && g.fmtPlain != "" && slices.ContainsFunc(args, func(a bound) bool { return !fmtPlainArg(a.t, a.env, map[types.Type]bool{}) }) {
+		risky = g.fmtPlain
 	}
 	if cellArg != "" && risky != "" {
 		return "", c.errAt(at, name+" uses "+risky+", which the interpreter gets wrong for the cell type "+strings.TrimPrefix(cellArg, "main.")+

@@ -31,10 +31,13 @@ import (
 // parameters at the start of the body, one after the other as Go does
 // (for k, m[k] = range indexes m with the new k).
 //
+// A defer in the body defers to the function's end: at a cell's top
+// level through the engine's defer hook, inside a function through a list
+// the function runs when it ends (rfDeferList).
+//
 // Refused: goto out of the body or to the loop's label, a return in a
-// loop at a cell's top level, defer in a loop inside a function (Go defers
-// to the function's end; at a cell's top level the engine's defer hook
-// runs it when the cell ends, as Go would), and recover in the body.
+// loop at a cell's top level, defer in a loop inside a function that also
+// defers outside such loops, and recover in the body.
 func init() {
 	register(rule{"rangefunc", 34, kRange, func(c *Checked) {
 		c.rangeFuncs()
@@ -153,8 +156,15 @@ func (c *Checked) rangeFuncs() {
 			c.refuse(n, "recover in the body of a loop over a function: the front end runs the body as a function of its own, where recover would return nil; recover in a deferred function outside the loop")
 			return
 		case *ast.DeferStmt:
-			if c.sess == nil || c.sess.DeferHook == "" || !inCellBody(s.stack) {
-				c.refuse(n, "defer in the body of a loop over a function inside a function: the front end runs the body as a function of its own, and the deferred call would run at the end of each iteration, not of the function; collect the values into a slice in the loop and defer in a loop over the slice, or defer after the loop")
+			if c.sess != nil && c.sess.DeferHook != "" && inCellBody(s.stack) {
+				break // the engine runs it when the cell ends
+			}
+			if c.mayRecover(n.Call) {
+				c.refuse(n, "a deferred call that may call recover, in the body of a loop over a function inside a function: the front end runs the deferred calls of such a body from a list, where recover would return nil; defer it outside the loop")
+				return
+			}
+			if !c.rfDeferList(s.stack, stmts, loops) {
+				c.refuse(n, "defer in the body of a loop over a function inside a function that also defers outside such a loop: the front end runs the body as a function of its own, and cannot order its deferred calls with the function's; collect the values into a slice in the loop and defer in a loop over the slice, or defer after the loop")
 				return
 			}
 		case *ast.ReturnStmt:
@@ -176,6 +186,74 @@ func (c *Checked) rangeFuncs() {
 			return
 		}
 	}
+}
+
+// rfDeferList gives the function around a defer statement in the body of
+// a loop over a function (stack: the statement's ancestors) a list of
+// deferred calls, which the defer rule appends the call to (defer.go),
+// and which a call deferred first runs when the function ends
+// (RuntimeHook's RunDefers, last first):
+//
+//	func f() { for v := range seq { defer g(v) } }
+//	  →  func f() { var l []func(); defer func() { R.RunDefers(l) }(); seq(func(v V) bool { { d := v; l = append(l, func() { g(d) }) }; ... }) }
+//
+// That is Go's order only if every defer statement of the function is in
+// such a loop: false otherwise, or without the engine's runtime.
+func (c *Checked) rfDeferList(stack []ast.Node, stmts []rfStmt, loops map[*ast.RangeStmt]*rfLoop) bool {
+	body := enclosingBody(stack)
+	if body == nil || c.sess == nil || c.sess.RuntimeHook == "" {
+		return false
+	}
+	if _, ok := c.rangeDefers[body]; ok {
+		return true
+	}
+	for _, s := range stmts {
+		if _, ok := s.n.(*ast.DeferStmt); !ok || enclosingBody(s.stack) != body {
+			continue
+		}
+		if l, _ := c.rfEnclosing(s.stack, loops); l == nil {
+			return false
+		}
+	}
+	if c.rangeDefers == nil {
+		c.rangeDefers = map[*ast.BlockStmt]string{}
+	}
+	name := c.temp("dl")
+	c.rangeDefers[body] = name
+	c.insert(body.Lbrace+1, " var "+name+" []func(); defer func() { "+c.sess.RuntimeHook+".RunDefers("+name+") }();")
+	return true
+}
+
+// mayRecover reports whether the deferred call may call recover directly:
+// a function literal that does, a function or method of the cells whose
+// body is not in this cell or does, or a function value.
+func (c *Checked) mayRecover(call *ast.CallExpr) bool {
+	var obj types.Object
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.FuncLit:
+		return callsRecover(f)
+	case *ast.Ident:
+		obj = c.Info.Uses[f]
+	case *ast.SelectorExpr:
+		if sel, ok := c.Info.Selections[f]; ok {
+			obj = sel.Obj()
+		} else {
+			obj = c.Info.Uses[f.Sel]
+		}
+	}
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return true // a function value
+	}
+	if fn.Pkg() == nil || fn.Pkg().Path() != mainPath {
+		return false // compiled: its recover would not stop the cell's panic either way
+	}
+	for _, d := range c.File.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && c.Info.Defs[fd.Name] == types.Object(fn) && fd.Body != nil {
+			return callsRecover(&ast.FuncLit{Body: fd.Body})
+		}
+	}
+	return true
 }
 
 // rfEnclosing returns the innermost range-over-function loop among stack

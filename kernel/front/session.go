@@ -95,7 +95,9 @@ type Session struct {
 	// RuntimeHook names the package of the engine's runtime in the
 	// chunks (see Plan): Value(vs ...any) receives the cell's value,
 	// Spawn() counts a goroutine a go statement starts, Len(n, zero any)
-	// int checks a size given to make. GoGuard names the interpreted
+	// int checks a size given to make, RunDefers(fs []func()) runs the
+	// calls deferred in the body of a loop over a function inside a
+	// function (rangefunc.go), last first. GoGuard names the interpreted
 	// func(pos string) a goroutine a go statement starts defers.
 	RuntimeHook, GoGuard string
 	// Vet, if set, is called by Plan on the checked cell before it is
@@ -161,7 +163,10 @@ type Checked struct {
 	items []PlanItem
 	// declared holds the names the cell declares at top level.
 	declared map[string]bool
-	methods  []*ast.FuncDecl
+	// rangeDefers names, by function body, the list of calls deferred in
+	// the body of a loop over a function inside it (rangefunc.go).
+	rangeDefers map[*ast.BlockStmt]string
+	methods     []*ast.FuncDecl
 	// values holds the positions of top-level expression statements, whose
 	// value the cell shows (Go would say it is not used).
 	values map[token.Pos]bool
