@@ -282,6 +282,7 @@ func (s *Session) runtimeExports() interp.Exports {
 			"FmtPtr":       reflect.ValueOf(fmtval.Ptr),
 			"FmtOpaque":    reflect.ValueOf(fmtval.OpaqueVerb),
 			"FmtType":      reflect.ValueOf(fmtval.TypeName),
+			"FmtBoxed":     reflect.ValueOf(yaegiwrap.BoxedAs),
 			"Implements":   reflect.ValueOf(rtImplements),
 		},
 	}

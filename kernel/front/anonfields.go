@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/constant"
 	"go/types"
+	"sort"
 	"strings"
 )
 
@@ -32,11 +33,121 @@ func init() {
 		}
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			if call, ok := n.(*ast.CallExpr); ok {
-				c.anonCall(call, anon, inFunc(stack))
+				c.anonCall(call, anon, stack)
+				c.stalePrinter(call)
 			}
 			return true
 		})
+		if len(c.printers) > 0 {
+			// asked here, so that the check sees every type of the
+			// session (sessionScope)
+			c.printersKnow = c.typesWithMethods()
+		}
 	}})
+}
+
+// printOwner returns the name of the declaration of the cell's top level
+// whose function (a function or method declaration, or a function literal
+// a variable holds) the innermost node of stack is in: later cells call
+// it. ok is false outside functions, or for a literal nothing names.
+func printOwner(stack []ast.Node) (name string, ok bool) {
+	if !inFunc(stack) || len(stack) < 2 {
+		return "", false
+	}
+	switch d := stack[1].(type) {
+	case *ast.FuncDecl:
+		if d.Name.Name != "_" {
+			if d.Recv != nil {
+				return recvBase(d) + "." + d.Name.Name, true
+			}
+			return d.Name.Name, true
+		}
+		// a statement: f := func(...) {...}
+		if len(stack) > 3 {
+			if as, isAssign := stack[3].(*ast.AssignStmt); isAssign {
+				if id, isID := as.Lhs[0].(*ast.Ident); isID && id.Name != "_" {
+					return id.Name, true
+				}
+			}
+		}
+	case *ast.GenDecl:
+		if len(stack) > 2 {
+			if vs, isVS := stack[2].(*ast.ValueSpec); isVS && vs.Names[0].Name != "_" {
+				return vs.Names[0].Name, true
+			}
+		}
+	}
+	return "", false
+}
+
+// stalePrinter refuses call, a call of a function of an earlier cell that
+// formats values of interface type, when a type of the cells has methods
+// the function did not know of (it was written before) and an argument
+// may hold a value of it: the function's fmt calls were written for the
+// types with methods of its time (fmtcell, dynFunc), and such a value
+// would print without its methods, or as the interpreter's box (a struct
+// with String printed {3}, a Celsius <nil>).
+func (c *Checked) stalePrinter(call *ast.CallExpr) {
+	if c.sess == nil || len(c.sess.printers) == 0 {
+		return
+	}
+	fn, _ := c.selectedFunc(call)
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		fn, _ = c.Info.Uses[id].(*types.Func)
+	}
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != mainPath {
+		return
+	}
+	name := fn.Name()
+	if recv := fn.Type().(*types.Signature).Recv(); recv != nil {
+		n, _ := cellNamed(recv.Type())
+		if n == nil {
+			return
+		}
+		name = n.Obj().Name() + "." + name
+	} else if fn.Parent() != fn.Pkg().Scope() {
+		return
+	}
+	known, ok := c.sess.printers[name]
+	if !ok || c.declared[name] {
+		return
+	}
+	var stale []string
+	for t := range c.typesWithMethods() {
+		if !known[t] {
+			stale = append(stale, t)
+		}
+	}
+	if len(stale) == 0 {
+		return
+	}
+	sort.Strings(stale)
+	for _, a := range call.Args {
+		t := c.typeOf(a)
+		if t == nil || !hasIface(t) && !c.hasCellType(t) {
+			continue
+		}
+		c.refuse(call, name+", declared in an earlier cell, formats values of interface type and was written before "+strings.Join(stale, ", ")+" had methods, so it would print their values without them in the interpreter: run the cell that declares "+name+" again, then this one")
+		return
+	}
+}
+
+// typesWithMethods returns the names of the session's and the cell's
+// types that have methods.
+func (c *Checked) typesWithMethods() map[string]bool {
+	out := map[string]bool{}
+	scope := c.sessionScope()
+	for _, name := range scope.Names() {
+		if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() {
+			if n, ok := tn.Type().(*types.Named); ok && hasMethods(n) {
+				out[name] = true
+			}
+		}
+	}
+	for _, fd := range c.methods {
+		out[recvBase(fd)] = true
+	}
+	return out
 }
 
 // anonKinds says what the struct types written without a name held.
@@ -99,9 +210,10 @@ func inFunc(stack []ast.Node) bool {
 // anonCall refuses call, a call of fmt's or log's formatting functions,
 // when an operand of interface type (or holding one) may hold a struct
 // type without a name that it would format differently (see above).
-// inFunc: the call is in a function, whose formatting the cell notes in
-// c.printsIface.
-func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, inFunc bool) {
+// A call in a function notes the function's formatting in c.printsIface
+// and the function in c.printers (see laterMethods).
+func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, stack []ast.Node) {
+	inFunc := inFunc(stack)
 	fn, _ := c.selectedFunc(call)
 	if fn == nil || fn.Pkg() == nil {
 		return
@@ -154,6 +266,12 @@ func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, inFunc bool) {
 			c.printsIface |= anonValues
 			if names {
 				c.printsIface |= anonNames
+			}
+			if owner, ok := printOwner(stack); ok {
+				if c.printers == nil {
+					c.printers = map[string]bool{}
+				}
+				c.printers[owner] = true
 			}
 		}
 		// a known verb of %v, %s, %d, ... (%+v too) on an operand

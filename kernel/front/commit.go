@@ -25,6 +25,15 @@ func (s *Session) commit(c *Checked, defined func(string) bool) {
 	for _, t := range c.anonTypes {
 		s.addAnonType(t)
 	}
+	if len(c.printers) > 0 {
+		known := c.printersKnow
+		if s.printers == nil {
+			s.printers = map[string]map[string]bool{}
+		}
+		for p := range c.printers {
+			s.printers[p] = known
+		}
+	}
 	s.printsIface |= c.printsIface
 	if defined == nil {
 		// no interpreter reports what ran (Ran): the imports ran

@@ -87,6 +87,11 @@
 //	             of library struct literals, are converted by a call
 //	lastvalue    a last value holding cell types shows as fmt prints it
 //	ifaceeq      == and != of interface values compare held cell values
+//	twinbox      values of cell types of a basic kind with fmt methods
+//	             (type Celsius float64) converted to any keep the type the
+//	             interpreter keeps beside them, which fmt asks (FmtBoxed)
+//	             to tell them from the underlying type; handed to compiled
+//	             code that may give them back they are refused
 //	mapkey       maps keyed by an interface of the cells are refused, and
 //	             keys of types the interpreter cannot tell apart in maps
 //	             keyed by any

@@ -155,7 +155,10 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 			if v == "w" {
 				c.wrapConversion(a)
 			}
-			if strings.Contains("vsqxXd", v) && !compiledIface(t) && (c.hasCellTypes() || c.hasAnonTypes()) {
+			// other verbs (%.2f) are described for the cell types of a
+			// basic kind only (dynFunc): their boxes would reach fmt as
+			// the interpreter's wrappers
+			if v != "p" && v != "w" && !compiledIface(t) && (c.hasCellTypes() || c.hasAnonTypes()) {
 				spacing := name == "Print" || name == "Sprint" || name == "Fprint" || name == "Append"
 				fn, why := c.dynFunc(t, flags, v, call.Pos(), spacing)
 				if why != "" {

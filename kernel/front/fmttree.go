@@ -646,9 +646,6 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 			if other := g.c.sameShape(named); other != "" && !twinsAlike {
 				return g.fail(what + ", which the interpreter cannot tell from " + other + " (same underlying type)")
 			}
-			if u := underlyingTwin(named, t); u != "" && !twinsAlike {
-				return g.fail(what + ", which the interpreter cannot tell from a " + u + " (its underlying type)")
-			}
 
 			ctt, ok := g.c.typeText(ct)
 			if !ok {
@@ -671,7 +668,7 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 			if g.refuse != "" {
 				return "nil"
 			}
-			b.WriteString("if " + z + ", ok := " + y + ".(" + ctt + "); ok { return " + node + " }; ")
+			b.WriteString("if " + z + ", ok := " + y + ".(" + ctt + "); ok" + g.c.boxedTest(ct, y) + " { return " + node + " }; ")
 		}
 	}
 	anons, why := g.c.anonCands(iface)
@@ -913,6 +910,9 @@ func (c *Checked) dynFunc(t types.Type, flags, v string, at token.Pos, spacing b
 			continue
 		}
 		for _, ct := range []types.Type{named, types.NewPointer(named)} {
+			if !strings.Contains("vsqxXd", v) && !(twinType(ct) && isBasic(ct)) {
+				continue // fmt calls no method for other verbs
+			}
 			g := &fmtGen{c: c, verb: v, plus: v == "v" && strings.Contains(flags, "+")}
 			// in an empty interface, a value of a type with methods
 			// reaches fmt in the interpreter's own representation
@@ -968,7 +968,7 @@ func (c *Checked) dynFunc(t types.Type, flags, v string, at token.Pos, spacing b
 		if g.refuse != "" {
 			return "", g.refuse
 		}
-		b.WriteString("if " + y + ", ok := " + x + ".(" + ctt + "); ok { return " + node + " }; ")
+		b.WriteString("if " + y + ", ok := " + x + ".(" + ctt + "); ok" + c.boxedTest(ct, x) + " { return " + node + " }; ")
 	}
 	b.WriteString("return " + x + " }")
 	return b.String(), ""
@@ -983,4 +983,40 @@ func (c *Checked) assertedText(t types.Type) (string, bool) {
 		return "any", true
 	}
 	return c.typeText(t)
+}
+
+// boxedTest returns the condition added to the assertion of an interface
+// value x to ct when the interpreter cannot tell ct from its underlying
+// type (ct is a cell type whose underlying type is not a struct: type
+// Celsius float64): the assertion x.(Celsius) also succeeds on a float64,
+// so the value is Celsius's only when it comes with its interpreted type
+// (its box), which the engine's FmtBoxed sees; a value without one reads
+// as the underlying type. Rule twinbox writes the conversions of such
+// values that would drop the box as ones that keep it.
+func (c *Checked) boxedTest(ct types.Type, x string) string {
+	if !twinType(ct) {
+		return ""
+	}
+	tt, ok := c.typeText(ct)
+	if !ok {
+		return ""
+	}
+	return " && " + c.sess.FmtHook + ".FmtBoxed(" + x + ", []any{*new(" + tt + ")}[0])"
+}
+
+// twinType reports whether t is a cell type (not a pointer to one) whose
+// underlying type is neither a struct nor an interface: in an interface,
+// the interpreter represents its values by values of the underlying type.
+// A pointer to it has no box in an interface (twinbox), so a *float64
+// keeps reading as a *Celsius.
+func twinType(t types.Type) bool {
+	n, ptr := cellNamed(t)
+	if n == nil || ptr {
+		return false
+	}
+	switch n.Underlying().(type) {
+	case *types.Struct, *types.Interface:
+		return false
+	}
+	return true
 }

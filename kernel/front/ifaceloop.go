@@ -206,6 +206,10 @@ func (c *Checked) convByCall(e ast.Expr, t, target types.Type) {
 			return // inside the edit of another rule (errorsas, fmtspread)
 		}
 	}
+	if emptyIface(target) && boxTwin(t) {
+		c.boxConv(e, t, target) // a return would drop its box (twinbox)
+		return
+	}
 	text, after := c.operandText(start, end)
 	c.replaceRange(start, end, "func(__goldpcv "+vt+") "+it+" { return __goldpcv }("+text+")"+after)
 }

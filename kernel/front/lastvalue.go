@@ -14,8 +14,12 @@ import (
 //
 //	temps  →  H.FmtSeq("[]main.Temp", ...)
 //
-// Values whose type has display methods (Renders) keep their rich forms;
-// a value the tree cannot describe is left as it is.
+// A value of an interface type the cells or the language declare (any)
+// goes through the description of fmt's interface operands (dynFunc),
+// which picks the tree of the cell type it holds: the interpreter showed
+// its own box ({0xc000... {...}}) for a value of a cell type of a basic
+// kind with methods. Values whose type has display methods (Renders) keep
+// their rich forms; a value the tree cannot describe is left as it is.
 func init() {
 	register(rule{"lastvalue", 52, 0, func(c *Checked) {
 		e := c.value()
@@ -23,10 +27,20 @@ func init() {
 			return
 		}
 		t := c.typeOf(e)
-		if t == nil || types.IsInterface(t) || !c.hasCellType(t) || len(c.Renders()) > 0 {
+		if t != nil && types.IsInterface(t) && !compiledIface(t) && len(c.Renders()) == 0 && !c.overlapsEdit(e) {
+			// an interface value holding a cell type reaches the
+			// notebook in the interpreter's box: described as fmt's
+			// operand is (dynFunc)
+			if fn, why := c.dynFunc(t, "", "v", e.Pos(), false); why == "" && fn != "" {
+				c.replace(e, fn+"("+c.src(e)+")")
+			}
 			return
 		}
-		if !c.nestedTree(t, "v") && !floatsOfCellType(t) {
+		if t == nil || types.IsInterface(t) || len(c.Renders()) > 0 {
+			return
+		}
+		loose := !c.hasCellType(t) && looseIface(t) // []any: boxes inside
+		if !c.hasCellType(t) && !loose || !loose && !c.nestedTree(t, "v") && !floatsOfCellType(t) {
 			return
 		}
 		if c.overlapsEdit(e) {

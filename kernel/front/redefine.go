@@ -34,6 +34,12 @@ import (
 //     type and that their cell must run again. A variable the cell itself
 //     declares again is declared afresh in the interpreter.
 //
+// The replay also serves functions and methods of earlier cells that
+// format values of interface type (rule anonfields notes them, with the
+// types with methods they knew): when a cell gives a type they did not
+// know methods, they are declared again with the cell, so that their fmt
+// calls are lowered for it (stalePrinters).
+//
 // A type is redefined when a cell declares it with another source than
 // before, when a cell declares one of its methods with another source
 // (the interpreter cannot replace a method), or when the cell declares it
@@ -233,7 +239,8 @@ func (s *Session) redefinitions(c *Checked) (*cellRedef, error) {
 			changed[strings.SplitN(k, ".", 2)[0]] = true
 		}
 	}
-	if len(changed) == 0 {
+	stale := s.stalePrinters(mine)
+	if len(changed) == 0 && len(stale) == 0 {
 		return nil, nil
 	}
 	// affected: session names whose meaning changes.
@@ -305,6 +312,9 @@ func (s *Session) redefinitions(c *Checked) (*cellRedef, error) {
 		st.init()
 		rd.renames[t] = fmt.Sprintf("%s__goldp%d", t, st.version[t]+2)
 	}
+	for _, k := range stale {
+		replayed[k] = true
+	}
 	sort.Strings(rd.types)
 	old := "the old " + strings.Join(rd.types, ", ")
 	for k := range rd.dropped {
@@ -347,8 +357,8 @@ func (s *Session) checkRedefined(src string, line0, col0 int, rd *cellRedef) (*C
 		c, err := s.check(b.String(), line0, col0, rd)
 		re, ok := err.(*replayError)
 		if !ok {
-			if c != nil {
-				rd.notes = append(rd.notes, rd.note())
+			if n := rd.note(); c != nil && n != "" {
+				rd.notes = append(rd.notes, n)
 			}
 			return c, err
 		}
@@ -370,8 +380,40 @@ func (s *Session) checkRedefined(src string, line0, col0 int, rd *cellRedef) (*C
 	}
 }
 
+// stalePrinters returns the functions and methods of earlier cells that
+// format values of interface type (rule anonfields) and were written
+// before a type the cell gives methods (the keys "T.M" of mine) had any:
+// their fmt calls were lowered for the types with methods of their time,
+// so they are declared again with the cell (the replay) and lowered anew.
+func (s *Session) stalePrinters(mine map[string]ast.Node) []string {
+	if len(s.printers) == 0 {
+		return nil
+	}
+	var out []string
+	for p, known := range s.printers {
+		d := s.redef.decls[p]
+		if d == nil || d.kind != 'f' && d.kind != 'm' {
+			continue
+		}
+		if _, own := mine[p]; own {
+			continue
+		}
+		for k := range mine {
+			if t, _, isMethod := strings.Cut(k, "."); isMethod && !known[t] {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // note is the message the cell prints about its redefinition.
 func (rd *cellRedef) note() string {
+	if len(rd.types) == 0 {
+		return "" // only declarations written before the cell's types were declared again
+	}
 	var redecl, dropped []string
 	for _, e := range rd.replay {
 		redecl = append(redecl, e.keys...)

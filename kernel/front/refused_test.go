@@ -34,6 +34,7 @@ func TestRefused(t *testing.T) {
 		{"a map keyed by any indexed with a cell type of a basic underlying type", "type C int\nm := map[any]string{}\nm[C(1)] = \"c\"", "key the map by a concrete type"},
 		{"== of interface values when a cell type has a basic underlying type", "type C int\nx, y := any(C(1)), any(1)\n_ = x == y", "compare the concrete values"},
 		{"an assertion to a basic type when a cell type has it as underlying type", "type C int\nvar v any = C(1)\n_, ok := v.(int)\n_ = ok", "assert to an interface with a method"},
+		{"a value of a cell type of a basic kind with a String method handed to compiled code that may give it back", "type C float64\nfunc (C) String() string { return \"c\" }\nvar m sync.Map\nm.Store(1, C(2))", "keep such values in a container of their own type"},
 		{"a type switch case of a basic type when a cell type has it as underlying type", "type C int\nfunc f(v any) { switch v.(type) { case int: } }", "switch on a method"},
 		{"min of a function-local type", "func f() { type L int; var a, b L; _ = min(a, b) }", "compare the values with if"},
 		{"clear of a type parameter", "func z[S ~[]int](s S) { clear(s) }\nfunc w[M map[int]int | map[int]bool](m M) { clear(m) }", "in a loop"},

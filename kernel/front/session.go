@@ -125,8 +125,12 @@ type Session struct {
 	anon        anonKinds    // what the cells' struct types without a name held (anonfields.go)
 	printsIface anonKinds    // how the cells' functions format interface values (anonfields.go)
 	anonTypes   []types.Type // the cells' struct types without a name that anonKinds counts (anonfields.go)
-	redef       redefState   // sources of declarations, redefined types (redefine.go)
-	vm          vmState      // what the interpreter has (chunks.go)
+	// printers maps the declarations whose functions format values of
+	// interface type to the types with methods known when they were
+	// written (anonfields.go).
+	printers map[string]map[string]bool
+	redef    redefState // sources of declarations, redefined types (redefine.go)
+	vm       vmState    // what the interpreter has (chunks.go)
 }
 
 // NewSession returns an empty session.
@@ -224,6 +228,11 @@ type Checked struct {
 	// anonTypes are the cell's struct types without a name that anon
 	// counts (rule anonfields).
 	anonTypes []types.Type
+	// printers are the cell's top-level declarations whose functions
+	// format values of interface type (rule anonfields).
+	printers map[string]bool
+	// printersKnow are the types with methods those functions know.
+	printersKnow map[string]bool
 }
 
 // Pos converts a position in the checked file to the cell's line and

@@ -1,0 +1,80 @@
+package yaegiwrap
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/traefik/yaegi/interp"
+)
+
+// boxed evaluates src in an interpreter where package "rt" offers Take,
+// which records BoxedAs of its two arguments.
+func boxed(t testing.TB, src string) []bool {
+	t.Helper()
+	var got []bool
+	take := func(v, like any) { got = append(got, BoxedAs(v, like)) }
+	in := interp.New(interp.Options{})
+	if err := in.Use(interp.Exports{"goldp.rt/rt": {"Take": reflect.ValueOf(take)}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.Eval(src); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// TestBoxedAs pins the interpreter's box (valueInterface, its node's
+// type's name) that BoxedAs reads: it fails if an upgrade of yaegi
+// changes it. The forms are those the front end writes (rule twinbox):
+// a value converted in a call to a variable of type any and returned,
+// and the zero value in a composite literal.
+func TestBoxedAs(t *testing.T) {
+	got := boxed(t, `package main
+import "goldp.rt"
+type Celsius float64
+func (c Celsius) String() string { return "C" }
+type Name string
+func (n Name) String() string { return "N" }
+func box(c Celsius) any { var r any = c; return r }
+func main() {
+	c := Celsius(2.5)
+	var a any = c
+	rt.Take(a, []any{*new(Celsius)}[0])
+	b := func(v Celsius) any { var r any = v; return r }(c)
+	rt.Take(b, []any{*new(Celsius)}[0])
+	s := []any{box(c), 1.5, Name("x")}
+	rt.Take(s[0], []any{*new(Celsius)}[0])
+	rt.Take(s[1], []any{*new(Celsius)}[0])
+	rt.Take(s[2], []any{*new(Celsius)}[0])
+	rt.Take(s[2], []any{*new(Name)}[0])
+	var f any = 1.5
+	rt.Take(f, []any{*new(Celsius)}[0])
+	rt.Take(nil, []any{*new(Celsius)}[0])
+	rt.Take(f, f)
+}
+`)
+	want := []bool{true, true, true, false, false, true, false, false, false}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("BoxedAs: got %v, want %v (has yaegi's valueInterface changed?)", got, want)
+	}
+}
+
+// BenchmarkBoxedAs is the cost fmt of an interface value pays per
+// candidate type whose assertion succeeded.
+func BenchmarkBoxedAs(b *testing.B) {
+	var v, like any
+	in := interp.New(interp.Options{})
+	keep := func(x, y any) { v, like = x, y }
+	if err := in.Use(interp.Exports{"goldp.rt/rt": {"Take": reflect.ValueOf(keep)}}); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := in.Eval("package main\nimport \"goldp.rt\"\ntype C float64\nfunc (C) String() string { return \"\" }\nfunc main() { var a any = C(1); rt.Take(a, []any{*new(C)}[0]) }\n"); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if !BoxedAs(v, like) {
+			b.Fatal("not boxed")
+		}
+	}
+}
