@@ -18,13 +18,12 @@ import (
 // the session keeps the struct types its cells wrote (anonTypes), and
 // the fmt tree lists them beside the cells' named types: a comma-ok
 // assertion to each picks the value's description (anonCands). What it
-// cannot list is refused: %#v (and a format not known before the cell
-// runs, or spread operands) of an interface value once such a type
-// was written, a struct type holding a type of the cells (its type object
-// would be stale in a later cell's check), and a struct type that a
-// function of an earlier cell formats through an interface (that function
-// did not list it): the session notes what its functions format
-// (printsIface), and such a struct type is refused instead.
+// cannot list is refused: %#v of an interface value once such a type
+// was written, and a struct type holding a type of the cells (its type
+// object would be stale in a later cell's check). A function of an
+// earlier cell that formats interface values was lowered without the
+// struct types written after it: it is declared again with the cell that
+// writes the first one (stalePrinters, the replay of redefine.go).
 func init() {
 	register(rule{"anonfields", 44, kCall, func(c *Checked) {
 		anon := c.anon
@@ -127,7 +126,7 @@ func (c *Checked) stalePrinter(call *ast.CallExpr) {
 		if t == nil || !hasIface(t) && !c.hasCellType(t) {
 			continue
 		}
-		c.refuse(call, name+", declared in an earlier cell, formats values of interface type and was written before "+strings.Join(stale, ", ")+" had methods, so it would print their values without them in the interpreter: run the cell that declares "+name+" again, then this one")
+		c.refuse(call, name+", declared in an earlier cell, formats values of interface type and was written before "+strings.Join(stale, ", ")+" had methods (or, for "+anonMark+", existed), so it would print their values as the interpreter represents them: run the cell that declares "+name+" again, then this one")
 		return
 	}
 }
@@ -147,7 +146,57 @@ func (c *Checked) typesWithMethods() map[string]bool {
 	for _, fd := range c.methods {
 		out[recvBase(fd)] = true
 	}
+	if c.hasAnonTypes() {
+		out[anonMark] = true
+	}
 	return out
+}
+
+// anonMark stands, among the types with methods a function knew, for the
+// struct types without a name of the cells (their fields print
+// differently too).
+const anonMark = "struct{...}"
+
+// writesAnon reports whether the cell writes a struct type without a name
+// with an unexported field (see noteAnon), by its syntax alone.
+func writesAnon(f *ast.File) bool {
+	found := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		if ts, ok := n.(*ast.TypeSpec); ok {
+			if st, ok := ts.Type.(*ast.StructType); ok {
+				for _, fl := range st.Fields.List {
+					ast.Inspect(fl.Type, func(m ast.Node) bool {
+						found = found || isAnonWithHidden(m)
+						return !found
+					})
+				}
+				return false
+			}
+		}
+		found = isAnonWithHidden(n)
+		return !found
+	})
+	return found
+}
+
+// isAnonWithHidden reports whether n is a struct type with an unexported
+// field.
+func isAnonWithHidden(n ast.Node) bool {
+	st, ok := n.(*ast.StructType)
+	if !ok {
+		return false
+	}
+	for _, f := range st.Fields.List {
+		for _, id := range f.Names {
+			if !id.IsExported() && id.Name != "_" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // anonKinds says what the struct types written without a name held.
@@ -180,7 +229,7 @@ func (c *Checked) noteAnon(st *ast.StructType, stack []ast.Node) {
 		}
 	}
 	c.anon |= k
-	if k != 0 {
+	if k != 0 && len(stack) > 0 {
 		// kept to be listed where an interface may hold it (dynNode),
 		// unless a type of the cells in it would be stale in a later
 		// cell's check
@@ -189,9 +238,6 @@ func (c *Checked) noteAnon(st *ast.StructType, stack []ast.Node) {
 		} else {
 			c.anon |= anonUnlisted
 		}
-	}
-	if c.sess != nil && c.sess.printsIface&k != 0 {
-		c.refuse(st, "a function of an earlier cell formats values of interface type with fmt or log, and the interpreter would print this struct type's unexported fields under other names, or call their String methods, where Go does not: give the struct type a name (type T struct{...}), or export its fields")
 	}
 }
 
@@ -210,8 +256,8 @@ func inFunc(stack []ast.Node) bool {
 // anonCall refuses call, a call of fmt's or log's formatting functions,
 // when an operand of interface type (or holding one) may hold a struct
 // type without a name that it would format differently (see above).
-// A call in a function notes the function's formatting in c.printsIface
-// and the function in c.printers (see laterMethods).
+// A call in a function notes the function in c.printers (see
+// stalePrinters).
 func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, stack []ast.Node) {
 	inFunc := inFunc(stack)
 	fn, _ := c.selectedFunc(call)
@@ -263,10 +309,6 @@ func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, stack []ast.Node)
 			continue // a * width
 		}
 		if inFunc {
-			c.printsIface |= anonValues
-			if names {
-				c.printsIface |= anonNames
-			}
 			if owner, ok := printOwner(stack); ok {
 				if c.printers == nil {
 					c.printers = map[string]bool{}
@@ -277,8 +319,12 @@ func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, stack []ast.Node)
 		// a known verb of %v, %s, %d, ... (%+v too) on an operand
 		// the fmt tree describes lists the struct types (anonCands)
 		// (and %T of an interface value, through fmtval.TypeName)
-		listed := verbs != nil && anon&anonUnlisted == 0 && c.sess != nil && c.sess.FmtHook != "" && !call.Ellipsis.IsValid() &&
-			!strings.Contains(verbs[i], "#") && (strings.ContainsAny(verbs[i][len(verbs[i])-1:], "vsqxXd") || verbs[i] == "T" && types.IsInterface(t))
+		// (a spread or a format known only when the cell runs: rule
+		// fmtspread describes the values, and a %T, %#v, %p or %w that
+		// takes one stops the cell when it runs)
+		listed := anon&anonUnlisted == 0 && c.sess != nil && c.sess.FmtHook != "" &&
+			(verbs == nil || call.Ellipsis.IsValid() || !strings.Contains(verbs[i], "#") &&
+				(strings.ContainsAny(verbs[i][len(verbs[i])-1:], "vsqxXd") || verbs[i] == "T" && types.IsInterface(t)))
 		if listed {
 			continue
 		}

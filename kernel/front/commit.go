@@ -34,7 +34,6 @@ func (s *Session) commit(c *Checked, defined func(string) bool) {
 			s.printers[p] = known
 		}
 	}
-	s.printsIface |= c.printsIface
 	if defined == nil {
 		// no interpreter reports what ran (Ran): the imports ran
 		s.Ran(&Chunk{Imports: c.imports})

@@ -35,7 +35,7 @@ import (
 
 func init() {
 	register(rule{"fmtspread", 45, kCall, func(c *Checked) {
-		if c.sess == nil || c.sess.FmtHook == "" || !c.hasCellTypes() {
+		if c.sess == nil || c.sess.FmtHook == "" || !c.hasCellTypes() && !c.hasAnonTypes() {
 			return
 		}
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
@@ -165,7 +165,7 @@ func (c *Checked) replaceByLiteral(call *ast.CallExpr, sig *types.Signature, dro
 // its structure. drop: the call is a statement whose results no one
 // uses (the engine would show a literal's as the cell's value).
 func (c *Checked) dynamicFormat(call *ast.CallExpr, first int, drop bool) {
-	if c.sess == nil || c.sess.FmtHook == "" || !c.hasCellTypes() {
+	if c.sess == nil || c.sess.FmtHook == "" || !c.hasCellTypes() && !c.hasAnonTypes() {
 		return
 	}
 	args := call.Args[first:]

@@ -239,7 +239,7 @@ func (s *Session) redefinitions(c *Checked) (*cellRedef, error) {
 			changed[strings.SplitN(k, ".", 2)[0]] = true
 		}
 	}
-	stale := s.stalePrinters(mine)
+	stale := s.stalePrinters(mine, writesAnon(c.File))
 	if len(changed) == 0 && len(stale) == 0 {
 		return nil, nil
 	}
@@ -382,10 +382,12 @@ func (s *Session) checkRedefined(src string, line0, col0 int, rd *cellRedef) (*C
 
 // stalePrinters returns the functions and methods of earlier cells that
 // format values of interface type (rule anonfields) and were written
-// before a type the cell gives methods (the keys "T.M" of mine) had any:
+// before a type the cell gives methods (the keys "T.M" of mine) had any,
+// or, when the cell writes a struct type without a name (anon), before
+// the session had such types:
 // their fmt calls were lowered for the types with methods of their time,
 // so they are declared again with the cell (the replay) and lowered anew.
-func (s *Session) stalePrinters(mine map[string]ast.Node) []string {
+func (s *Session) stalePrinters(mine map[string]ast.Node, anon bool) []string {
 	if len(s.printers) == 0 {
 		return nil
 	}
@@ -396,6 +398,10 @@ func (s *Session) stalePrinters(mine map[string]ast.Node) []string {
 			continue
 		}
 		if _, own := mine[p]; own {
+			continue
+		}
+		if anon && !known[anonMark] {
+			out = append(out, p)
 			continue
 		}
 		for k := range mine {

@@ -118,13 +118,12 @@ type Session struct {
 	pending   *Checked                // the last checked cell, not yet committed
 	// generics holds the templates of the cells' generic functions and
 	// types, instances the names of the instances made (see monomorph.go).
-	generics    map[string]*generic
-	instances   map[string]string
-	instCount   int
-	genVersion  int
-	anon        anonKinds    // what the cells' struct types without a name held (anonfields.go)
-	printsIface anonKinds    // how the cells' functions format interface values (anonfields.go)
-	anonTypes   []types.Type // the cells' struct types without a name that anonKinds counts (anonfields.go)
+	generics   map[string]*generic
+	instances  map[string]string
+	instCount  int
+	genVersion int
+	anon       anonKinds    // what the cells' struct types without a name held (anonfields.go)
+	anonTypes  []types.Type // the cells' struct types without a name that anonKinds counts (anonfields.go)
 	// printers maps the declarations whose functions format values of
 	// interface type to the types with methods known when they were
 	// written (anonfields.go).
@@ -222,9 +221,6 @@ type Checked struct {
 	// ownFrame holds the operands rule nilconv converts to a compiled
 	// interface in a function literal of their own.
 	ownFrame map[ast.Expr]bool
-	// printsIface is how the cell's functions format values of
-	// interface type (rule anonfields).
-	printsIface anonKinds
 	// anonTypes are the cell's struct types without a name that anon
 	// counts (rule anonfields).
 	anonTypes []types.Type
