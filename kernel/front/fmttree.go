@@ -196,13 +196,7 @@ func (c *Checked) implementer(t types.Type) string {
 // error its address), the interpreter does; a value of interface type may
 // hold one. Pointers below the field print their address either way.
 func hiddenDiffers(t types.Type) bool {
-	seen := map[types.Type]bool{}
-	var walk func(t types.Type) bool
-	walk = func(t types.Type) bool {
-		if seen[t] {
-			return false
-		}
-		seen[t] = true
+	return holds(t, func(t types.Type) bool {
 		if types.IsInterface(t) {
 			return true
 		}
@@ -211,28 +205,17 @@ func hiddenDiffers(t types.Type) bool {
 				return true
 			}
 		}
-		switch u := t.Underlying().(type) {
-		case *types.Slice:
-			return walk(u.Elem())
-		case *types.Array:
-			return walk(u.Elem())
-		case *types.Map:
-			return walk(u.Key()) || walk(u.Elem())
-		case *types.Struct:
-			for i := 0; i < u.NumFields(); i++ {
-				if walk(u.Field(i).Type()) {
-					return true
-				}
-			}
-		}
 		return false
-	}
-	return walk(t)
+	})
 }
 
 // hasIface reports whether t holds a value of interface type (not below
 // a pointer).
-func hasIface(t types.Type) bool {
+func hasIface(t types.Type) bool { return holds(t, types.IsInterface) }
+
+// holds reports whether t, or a type of its elements, keys or fields (not
+// below a pointer), satisfies is.
+func holds(t types.Type, is func(types.Type) bool) bool {
 	seen := map[types.Type]bool{}
 	var walk func(t types.Type) bool
 	walk = func(t types.Type) bool {
@@ -240,7 +223,7 @@ func hasIface(t types.Type) bool {
 			return false
 		}
 		seen[t] = true
-		if types.IsInterface(t) {
+		if is(t) {
 			return true
 		}
 		switch u := t.Underlying().(type) {
