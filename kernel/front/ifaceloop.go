@@ -123,17 +123,25 @@ func (c *Checked) loopCallConv(call *ast.CallExpr, conv func(ast.Expr, types.Typ
 		return // a conversion
 	}
 	for i, a := range call.Args {
-		var pt types.Type
-		switch {
-		case sig.Variadic() && i >= sig.Params().Len()-1:
-			if s, ok := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice); ok {
-				pt = s.Elem()
-			}
-		case i < sig.Params().Len():
-			pt = sig.Params().At(i).Type()
-		}
+		pt := argParam(sig, i)
 		conv(a, pt)
 	}
+}
+
+// argParam is the type of the parameter that argument i of a call of sig
+// (without ...) is passed to: the element type of a variadic parameter;
+// nil past the parameters.
+func argParam(sig *types.Signature, i int) types.Type {
+	n := sig.Params().Len()
+	switch {
+	case sig.Variadic() && i >= n-1:
+		if s, ok := sig.Params().At(n - 1).Type().(*types.Slice); ok {
+			return s.Elem()
+		}
+	case i < n:
+		return sig.Params().At(i).Type()
+	}
+	return nil
 }
 
 // loopLitConv makes the conversions of a composite literal's elements

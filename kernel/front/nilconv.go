@@ -57,14 +57,7 @@ func init() {
 					return true
 				}
 				for i, a := range n.Args {
-					var pt types.Type
-					switch {
-					case sig.Variadic() && i >= sig.Params().Len()-1:
-						pt = sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice).Elem()
-					case i < sig.Params().Len():
-						pt = sig.Params().At(i).Type()
-					}
-					c.nilConv(a, pt, assigned)
+					c.nilConv(a, argParam(sig, i), assigned)
 				}
 			case *ast.ReturnStmt:
 				sig := c.enclosingSig(stack)

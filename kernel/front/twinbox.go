@@ -171,15 +171,7 @@ func (c *Checked) twinCompiled(call *ast.CallExpr) {
 		return
 	}
 	for i, a := range call.Args {
-		var pt types.Type
-		switch {
-		case sig.Variadic() && i >= sig.Params().Len()-1:
-			if s, ok := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice); ok {
-				pt = s.Elem()
-			}
-		case i < sig.Params().Len():
-			pt = sig.Params().At(i).Type()
-		}
+		pt := argParam(sig, i)
 		if pt == nil || !emptyIface(pt) {
 			continue
 		}
