@@ -91,21 +91,33 @@ func (c *Checked) stalePrinter(call *ast.CallExpr) {
 		return
 	}
 	fn, _ := c.selectedFunc(call)
+	name := ""
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-		fn, _ = c.Info.Uses[id].(*types.Func)
+		switch o := c.Info.Uses[id].(type) {
+		case *types.Func:
+			fn = o
+		case *types.Var:
+			// a function a variable of the session holds
+			if o.Pkg() != nil && o.Pkg().Path() == mainPath && o.Parent() == o.Pkg().Scope() {
+				name = o.Name()
+			}
+		}
 	}
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != mainPath {
+	switch {
+	case name != "":
+	case fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != mainPath:
 		return
-	}
-	name := fn.Name()
-	if recv := fn.Type().(*types.Signature).Recv(); recv != nil {
+	case fn.Type().(*types.Signature).Recv() != nil:
+		recv := fn.Type().(*types.Signature).Recv()
 		n, _ := cellNamed(recv.Type())
 		if n == nil {
 			return
 		}
-		name = n.Obj().Name() + "." + name
-	} else if fn.Parent() != fn.Pkg().Scope() {
+		name = n.Obj().Name() + "." + fn.Name()
+	case fn.Parent() != fn.Pkg().Scope():
 		return
+	default:
+		name = fn.Name()
 	}
 	known, ok := c.sess.printers[name]
 	if !ok || c.declared[name] {
@@ -333,7 +345,7 @@ func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, stack []ast.Node)
 			return
 		}
 		if names && anon&anonNames != 0 {
-			c.refuse(a, "the interpreter prints the unexported fields of a struct type without a name (struct{ k int }) under other names ({Xk:4}) with %+v, %#v and %T when the struct is held by an interface, as this operand may be: give the struct type a name (type T struct{...}), or use %v")
+			c.refuse(a, "the interpreter prints the unexported fields of a struct type without a name (struct{ k int }) under other names ({Xk:4}) with %#v when the struct is held by an interface, as this operand may be: give the struct type a name (type T struct{...}), or use %+v")
 			return
 		}
 	}
