@@ -62,6 +62,8 @@
 //	             initializes them (go/types' InitOrder, which follows
 //	             references through function bodies); what cannot move
 //	             whole on its line is refused
+//	convnil      a conversion to an interface compared with nil compares
+//	             its operand (interface) or is a constant (other types)
 //	complexconst complex of constants of a package becomes its value
 //	builtins     min, max, clear; print and println to standard error
 //	methodvalue  method values of cell types bind a copy of the receiver
@@ -109,6 +111,11 @@
 //	             it (with the index alone, over N empty structs)
 //	rangeassign  for k, v = range x leaves k, v at the last iteration's
 //	             values (the loop defines fresh ones and assigns them)
+//	anonfields   struct types without a name the cells write are kept and
+//	             described where an interface may hold them (fmt trees,
+//	             %T); functions of earlier cells that format interface
+//	             values are declared again with the cell giving a type
+//	             methods (stalePrinters, the replay of redefine.go)
 //	fmtspread    a slice of interface values spread into fmt is passed one
 //	             element at a time
 //	fmtcell      %T, %#v, numeric verbs and String/Error of cell types in
@@ -121,6 +128,9 @@
 //	errorsas     errors.Is/As/Unwrap through the engine's helpers, which see
 //	             cell error types and their Is, As and Unwrap methods
 //	errorseq     == and != between errors through the engine's helper
+//	wrapassert   assertions to a cell struct type of a value held by a
+//	             compiled interface (the interpreter kept only its last
+//	             field) are refused
 //	assert       comma-ok assertions to cell interfaces (and, assertlib,
 //	             to library interfaces) test the cell types; the
 //	             single-value form v.(Shape) is refused; so are assertions
