@@ -62,6 +62,20 @@ func (c *Checked) encodeMethods(call *ast.CallExpr) {
 		if t == nil {
 			continue
 		}
+		if marshal && (types.IsInterface(t) || hasIface(t)) {
+			// a value of a cell type of a basic kind with fmt methods
+			// is held by an interface in its box (rule twinbox), which
+			// compiled code gets as such: json.Marshal gave {}
+			if typ, _ := c.sessionMethod(func(n *types.Named) string {
+				if boxTwin(n) {
+					return "box"
+				}
+				return ""
+			}); typ != "" {
+				c.refuse(a, "the interpreter hands a value of "+typ+" (a cell type of a basic kind with methods) held by an interface to encoders in a box of its own, which they encode as {}, and this operand may hold one: convert such values to their underlying type before storing them, or encode a variable of the type itself")
+				return
+			}
+		}
 		typ, method, viaIface := c.encodingMethodIn(t, marshal, topOK)
 		if method == "" {
 			continue

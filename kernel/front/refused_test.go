@@ -82,6 +82,7 @@ func TestRefused(t *testing.T) {
 		{"a call of a function held by a variable of an earlier cell that formats interface values, with a type given methods since", "show := func(v any) { fmt.Println(v) }\n%%\ntype P struct{ X int }\nfunc (P) String() string { return \"p\" }\nshow(P{1})", "run the cell that declares show again"},
 		{"%#v of an interface once a struct type without a name has unexported fields", "var v any = struct{ k int }{1}\nfmt.Printf(\"%#v\", v)", "give the struct type a name"},
 		{"an assertion to a cell struct type of a value held by a compiled interface", "type P struct{ X int }\nfunc (P) String() string { return \"p\" }\nvar s fmt.Stringer = P{1}\n_, ok := s.(P)\n_ = ok", "assert to *P"},
+		{"json.Marshal of an interface when a cell type of a basic kind has String", "import \"encoding/json\"\ntype C float64\nfunc (c C) String() string { return \"c\" }\nvar a any = C(1)\njson.Marshal(a)", "convert such values to their underlying type"},
 		{"a type made generic in a later cell", "type B struct{ v int }\n%%\ntype B[T any] struct{ v T }", "cannot be redefined"},
 		{"a generic library function on elements of interface type", "xs := []any{2, 1}\nslices.Compact(xs)", "not with these type arguments"},
 		{"a generic library function with a cell interface", "type I interface{ M() }\nvar xs []I\n_ = slices.Clone(xs)", "append(s[:0:0], s...)"},
