@@ -12,14 +12,7 @@ import (
 func boxed(t testing.TB, src string) []bool {
 	t.Helper()
 	var got []bool
-	take := func(v, like any) { got = append(got, BoxedAs(v, like)) }
-	in := interp.New(interp.Options{})
-	if err := in.Use(interp.Exports{"goldp.rt/rt": {"Take": reflect.ValueOf(take)}}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := in.Eval(src); err != nil {
-		t.Fatal(err)
-	}
+	evalWith(t, src, func(v, like any) { got = append(got, BoxedAs(v, like)) })
 	return got
 }
 

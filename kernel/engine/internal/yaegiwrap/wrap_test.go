@@ -16,7 +16,14 @@ import (
 func run(t *testing.T, src string) []error {
 	t.Helper()
 	var got []error
-	take := func(err error) { got = append(got, err) }
+	evalWith(t, src, func(err error) { got = append(got, err) })
+	return got
+}
+
+// evalWith evaluates src in an interpreter where package "rt" offers take
+// (a func) as Take.
+func evalWith(t testing.TB, src string, take any) {
+	t.Helper()
 	in := interp.New(interp.Options{})
 	if err := in.Use(interp.Exports{"goldp.rt/rt": {"Take": reflect.ValueOf(take)}}); err != nil {
 		t.Fatal(err)
@@ -24,7 +31,6 @@ func run(t *testing.T, src string) []error {
 	if _, err := in.Eval(src); err != nil {
 		t.Fatal(err)
 	}
-	return got
 }
 
 // TestConcrete pins the interpreter's representation of cell errors that
