@@ -216,7 +216,7 @@ type anonKinds uint8
 
 const (
 	anonNames    anonKinds = 1 << iota // unexported fields
-	anonValues                         // an unexported field whose String or Error fmt would not call
+	anonValues                         // an unexported field whose value fmt prints without methods (hiddenDiffers)
 	anonUnlisted                       // a type anonTypes could not keep (it holds a cell type)
 )
 
@@ -328,12 +328,12 @@ func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, stack []ast.Node)
 				c.printers[owner] = true
 			}
 		}
-		// a known verb of %v, %s, %d, ... (%+v too) on an operand
-		// the fmt tree describes lists the struct types (anonCands)
-		// (and %T of an interface value, through fmtval.TypeName)
-		// (a spread or a format known only when the cell runs: rule
-		// fmtspread describes the values, and a %T, %#v, %p or %w that
-		// takes one stops the cell when it runs)
+		// Described elsewhere, with the session's struct types listed
+		// (anonCands): an operand under a known verb other than %#v
+		// (fmtcell's tree; %T of an interface through
+		// fmtval.TypeName), and a spread or a format known only when
+		// the cell runs (fmtspread, whose run-time check stops a %T,
+		// %#v, %p or %w that takes a description).
 		listed := anon&anonUnlisted == 0 && c.sess != nil && c.sess.FmtHook != "" &&
 			(verbs == nil || call.Ellipsis.IsValid() || !strings.Contains(verbs[i], "#") &&
 				(strings.ContainsAny(verbs[i][len(verbs[i])-1:], "vsqxXd") || verbs[i] == "T" && types.IsInterface(t)))

@@ -334,8 +334,8 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 // without a name (struct{ k int }) whose unexported fields fmt prints
 // differently from the interpreter, which made them exported: their names
 // (%+v, %#v, and %T, which the interpreter also prints with the tags of
-// rule jsontags), or the value of one with a basic underlying type and a
-// String or Error method (fmt cannot call it on an unexported field, the
+// rule jsontags), or the value of one holding methods fmt would call
+// elsewhere (hiddenDiffers: fmt calls none on an unexported field, the
 // interpreter did: {1s} for Go's {1000000000}).
 func (c *Checked) anonFields(t types.Type, flags, v string) bool {
 	names := v == "T" || v == "v" && strings.ContainsAny(flags, "+#")
