@@ -243,10 +243,10 @@ def test_interrupt_when_every_processor_spins(kernel):
     # Goroutines that keep every processor of the worker busy without
     # allocating or making a system call: the worker's request reader runs
     # only because the runtime's monitor thread preempts them, and that
-    # thread sleeps unless a system call or a collection wakes it. The
-    # worker reads its requests with ordinary system calls so that every
-    # cell wakes it: a build with raw calls in the worker lost the worker on
-    # these cells in two runs of this test out of three.
+    # thread sleeps unless a system call, a collection or a due timer wakes
+    # it. The worker reads its requests with raw system calls, which do not
+    # wake it, and keeps a timer pending (worker.wakeMonitor): a build
+    # without that timer lost the worker on these cells in every run.
     km, kc = kernel
     run(kc, "x := 41\nk := 2 * runtime.NumCPU()")
     for code in ["n := 0\nfor i := 0; i < k; i++ {\n\tgo func() { for { n++ } }()\n}\nfor {\n}",

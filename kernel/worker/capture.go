@@ -197,7 +197,7 @@ func (s *Server) drainCaptured() {
 	if n == 0 {
 		return
 	}
-	k, err := unix.Poll(fds[:n], 0)
+	k, err := pollNow(fds[:n])
 	if err == nil && k == 0 {
 		return // both empty: the common case
 	}

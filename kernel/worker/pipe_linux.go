@@ -14,8 +14,10 @@ import (
 )
 
 // rawReader and rawWriter are how the supervisor reads the event pipe and
-// writes the request pipe: with raw system calls, which do not wake the
-// runtime's monitor thread twice per cell (see package rawio).
+// writes the request pipe, and the worker reads the request pipe and
+// writes the event pipe: with raw system calls, which do not wake the
+// runtime's monitor thread twice per cell (see package rawio, and
+// wakeMonitor for what the worker does instead).
 func rawReader(f *os.File) io.Reader {
 	if c := rawio.New(f); c != nil {
 		return c
@@ -28,6 +30,18 @@ func rawWriter(f *os.File) io.Writer {
 		return c
 	}
 	return f
+}
+
+// pollNow is poll(2) of fds without waiting, as a raw system call (it
+// returns at once, so it need not enter the runtime's syscall state, which
+// would wake the monitor thread; see wakeMonitor).
+func pollNow(fds []unix.PollFd) (int, error) {
+	var ts unix.Timespec
+	n, _, e := unix.RawSyscall6(unix.SYS_PPOLL, uintptr(unsafe.Pointer(unsafe.SliceData(fds))), uintptr(len(fds)), uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
+	if e != 0 {
+		return 0, e
+	}
+	return int(n), nil
 }
 
 // pipeEmpty reports whether w is a pipe (or other file) with no unread

@@ -6,12 +6,17 @@ import (
 	"io"
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // rawReader and rawWriter return f: off Linux the pipes are read and
 // written the ordinary way.
 func rawReader(f *os.File) io.Reader { return f }
 func rawWriter(f *os.File) io.Writer { return f }
+
+// pollNow is poll(2) of fds without waiting.
+func pollNow(fds []unix.PollFd) (int, error) { return unix.Poll(fds, 0) }
 
 // pipeEmpty reports whether w is a pipe with no unread bytes in it; off
 // Linux it cannot tell and says true.

@@ -316,7 +316,8 @@ func Main(newSession func() (cell.Session, error)) int {
 		return 2
 	}
 	g, _ := time.ParseDuration(grace)
-	s := &Server{New: newSession, Requests: req, Events: ev, Grace: g}
+	s := &Server{New: newSession, Requests: rawReader(req), Events: rawWriter(ev), Grace: g}
+	go wakeMonitor()
 	stdout, err := captureFd()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "goldp worker: capturing fd 1:", err)

@@ -23,21 +23,23 @@
 // calls the kernel process took a median 173 µs of CPU per cell against
 // 237 µs (less in 16 pairs of 17) and 2.5-3.4 context switches against
 // 4.4-7.6; the median round trip was 533 µs against 555 µs (shorter in 13
-// pairs), while the p95 was within the noise of the shared machine. The
-// package stays for the kernel process only. Most of it would stay with
-// ordinary calls too (a write that takes what the socket buffer holds
-// without waiting, for the slow-subscriber bound, and a read counted
-// under a lock, for Socket.Flush): raw calls cost one line, rw's.
+// pairs), while the p95 was within the noise of the shared machine. Most
+// of the package would stay with ordinary calls too (a write that takes
+// what the socket buffer holds without waiting, for the slow-subscriber
+// bound, and a read counted under a lock, for Socket.Flush): raw calls
+// cost one line, rw's.
 //
-// The worker keeps ordinary system calls: the same change there saved
-// 60-80 µs of CPU and 2-3 context switches per cell, but a worker whose
-// monitor thread sleeps while a cell keeps every processor busy with
-// code that neither allocates nor makes a system call is never
-// preempted, so its request reader (interrupts, completions) would not
-// run; only a system call or a collection wakes that thread again
-// (runtime/proc.go: entersyscall, exitsyscall and startTheWorld). With
-// raw calls such a cell was not interrupted and the worker was replaced
-// (tests/test_faults.py, test_interrupt_when_every_processor_spins).
+// The worker uses it too (kernel/worker: the request and event pipes),
+// which saves 60-80 µs of its CPU and two or three context switches a
+// cell. A worker whose monitor thread sleeps while a cell keeps every
+// processor busy with code that neither allocates nor makes a system call
+// is never preempted, so its request reader (interrupts) would not run;
+// only a system call, a collection or a due timer wakes that thread
+// (runtime/proc.go: entersyscall, exitsyscall, startTheWorld, and sysmon's
+// sleep until the next timer). The worker therefore keeps a timer pending
+// (worker.wakeMonitor); without it such a cell was not interrupted and
+// the worker was replaced (tests/test_faults.py,
+// test_interrupt_when_every_processor_spins, which fails without it).
 //
 // It builds on Linux, macOS and the BSDs (FIONREAD is the same request on
 // all of them); elsewhere package zmtp reads and writes the ordinary way.
