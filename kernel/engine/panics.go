@@ -56,6 +56,16 @@ func (s *Session) rtIndex(i, n int, pos string) int {
 	return 0
 }
 
+// rtIndexU is rtIndex for an index of type uint, uint64 or uintptr,
+// whose value may not fit an int; Go's message prints it unsigned.
+func (s *Session) rtIndexU(i uint64, n int, pos string) int {
+	if i < uint64(n) {
+		return int(i)
+	}
+	s.bounds(pos, "index out of range [%d] with length %d", i, n)
+	return 0
+}
+
 // rtFault panics with the runtime error msg (a nil dereference, a
 // division by zero) at pos: front/faults.go checks the operands before a
 // statement of a function, whose failing line the interpreter loses.

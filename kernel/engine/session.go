@@ -255,6 +255,7 @@ func (s *Session) runtimeExports() interp.Exports {
 			"Spawn":     reflect.ValueOf(s.rtSpawn),
 			"CallStart": reflect.ValueOf(s.rtCallStart),
 			"Index":     reflect.ValueOf(s.rtIndex),
+			"IndexU":    reflect.ValueOf(s.rtIndexU),
 			"Fault":     reflect.ValueOf(s.rtFault),
 			"At":        reflect.ValueOf(s.rtAt),
 			"Slice":     reflect.ValueOf(s.rtSlice),

@@ -18,11 +18,12 @@ import (
 // runtime error and the cell position:
 //
 //	s[i]      →  s[H.Index(i, len(s), "cell:line:col")]
+//	s[u]      →  s[H.IndexU(uint64(u), len(s), "cell:line:col")]   (u of type uint, uint64, uintptr)
 //	s[lo:hi]  →  s[H.Slice(lo, hi, cap(s), true, "cell:line:col"):hi]
 //
 // (len and "false" for strings and arrays, whose message names the
 // length), only when s and hi are free of calls (they are evaluated
-// twice), the indexes are of types that fit an int, the compiler does not
+// twice), the slice bounds are of types that fit an int, the compiler does not
 // check them already (constant indexes into an array or a constant
 // string). An index kept in range by its loop (for i := range s, for i
 // := 0; i < len(s); i++, see inRange) is left as it is. An explicit panic
@@ -111,11 +112,16 @@ func (c *Checked) checkedIndex(ix *ast.IndexExpr) {
 	if tv.Value != nil && (kind == kindArray || c.Info.Types[ix.X].Value != nil) {
 		return // checked by the compiler
 	}
+	x := c.text(c.off(ix.X.Pos()), c.off(ix.X.End()))
 	i, ok := c.intText(ix.Index)
 	if !ok {
+		// uint, uint64, uintptr: their values may not fit an int
+		if b, isBasic := c.typeOf(ix.Index).Underlying().(*types.Basic); isBasic && b.Info()&types.IsUnsigned != 0 {
+			u := "uint64(" + c.text(c.off(ix.Index.Pos()), c.off(ix.Index.End())) + ")"
+			c.replace(ix.Index, c.sess.PanicHook+".IndexU("+u+", len("+x+"), "+c.panicPos(ix)+")")
+		}
 		return
 	}
-	x := c.text(c.off(ix.X.Pos()), c.off(ix.X.End()))
 	c.replace(ix.Index, c.sess.PanicHook+".Index("+i+", len("+x+"), "+c.panicPos(ix)+")")
 }
 
