@@ -261,6 +261,8 @@ func (s *Session) runtimeExports() interp.Exports {
 			"Slice3":    reflect.ValueOf(s.rtSlice3),
 			"Recover":   reflect.ValueOf(s.rtRecovered),
 			"Range":     reflect.ValueOf(s.rtRange),
+			"WrapStop":  reflect.ValueOf(s.rtWrapStop),
+			"WrapHeld":  reflect.ValueOf(rtWrapHeld),
 
 			"ErrorsIs":     reflect.ValueOf(s.errs.Is),
 			"ErrorsAs":     reflect.ValueOf(s.errs.As),
