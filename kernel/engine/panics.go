@@ -270,3 +270,52 @@ func goPanicText(msg string) string {
 	}
 	return msg
 }
+
+// rtAssertCheck panics at pos with Go's runtime error of the failed
+// assertion of v, of the interface type named iface, to the type named
+// target (front/assertmsg.go), unless the assertion succeeds in Go: dyn is
+// the name %T gives v's type; methods are the names of target's methods
+// when it is an interface ("" otherwise), in Go's order, and table pairs
+// the cell types' names with the first of those methods each lacks (""
+// when it has them all): the interpreter's values of cell types have no
+// methods reflect sees.
+func (s *Session) rtAssertCheck(pos string, v any, dyn, iface, target, methods string, table ...string) {
+	var msg string
+	switch {
+	case v == nil:
+		msg = "interface conversion: " + iface + " is nil, not " + target
+	case methods == "":
+		if dyn == target {
+			return
+		}
+		msg = "interface conversion: " + iface + " is " + dyn + ", not " + target
+	default:
+		missing, found := "", false
+		for i := 0; i+1 < len(table); i += 2 {
+			if table[i] == dyn {
+				missing, found = table[i+1], true
+			}
+		}
+		if !found {
+			t := reflect.TypeOf(v)
+			if held, _, _, ok := yaegiwrap.Held(v); ok && held != nil {
+				t = reflect.TypeOf(held)
+			}
+			for _, m := range strings.Fields(methods) {
+				if _, ok := t.MethodByName(m); !ok {
+					missing = m
+					break
+				}
+			}
+		}
+		if missing == "" {
+			return
+		}
+		msg = "interface conversion: " + dyn + " is not " + target + ": missing method " + missing
+	}
+	e := &conversionError{msg}
+	s.cellMu.Lock()
+	s.at = panicAt{e, pos}
+	s.cellMu.Unlock()
+	panic(e)
+}

@@ -139,6 +139,9 @@
 //	             such a wrapper, assertions, type switch cases and == check
 //	             it when the cell runs: a pointer is taken out of it, a
 //	             struct value stops the cell
+//	assertmsg    a failed single-value assertion panics with Go's
+//	             message, naming cell struct types as Go does (main.T,
+//	             not the structure); it takes wrapguard's checks along
 //	assert       comma-ok assertions to cell interfaces (and, assertlib,
 //	             to library interfaces) test the cell types; the
 //	             single-value form v.(Shape) is refused; so are assertions

@@ -806,6 +806,18 @@ func (c *Checked) dynTypeName(a ast.Expr, t types.Type, fmtSel *ast.SelectorExpr
 // fmtval.TypeName, which replaces the structures reflect prints for the
 // cells' types by their names ([]struct { S float64 } is []main.Sq).
 func (c *Checked) structTypeName(a ast.Expr, t types.Type, at token.Pos) (string, bool) {
+	f, ok := c.typeNameFunc(t, at)
+	if !ok {
+		return "", false
+	}
+	return f + "(" + c.text(c.off(a.Pos()), c.off(a.End())) + ")", true
+}
+
+// typeNameFunc returns structTypeName's function literal, func(x T)
+// string, giving the name %T gives the dynamic type of a value of the
+// interface type t at `at` (rule assertmsg names it in the panic of a
+// failed assertion).
+func (c *Checked) typeNameFunc(t types.Type, at token.Pos) (string, bool) {
 	if c.sess == nil || c.sess.FmtHook == "" {
 		return "", false
 	}
@@ -862,7 +874,7 @@ func (c *Checked) structTypeName(a ast.Expr, t types.Type, at token.Pos) (string
 	if len(pairs) == 0 {
 		return "", false
 	}
-	return "func(" + x + " " + tt + ") string { " + strings.Join(asserts, "") + "return " + c.sess.FmtHook + ".FmtType(" + x + ", " + strings.Join(pairs, ", ") + ") }(" + c.text(c.off(a.Pos()), c.off(a.End())) + ")", true
+	return "func(" + x + " " + tt + ") string { " + strings.Join(asserts, "") + "return " + c.sess.FmtHook + ".FmtType(" + x + ", " + strings.Join(pairs, ", ") + ") }", true
 }
 
 // dynFunc returns a function literal (func(x I) any) for values of an

@@ -221,6 +221,9 @@ type Checked struct {
 	// ownFrame holds the operands rule nilconv converts to a compiled
 	// interface in a function literal of their own.
 	ownFrame map[ast.Expr]bool
+	// guarded holds the assertions whose wrapper checks rule assertmsg
+	// wrote (wrapguard leaves them alone).
+	guarded map[ast.Node]bool
 	// anonTypes are the cell's struct types without a name that anon
 	// counts (rule anonfields).
 	anonTypes []types.Type

@@ -44,14 +44,13 @@ func init() {
 			return
 		}
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
-			if ta, ok := n.(*ast.TypeAssertExpr); ok && ta.Type != nil {
+			if ta, ok := n.(*ast.TypeAssertExpr); ok && ta.Type != nil && !c.guarded[ta] {
 				if open, ok := c.wrapGuard(ta.X, []ast.Expr{ta.Type}, ta, false); open != "" {
 					if !ok || c.editAround(ta.X) {
 						c.refuse(ta.X, wrapCannot)
 						return false
 					}
-					c.insert(ta.X.Pos(), open)
-					c.insert(ta.X.End(), ")")
+					c.wrap(ta.X, open, ")")
 				}
 			}
 			return true
@@ -67,17 +66,35 @@ const wrapCannot = "the interpreter keeps a value of a cell type converted to an
 // targets, a function literal called with x and ")", or "" when none is
 // needed; ok is false when the guard is needed but cannot be written.
 func (c *Checked) wrapGuard(x ast.Expr, targets []ast.Expr, at ast.Node, inSwitch bool) (open string, ok bool) {
+	w := c.temp("w")
+	calls, unwrap := c.wrapChecks(x, targets, at, inSwitch, w)
+	if len(calls) == 0 && !unwrap {
+		return "", true
+	}
+	tt, ok := c.typeText(c.typeOf(x))
+	if !ok {
+		return wrapCannot, false
+	}
+	result, ret := tt, w
+	if unwrap {
+		result, ret = "any", c.sess.PanicHook+".WrapHeld("+w+")"
+	}
+	return "func(" + w + " " + tt + ") " + result + " { " + strings.Join(append(calls, "return "+ret), "; ") + " }(", true
+}
+
+// wrapChecks returns the checks (H.WrapStop calls) of the variable w
+// holding the operand x of assertions (or a type switch's cases,
+// inSwitch) to the types written as targets, and whether a pointer is to
+// be taken out of a wrapper (H.WrapHeld(w)) for them.
+func (c *Checked) wrapChecks(x ast.Expr, targets []ast.Expr, at ast.Node, inSwitch bool, w string) (calls []string, unwrap bool) {
 	xt := c.typeOf(x)
 	if c.sess == nil || c.sess.PanicHook == "" || xt == nil || !types.IsInterface(xt) || compiledIface(xt) || c.inGeneric(x.Pos()) {
-		return "", true
+		return nil, false
 	}
 	if _, ok := types.Unalias(xt).(*types.TypeParam); ok {
-		return "", true
+		return nil, false
 	}
 	empty := emptyIface(xt)
-	var calls []string
-	unwrap := false
-	w := c.temp("w")
 	pos := c.panicPos(at)
 	stop := func(target string, named *types.Named, ptrOK bool) {
 		call := c.sess.PanicHook + ".WrapStop(" + w + ", " + pos + ", " + strconv.Quote(target) + ", " + strconv.Quote(named.Obj().Name()) + ", " + strconv.FormatBool(ptrOK)
@@ -132,18 +149,7 @@ func (c *Checked) wrapGuard(x ast.Expr, targets []ast.Expr, at ast.Node, inSwitc
 			}
 		}
 	}
-	if len(calls) == 0 && !unwrap {
-		return "", true
-	}
-	tt, ok := c.typeText(xt)
-	if !ok {
-		return wrapCannot, false
-	}
-	result, ret := tt, w
-	if unwrap {
-		result, ret = "any", c.sess.PanicHook+".WrapHeld("+w+")"
-	}
-	return "func(" + w + " " + tt + ") " + result + " { " + strings.Join(append(calls, "return "+ret), "; ") + " }(", true
+	return calls, unwrap
 }
 
 // wrapEqGuard returns the statements that check the operands x and y
@@ -190,6 +196,24 @@ func (c *Checked) wrapEqGuard(x, y string, at ast.Node) string {
 		}
 	}
 	return b.String()
+}
+
+// wrapUnwraps reports whether wrapGuard gives an assertion (not in a
+// switch) of an operand of type xt to t an operand of type any: one that
+// takes a pointer out of a wrapper.
+func wrapUnwraps(xt, t types.Type) bool {
+	if xt == nil || !types.IsInterface(xt) || compiledIface(xt) {
+		return false
+	}
+	if _, ok := types.Unalias(xt).(*types.TypeParam); ok {
+		return false
+	}
+	named, ptr := cellNamed(t)
+	if named == nil || !ptr || named.TypeParams().Len() > 0 {
+		return false
+	}
+	_, isStruct := named.Underlying().(*types.Struct)
+	return isStruct && types.NewMethodSet(t).Len() > 0
 }
 
 // wrappableStructs are the session's struct types whose values have
