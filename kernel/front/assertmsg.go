@@ -23,8 +23,10 @@ import (
 //
 //	a.(U)  →  func(v any) U { if r, ok := v.(U); ok { return r }; H.AssertCheck("cell:line:col", v, name(v), "interface {}", "main.U", ""); return v.(U) }(a)
 //
-// Only where typeNameFunc can name every cell type (all structs, no two
-// of one structure); elsewhere the interpreter's message stays.
+// Where typeNameFunc cannot name the cell struct types (two of one
+// structure), the interpreter's message stays; a value of a cell type
+// that is not a struct is named by its underlying type (float64 for a
+// Celsius), as the interpreter named it.
 func init() {
 	register(rule{"assertmsg", 8, kTypeAssert, func(c *Checked) {
 		if c.sess == nil || c.sess.PanicHook == "" || c.sess.FmtHook == "" || !c.hasCellTypes() {
@@ -53,6 +55,12 @@ func (c *Checked) assertMessage(ta *ast.TypeAssertExpr) {
 	if isIface && c.libAmbiguous(t, ta.Pos()) != "" {
 		return
 	}
+	// a value of a cell type that is not a struct, or of a generic
+	// one, is not named by typeNameFunc: where it may be what the
+	// assertion finds, the engine could not tell success from failure
+	if isIface && c.unnamedMayImplement(iface) || !isIface && unnamedIn(t) {
+		return
+	}
 	w := c.temp("av")
 	calls, unwrap := c.wrapChecks(ta.X, []ast.Expr{ta.Type}, ta, false, w)
 	v, vt := w, xt
@@ -63,7 +71,7 @@ func (c *Checked) assertMessage(ta *ast.TypeAssertExpr) {
 		v, vt = c.temp("au"), types.NewInterfaceType(nil, nil)
 		calls = append(calls, v+" := "+c.sess.PanicHook+".WrapHeld("+w+")")
 	}
-	nameFn, ok := c.typeNameFunc(vt, ta.Pos())
+	nameFn, ok := c.typeNameFunc(vt, ta.Pos(), true)
 	if !ok {
 		return
 	}
@@ -75,7 +83,7 @@ func (c *Checked) assertMessage(ta *ast.TypeAssertExpr) {
 		pt = types.NewInterfaceType(nil, nil)
 		if !unwrap {
 			vt = pt
-			if nameFn, ok = c.typeNameFunc(vt, ta.Pos()); !ok {
+			if nameFn, ok = c.typeNameFunc(vt, ta.Pos(), true); !ok {
 				return
 			}
 		}
@@ -134,4 +142,54 @@ func ifaceName(t types.Type) string {
 		return "interface {}"
 	}
 	return runtimeName(t)
+}
+
+// unnamedMayImplement reports whether a cell type that typeNameFunc does
+// not name (not a struct, or generic) may implement iface.
+func (c *Checked) unnamedMayImplement(iface *types.Interface) bool {
+	scope := c.sessionScope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok {
+			continue
+		}
+		if named.TypeParams().Len() > 0 {
+			if hasMethods(named) || iface.NumMethods() == 0 {
+				return true
+			}
+			continue
+		}
+		if _, isStruct := named.Underlying().(*types.Struct); !isStruct && (types.Implements(named, iface) || types.Implements(types.NewPointer(named), iface)) {
+			return true
+		}
+	}
+	return false
+}
+
+// unnamedIn reports whether t is or is made of a cell type that
+// typeNameFunc does not name (not a struct, or generic).
+func unnamedIn(t types.Type) bool {
+	switch u := types.Unalias(t).(type) {
+	case *types.Named:
+		if n, _ := cellNamed(u); n != nil {
+			_, isStruct := n.Underlying().(*types.Struct)
+			return !isStruct || n.TypeParams().Len() > 0
+		}
+		return false
+	case *types.Pointer:
+		return unnamedIn(u.Elem())
+	case *types.Slice:
+		return unnamedIn(u.Elem())
+	case *types.Array:
+		return unnamedIn(u.Elem())
+	case *types.Map:
+		return unnamedIn(u.Key()) || unnamedIn(u.Elem())
+	case *types.Chan:
+		return unnamedIn(u.Elem())
+	}
+	return false
 }

@@ -806,7 +806,7 @@ func (c *Checked) dynTypeName(a ast.Expr, t types.Type, fmtSel *ast.SelectorExpr
 // fmtval.TypeName, which replaces the structures reflect prints for the
 // cells' types by their names ([]struct { S float64 } is []main.Sq).
 func (c *Checked) structTypeName(a ast.Expr, t types.Type, at token.Pos) (string, bool) {
-	f, ok := c.typeNameFunc(t, at)
+	f, ok := c.typeNameFunc(t, at, false)
 	if !ok {
 		return "", false
 	}
@@ -816,8 +816,10 @@ func (c *Checked) structTypeName(a ast.Expr, t types.Type, at token.Pos) (string
 // typeNameFunc returns structTypeName's function literal, func(x T)
 // string, giving the name %T gives the dynamic type of a value of the
 // interface type t at `at` (rule assertmsg names it in the panic of a
-// failed assertion).
-func (c *Checked) typeNameFunc(t types.Type, at token.Pos) (string, bool) {
+// failed assertion). structsOnly leaves out the cell types that are not
+// structs (and generic ones) instead of failing: their values are named
+// by the interpreter's type (float64 for a Celsius).
+func (c *Checked) typeNameFunc(t types.Type, at token.Pos, structsOnly bool) (string, bool) {
 	if c.sess == nil || c.sess.FmtHook == "" {
 		return "", false
 	}
@@ -834,10 +836,14 @@ func (c *Checked) typeNameFunc(t types.Type, at token.Pos) (string, bool) {
 			continue
 		}
 		named, ok := tn.Type().(*types.Named)
+		_, isStruct := tn.Type().Underlying().(*types.Struct)
+		if structsOnly && (!ok || named.TypeParams().Len() > 0 || !isStruct) {
+			continue
+		}
 		if !ok || named.TypeParams().Len() > 0 {
 			return "", false
 		}
-		if _, ok := named.Underlying().(*types.Struct); !ok || c.sameShape(named) != "" {
+		if !isStruct || c.sameShape(named) != "" {
 			return "", false
 		}
 		if c.Fset.File(tn.Pos()) == c.Fset.File(c.File.Pos()) && tn.Pos() > at && !c.inFuncDecl(at) {
