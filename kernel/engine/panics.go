@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -271,51 +272,82 @@ func goPanicText(msg string) string {
 	return msg
 }
 
-// rtAssertCheck panics at pos with Go's runtime error of the failed
-// assertion of v, of the interface type named iface, to the type named
-// target (front/assertmsg.go), unless the assertion succeeds in Go: dyn is
-// the name %T gives v's type; methods are the names of target's methods
-// when it is an interface ("" otherwise), in Go's order, and table pairs
-// the cell types' names with the first of those methods each lacks (""
-// when it has them all): the interpreter's values of cell types have no
-// methods reflect sees.
-func (s *Session) rtAssertCheck(pos string, v any, dyn, iface, target, methods string, table ...string) {
+// rtAssertTo returns v when its assertion to the type named target
+// succeeds in Go, and panics at pos with Go's runtime error otherwise
+// (front/assertmsg.go). iface names v's static interface type; methods
+// are target's methods when it is an interface ("" otherwise), in Go's
+// order, and like is a zero value of target when it is not; cells hold,
+// for each cell struct type, a zero value, its Go name and, when target is
+// an interface, the first of its methods the type and a pointer to it
+// lack ("" when it has them all): the interpreter's values of cell types
+// have no methods reflect sees, and reflect names their types by their
+// structure.
+func (s *Session) rtAssertTo(v any, pos, iface, target, methods string, like any, cells ...any) any {
+	dt := yaegiwrap.Dynamic(v)
+	if held, _, _, ok := yaegiwrap.Held(v); ok && structPtr(held) {
+		dt = reflect.TypeOf(held) // a *E converted to error
+	}
 	var msg string
 	switch {
-	case v == nil:
+	case dt == nil:
 		msg = "interface conversion: " + iface + " is nil, not " + target
 	case methods == "":
-		if dyn == target {
-			return
+		if dt == yaegiwrap.Dynamic(like) {
+			return v
 		}
-		msg = "interface conversion: " + iface + " is " + dyn + ", not " + target
+		msg = "interface conversion: " + iface + " is " + cellTypeName(dt, cells, 2) + ", not " + target
 	default:
 		missing, found := "", false
-		for i := 0; i+1 < len(table); i += 2 {
-			if table[i] == dyn {
-				missing, found = table[i+1], true
+		step := 4
+		for i := 0; i+step <= len(cells); i += step {
+			ct := yaegiwrap.Dynamic(cells[i])
+			switch dt {
+			case ct:
+				missing, _ = cells[i+2].(string)
+			case reflect.PointerTo(ct):
+				missing, _ = cells[i+3].(string)
+			default:
+				continue
 			}
+			found = true
+			break
 		}
 		if !found {
-			t := reflect.TypeOf(v)
-			if held, _, _, ok := yaegiwrap.Held(v); ok && held != nil {
-				t = reflect.TypeOf(held)
-			}
 			for _, m := range strings.Fields(methods) {
-				if _, ok := t.MethodByName(m); !ok {
+				if _, ok := dt.MethodByName(m); !ok {
 					missing = m
 					break
 				}
 			}
 		}
 		if missing == "" {
-			return
+			return v
 		}
-		msg = "interface conversion: " + dyn + " is not " + target + ": missing method " + missing
+		msg = "interface conversion: " + cellTypeName(dt, cells, 4) + " is not " + target + ": missing method " + missing
 	}
 	e := &conversionError{msg}
 	s.cellMu.Lock()
 	s.at = panicAt{e, pos}
 	s.cellMu.Unlock()
 	panic(e)
+}
+
+// cellTypeName is reflect's name of t with the structures of the cell
+// types in cells (rtAssertTo's, of step values each) replaced by their
+// names, longest first ([]struct { Xn int } is []main.T).
+func cellTypeName(t reflect.Type, cells []any, step int) string {
+	type pair struct{ structure, name string }
+	var ps []pair
+	for i := 0; i+step <= len(cells); i += step {
+		if ct := yaegiwrap.Dynamic(cells[i]); ct != nil && ct.Kind() == reflect.Struct {
+			name, _ := cells[i+1].(string)
+			ps = append(ps, pair{ct.String(), name})
+		}
+	}
+	sort.SliceStable(ps, func(i, j int) bool { return len(ps[i].structure) > len(ps[j].structure) })
+	n := t.String()
+	for _, p := range ps {
+		n = strings.ReplaceAll(n, p.structure, p.name)
+	}
+	return n
 }

@@ -24,7 +24,7 @@ import (
 //     that stops the cell when the operand is a wrapper that may hold a P
 //     (one of an interface whose methods P has):
 //
-//     a.(P)  →  func(w any) any { H.WrapStop(w, "cell:line:col", "P", "P", true, "String"); return w }(a).(P)
+//     a.(P)  →  H.WrapPass(a, "cell:line:col", "P", "P", true, "String").(P)
 //
 //     (true: a wrapper holding a pointer to a struct is not of a P, whose
 //     last field is no such pointer; the assertion is false, as in Go);
@@ -45,12 +45,12 @@ func init() {
 		}
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
 			if ta, ok := n.(*ast.TypeAssertExpr); ok && ta.Type != nil && !c.guarded[ta] {
-				if open, ok := c.wrapGuard(ta.X, []ast.Expr{ta.Type}, ta, false); open != "" {
+				if open, close, ok := c.wrapGuard(ta.X, []ast.Expr{ta.Type}, ta, false); open != "" {
 					if !ok || c.editAround(ta.X) {
 						c.refuse(ta.X, wrapCannot)
 						return false
 					}
-					c.wrap(ta.X, open, ")")
+					c.wrap(ta.X, open, close)
 				}
 			}
 			return true
@@ -61,25 +61,40 @@ func init() {
 // wrapCannot is the refusal of a guard that cannot be written.
 const wrapCannot = "the interpreter keeps a value of a cell type converted to an interface compiled code declares (fmt.Stringer, error) in a wrapper, which this assertion cannot be checked for here: assert in a statement of its own, on a variable of a type the cell can name"
 
-// wrapGuard returns the opening of the guard of the operand x of
-// assertions (or a type switch's cases, inSwitch) to the types written as
-// targets, a function literal called with x and ")", or "" when none is
-// needed; ok is false when the guard is needed but cannot be written.
-func (c *Checked) wrapGuard(x ast.Expr, targets []ast.Expr, at ast.Node, inSwitch bool) (open string, ok bool) {
+// wrapGuard returns the opening and the closing of the guard of the
+// operand x of assertions (or a type switch's cases, inSwitch) to the
+// types written as targets, or "" when none is needed; ok is false when
+// the guard is needed but cannot be written (open is then the refusal).
+// The pointer taken out alone, or on an empty interface one check, is a
+// call of the engine's helper (H.WrapHeld(x), H.WrapPass(x, ...)), which
+// returns the operand: a function literal costs some 20 µs a call in the
+// interpreter, a compiled call about 1 µs. Otherwise it is a function
+// literal called with x.
+func (c *Checked) wrapGuard(x ast.Expr, targets []ast.Expr, at ast.Node, inSwitch bool) (open, close string, ok bool) {
 	w := c.temp("w")
 	calls, unwrap := c.wrapChecks(x, targets, at, inSwitch, w)
 	if len(calls) == 0 && !unwrap {
-		return "", true
+		return "", "", true
+	}
+	h := c.sess.PanicHook
+	switch {
+	case len(calls) == 0:
+		// an operand of type any, which only assertions use (a
+		// switch's subject of another type is not unwrapped)
+		return h + ".WrapHeld(", ")", true
+	case len(calls) == 1 && !unwrap && emptyIface(c.typeOf(x)):
+		stop := h + ".WrapStop(" + w + ", "
+		return h + ".WrapPass(", ", " + strings.TrimPrefix(calls[0], stop), true
 	}
 	tt, ok := c.typeText(c.typeOf(x))
 	if !ok {
-		return wrapCannot, false
+		return wrapCannot, "", false
 	}
 	result, ret := tt, w
 	if unwrap {
-		result, ret = "any", c.sess.PanicHook+".WrapHeld("+w+")"
+		result, ret = "any", h+".WrapHeld("+w+")"
 	}
-	return "func(" + w + " " + tt + ") " + result + " { " + strings.Join(append(calls, "return "+ret), "; ") + " }(", true
+	return "func(" + w + " " + tt + ") " + result + " { " + strings.Join(append(calls, "return "+ret), "; ") + " }(", ")", true
 }
 
 // wrapChecks returns the checks (H.WrapStop calls) of the variable w
