@@ -110,11 +110,11 @@ func (c *Checked) typeSwitch(ts *ast.TypeSwitchStmt) {
 		cases = append(cases, cl.(*ast.CaseClause).List...)
 	}
 	// values of cell types kept in the interpreter's wrappers (wrapguard.go)
-	if open, ok := c.wrapGuard(x, cases, ts, true); !ok {
+	if open, close, ok := c.wrapGuard(x, cases, ts, true); !ok {
 		c.refuse(x, open)
 		return
 	} else if open != "" {
-		subject = open + subject + ")"
+		subject = open + subject + close
 	}
 	head += v + " := " + subject + "; switch {"
 	c.replaceRange(c.off(ts.Pos()), c.off(ts.Body.Lbrace)+1, head)
