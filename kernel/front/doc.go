@@ -139,9 +139,11 @@
 //	             such a wrapper, assertions, type switch cases and == check
 //	             it when the cell runs: a pointer is taken out of it, a
 //	             struct value stops the cell
-//	assertmsg    a failed single-value assertion panics with Go's
-//	             message, naming cell struct types as Go does (main.T,
-//	             not the structure); it takes wrapguard's checks along
+//	assertmsg    a failed single-value assertion to a type made of cell
+//	             types, or to an interface a cell struct lacks, panics
+//	             with Go's message, naming cell struct types as Go does
+//	             (main.T, not the structure): the operand goes through
+//	             the engine's compiled check, after wrapguard's
 //	assert       comma-ok assertions to cell interfaces (and, assertlib,
 //	             to library interfaces) test the cell types; the
 //	             single-value form v.(Shape) is refused; so are assertions
