@@ -100,7 +100,7 @@ func (c *Checked) assertMessage(ta *ast.TypeAssertExpr) {
 		}
 		tn := n.Obj()
 		if c.Fset.File(tn.Pos()) == c.Fset.File(c.File.Pos()) && tn.Pos() > ta.Pos() && !c.inFuncDecl(ta.Pos()) {
-			continue // declared after the assertion
+			return // declared after the assertion: not named, so not checked
 		}
 		ctt, ok := c.typeText(n)
 		if !ok {

@@ -72,7 +72,12 @@ func init() {
 				return false
 			}
 			x, y := c.temp("ex"), c.temp("ey")
-			guard := c.wrapEqGuard(x, y, b)
+			guard := ""
+			if len(cands) > 0 || types.IsInterface(tx) && types.IsInterface(ty) {
+				// an operand of a type that is not a cell type
+				// (v == "yes") is never equal to a wrapper
+				guard = c.wrapEqGuard(x, y, b)
+			}
 			if len(cands) == 0 && guard == "" {
 				return true
 			}
