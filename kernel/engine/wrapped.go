@@ -3,6 +3,7 @@ package engine
 import (
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/goldp/goldp/kernel/engine/internal/yaegiwrap"
@@ -55,9 +56,19 @@ func (s *Session) rtWrapStop(v any, pos, target, name string, ptrOK bool, method
 
 // rtWrapPass is rtWrapStop returning v, for the operand of an assertion
 // on an empty interface: a compiled call, where a function literal
-// around the check would cost the interpreter some 20 µs.
-func (s *Session) rtWrapPass(v any, pos, target, name string, ptrOK bool, methods ...string) any {
-	s.rtWrapStop(v, pos, target, name, ptrOK, methods...)
+// around the check would cost the interpreter some 20 µs. spec holds
+// rtWrapStop's arguments, pos, target, name, ptrOK ("1" or "0") and the
+// methods (separated by spaces), separated by NUL bytes: the
+// interpreter's call of a compiled function costs by the argument.
+func (s *Session) rtWrapPass(v any, spec string) any {
+	if _, _, _, ok := yaegiwrap.Held(v); !ok {
+		return v
+	}
+	f := strings.Split(spec, "\x00")
+	if len(f) != 5 {
+		panic("goldp: bad WrapPass spec " + strconv.Quote(spec))
+	}
+	s.rtWrapStop(v, f[0], f[1], f[2], f[3] == "1", strings.Fields(f[4])...)
 	return v
 }
 

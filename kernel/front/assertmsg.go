@@ -22,7 +22,7 @@ import (
 // it returns the
 // operand otherwise, which the assertion then converts:
 //
-//	a.(U)  →  H.AssertTo(a, "cell:line:col", "interface {}", "main.U", "", *new(U), *new(T), "main.T", *new(U), "main.U").(U)
+//	a.(U)  →  H.AssertTo(a, *new(U), "cell:line:col\x00interface {}\x00main.U\x00\x00main.T\x00main.U", *new(T), *new(U)).(U)
 //
 // A compiled call costs about 1 µs, where a function literal costs the
 // interpreter some 20. Only assertions to a type made of cell types, or to
@@ -90,9 +90,11 @@ func (c *Checked) assertMessage(ta *ast.TypeAssertExpr) {
 	} else {
 		like = "*new(" + like + ")"
 	}
-	// each cell struct type, as the interpreter represents its values,
-	// with its Go name and, for an interface, the first of its methods
-	// the value and the pointer lack
+	// each cell struct type, as the interpreter represents its values
+	// (a zero value), with its Go name and, for an interface, the first
+	// of its methods the value and the pointer lack, in the spec
+	pos, _ := strconv.Unquote(c.panicPos(ta))
+	spec := []string{pos, ifaceName(xt), runtimeName(t), strings.Join(methods, " ")}
 	var cells []string
 	for _, n := range c.cellStructs() {
 		if c.sameShape(n) != "" {
@@ -106,7 +108,8 @@ func (c *Checked) assertMessage(ta *ast.TypeAssertExpr) {
 		if !ok {
 			return
 		}
-		cells = append(cells, "*new("+ctt+")", strconv.Quote(runtimeName(n)))
+		cells = append(cells, "*new("+ctt+")")
+		spec = append(spec, runtimeName(n))
 		if isIface {
 			// the first method the value, then the pointer, lacks
 			for _, ct := range []types.Type{n, types.NewPointer(n)} {
@@ -118,12 +121,14 @@ func (c *Checked) assertMessage(ta *ast.TypeAssertExpr) {
 						break
 					}
 				}
-				cells = append(cells, strconv.Quote(missing))
+				spec = append(spec, missing)
 			}
 		}
 	}
 	h := c.sess.PanicHook
-	args := append([]string{c.panicPos(ta), strconv.Quote(ifaceName(xt)), strconv.Quote(runtimeName(t)), strconv.Quote(strings.Join(methods, " ")), like}, cells...)
+	// few arguments: the interpreter's call of a compiled function
+	// costs by the argument
+	args := append([]string{like, strconv.Quote(strings.Join(spec, "\x00"))}, cells...)
 	if c.guarded == nil {
 		c.guarded = map[ast.Node]bool{}
 	}

@@ -76,15 +76,17 @@ func (c *Checked) wrapGuard(x ast.Expr, targets []ast.Expr, at ast.Node, inSwitc
 	if len(calls) == 0 && !unwrap {
 		return "", "", true
 	}
+	stops := c.wrapStops
 	h := c.sess.PanicHook
 	switch {
 	case len(calls) == 0:
 		// an operand of type any, which only assertions use (a
 		// switch's subject of another type is not unwrapped)
 		return h + ".WrapHeld(", ")", true
-	case len(calls) == 1 && !unwrap && emptyIface(c.typeOf(x)):
-		stop := h + ".WrapStop(" + w + ", "
-		return h + ".WrapPass(", ", " + strings.TrimPrefix(calls[0], stop), true
+	case len(stops) == 1 && !unwrap && emptyIface(c.typeOf(x)):
+		// one string: the interpreter's call of a compiled function
+		// costs by the argument
+		return h + ".WrapPass(", ", " + strconv.Quote(strings.Join(stops[0], "\x00")) + ")", true
 	}
 	tt, ok := c.typeText(c.typeOf(x))
 	if !ok {
@@ -111,12 +113,19 @@ func (c *Checked) wrapChecks(x ast.Expr, targets []ast.Expr, at ast.Node, inSwit
 	}
 	empty := emptyIface(xt)
 	pos := c.panicPos(at)
+	c.wrapStops = c.wrapStops[:0]
 	stop := func(target string, named *types.Named, ptrOK bool) {
 		call := c.sess.PanicHook + ".WrapStop(" + w + ", " + pos + ", " + strconv.Quote(target) + ", " + strconv.Quote(named.Obj().Name()) + ", " + strconv.FormatBool(ptrOK)
 		for _, m := range methodNames(named) {
 			call += ", " + strconv.Quote(m)
 		}
 		calls = append(calls, call+")")
+		p, _ := strconv.Unquote(pos)
+		ok := "0"
+		if ptrOK {
+			ok = "1"
+		}
+		c.wrapStops = append(c.wrapStops, []string{p, target, named.Obj().Name(), ok, strings.Join(methodNames(named), " ")})
 	}
 	seen := map[string]bool{}
 	for _, e := range targets {
