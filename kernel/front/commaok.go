@@ -15,19 +15,33 @@ import (
 //	v, ok = m["missing"]  // Go: 0 false; the interpreter: 7 false
 //	v, ok = x.(int)       // x holds a string; the same
 //
-// The definition form is read right, so the rule makes the index a call
-// of a function literal that defines the pair and returns it:
+// The definition form is read right the first time it runs in a frame,
+// so the rule makes the index a call of a function literal that defines
+// the pair and returns it:
 //
 //	v, ok = m[k]  →  v, ok = func() (int, bool) { __goldpv, __goldpok := m[k]; return __goldpv, __goldpok }()
+//
+// Run again in a loop, the definition form also kept the value of the
+// previous iteration on a miss (v, ok := m[k] gave 1 false after a hit
+// on 1): in a loop, a definition that is a statement of its own defines
+// the pair as the zero value and false and then assigns it, which leaves
+// the zero value on a miss,
+//
+//	v, ok := m[k]  →  v, ok := *new(int), false; v, ok = m[k]
+//
+// and one in the init of an if or a switch gets the function literal.
 //
 // The operands are evaluated once, in the same order as before (a comma-ok
 // receive is read right and left alone).
 // An element type the cell cannot write leaves the assignment as it is.
 func init() {
 	register(rule{"commaok", 96, kIndex | kTypeAssert, func(c *Checked) {
-		ast.Inspect(c.File, func(n ast.Node) bool {
+		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			a, ok := n.(*ast.AssignStmt)
-			if !ok || a.Tok != token.ASSIGN || len(a.Lhs) != 2 || len(a.Rhs) != 1 {
+			if !ok || len(a.Lhs) != 2 || len(a.Rhs) != 1 || a.Tok != token.ASSIGN && a.Tok != token.DEFINE {
+				return true
+			}
+			if a.Tok == token.DEFINE && (!inLoop(stack) || isBlank(a.Lhs[0])) {
 				return true
 			}
 			var vt types.Type
@@ -55,6 +69,19 @@ func init() {
 				if s, w := c.typeTextAt(lt, a.Pos()); w {
 					okType = s
 				} else {
+					return true
+				}
+			}
+			if a.Tok == token.DEFINE && len(stack) > 0 {
+				switch stack[len(stack)-1].(type) {
+				case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+					// a statement of its own: the pair is defined
+					// as the zero value and false, then assigned
+					// (the assignment leaves the zero value on a
+					// miss), which costs no call
+					lhs := c.src(a.Lhs[0]) + ", " + c.src(a.Lhs[1])
+					c.insert(a.Pos(), lhs+" := *new("+elem+"), false; ")
+					c.replaceRange(c.off(a.TokPos), c.off(a.TokPos)+2, "=")
 					return true
 				}
 			}
