@@ -106,7 +106,8 @@
 //	arraylit     so is an array literal defining a variable in a loop
 //	             (the interpreter reused one array for every iteration)
 //	commaok      v, ok = m[k] and v, ok = x.(T) assign the zero value on a
-//	             miss, and so do v, ok := m[k] and v, ok := x.(T) in loops
+//	             miss, and so do v, ok := m[k], var v, ok = m[k] and the
+//	             same with x.(T) in loops
 //	             (blankderef: _ = *p dereferences)
 //	runeconst    variables defined from untyped rune constants are rune
 //	constrepeat  a constant line of several names without values gets the
