@@ -24,9 +24,9 @@ import (
 //     that stops the cell when the operand is a wrapper that may hold a P
 //     (one of an interface whose methods P has):
 //
-//     a.(P)  →  H.WrapPass(a, "cell:line:col", "P", "P", true, "String").(P)
+//     a.(P)  →  H.WrapPass(a, "cell:line:col\x00P\x00P\x001\x00String").(P)
 //
-//     (true: a wrapper holding a pointer to a struct is not of a P, whose
+//     (1: a wrapper holding a pointer to a struct is not of a P, whose
 //     last field is no such pointer; the assertion is false, as in Go);
 //
 //   - an assertion to *P, or a type switch case on an empty interface,
@@ -36,8 +36,12 @@ import (
 //     whose subject keeps its type in the switch, stops for any wrapper
 //     that may hold a *P.
 //
-// The operand is the function literal's argument (evaluated once); the
-// interpreted literal keeps the operand's type.
+// The operand goes through the engine's helper, which returns it
+// (WrapPass, WrapHeld), or, for several checks or an interface of the
+// cells, through a function literal (evaluated once; it keeps the
+// operand's type). == and != of interface values get the same checks
+// (wrapEqGuard, in rule ifaceeq's function literal), and single-value
+// assertions that rule assertmsg checks take them along.
 func init() {
 	register(rule{"wrapguard", 8, kTypeAssert, func(c *Checked) {
 		if c.sess == nil || c.sess.PanicHook == "" || !c.hasCellTypes() {
