@@ -64,6 +64,32 @@ func TestHelpLimits(t *testing.T) {
 	if e := s.fail("var sm sync.Map\nsm.Store(\"k\", Temp(1))"); !strings.Contains(e.Message, "container of their own type") {
 		t.Errorf("a Temp handed to sync.Map: %+v", e)
 	}
+	// a *float64 in an interface beside a Temp with a String method is
+	// refused (rule twinptr); the float64 itself prints as Go does
+	if e := s.fail("pf := 1.5\nvar p any = &pf"); e.Name != "CompileError" || !strings.Contains(e.Message, "put the value (*p) in the interface") {
+		t.Errorf("a *float64 in an any beside Temp: %+v", e)
+	}
+	if got := s.exec("pf := 1.5\nvar p any = pf\nfmt.Sprintf(\"%v\", p)"); got != "1.5" {
+		t.Errorf("a float64 in an any beside Temp: %s", got)
+	}
+	// a struct value through fmt.Stringer into an any: an assertion
+	// stops the cell (rule wrapguard); a pointer asserts as in Go
+	s.exec("type Pt struct{ X, Y int }\nfunc (p Pt) String() string { return \"pt\" }")
+	if e := s.fail("var st fmt.Stringer = Pt{1, 2}\nvar sa any = st\n_, ok := sa.(Pt)\n_ = ok"); e.Name != "Panic" || !strings.Contains(e.Message, "store pointers (&Pt{...}) and assert to *Pt") {
+		t.Errorf("a struct value through fmt.Stringer asserted in an any: %+v", e)
+	}
+	if got := s.exec("var sp fmt.Stringer = &Pt{1, 2}\nvar pa any = sp\npp, ok := pa.(*Pt)\nfmt.Sprint(pp.Y, ok)"); got != "2 true" {
+		t.Errorf("a pointer through fmt.Stringer asserted in an any: %s", got)
+	}
+	// a failed assertion names the cell type (rule assertmsg), unless
+	// a cell type that is not a struct implements the interface (Temp
+	// here): then the interpreter's structure stays
+	if e := s.fail("var pv any = Pair{1, 2}\n_ = pv.(Pt)"); e.Name != "Panic" || !strings.Contains(e.Message, "interface conversion: interface {} is main.Pair, not main.Pt") {
+		t.Errorf("a failed assertion: %+v", e)
+	}
+	if e := s.fail("var pv any = Pair{1, 2}\n_ = pv.(fmt.Stringer)"); e.Name != "Panic" || !strings.Contains(e.Message, "struct { A int; B int } is not fmt.Stringer") {
+		t.Errorf("a failed assertion to an interface a Temp implements: %+v", e)
+	}
 	// errors.As into a struct value type of the cells: refused; into a
 	// pointer to it, it works
 	s.exec("type MyErr struct{ Code int }\nfunc (e MyErr) Error() string { return fmt.Sprint(\"code \", e.Code) }")

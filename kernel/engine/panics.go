@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/goldp/goldp/kernel/engine/internal/yaegiwrap"
 )
@@ -279,4 +281,122 @@ func goPanicText(msg string) string {
 		return "runtime error: slice bounds out of range"
 	}
 	return msg
+}
+
+// rtAssertTo returns v when its assertion to a type succeeds in Go, and
+// panics with Go's runtime error otherwise (front/assertmsg.go). like is
+// a zero value of the type when it is not an interface; cells are zero
+// values of the cell struct types; spec holds, separated by NUL bytes (the
+// interpreter's call of a compiled function costs by the argument), the
+// position, the names of v's static interface type and of the type, its
+// methods in Go's order when it is an interface (separated by spaces, ""
+// otherwise), and for each of cells its Go name and, for an interface, the
+// first of its methods the type and a pointer to it lack ("" when it has
+// them all): the interpreter's values of cell types have no methods
+// reflect sees, and reflect names their types by their structure.
+func (s *Session) rtAssertTo(v, like any, spec string, cells ...any) any {
+	a := parseAssertSpec(spec, len(cells))
+	dt := yaegiwrap.Dynamic(v)
+	if held, _, _, ok := yaegiwrap.Held(v); ok && structPtr(held) {
+		dt = reflect.TypeOf(held) // a *E converted to error
+	}
+	var msg string
+	switch {
+	case dt == nil:
+		msg = "interface conversion: " + a.iface + " is nil, not " + a.target
+	case a.methods == "":
+		if dt == yaegiwrap.Dynamic(like) {
+			return v
+		}
+		msg = "interface conversion: " + a.iface + " is " + cellTypeName(dt, cells, a.names) + ", not " + a.target
+	default:
+		missing, found := "", false
+		for i, c := range cells {
+			ct := yaegiwrap.Dynamic(c)
+			switch dt {
+			case ct:
+				missing = a.lacks[2*i]
+			case reflect.PointerTo(ct):
+				missing = a.lacks[2*i+1]
+			default:
+				continue
+			}
+			found = true
+			break
+		}
+		if !found {
+			for _, m := range strings.Fields(a.methods) {
+				if _, ok := dt.MethodByName(m); !ok {
+					missing = m
+					break
+				}
+			}
+		}
+		if missing == "" {
+			return v
+		}
+		msg = "interface conversion: " + cellTypeName(dt, cells, a.names) + " is not " + a.target + ": missing method " + missing
+	}
+	e := &conversionError{msg}
+	s.cellMu.Lock()
+	s.at = panicAt{e, a.pos}
+	s.cellMu.Unlock()
+	panic(e)
+}
+
+// assertSpec is rtAssertTo's spec, parsed.
+type assertSpec struct {
+	pos, iface, target, methods string
+	names, lacks                []string
+}
+
+// assertSpecs caches the parsed specs: an assertion in a loop parses its
+// spec once.
+var assertSpecs sync.Map
+
+// parseAssertSpec parses spec for n cell types.
+func parseAssertSpec(spec string, n int) *assertSpec {
+	if a, ok := assertSpecs.Load(spec); ok {
+		return a.(*assertSpec)
+	}
+	f := strings.Split(spec, "\x00")
+	if len(f) < 4 {
+		panic("goldp: bad AssertTo spec " + strconv.Quote(spec))
+	}
+	a := &assertSpec{pos: f[0], iface: f[1], target: f[2], methods: f[3]}
+	rest := f[4:]
+	step := 1
+	if a.methods != "" {
+		step = 3
+	}
+	if len(rest) != step*n {
+		panic("goldp: bad AssertTo spec " + strconv.Quote(spec))
+	}
+	for i := 0; i < len(rest); i += step {
+		a.names = append(a.names, rest[i])
+		if step == 3 {
+			a.lacks = append(a.lacks, rest[i+1], rest[i+2])
+		}
+	}
+	assertSpecs.Store(spec, a)
+	return a
+}
+
+// cellTypeName is reflect's name of t with the structures of the cell
+// types (zero values in cells, Go names in names) replaced by their
+// names, longest first ([]struct { Xn int } is []main.T).
+func cellTypeName(t reflect.Type, cells []any, names []string) string {
+	type pair struct{ structure, name string }
+	var ps []pair
+	for i, c := range cells {
+		if ct := yaegiwrap.Dynamic(c); ct != nil && ct.Kind() == reflect.Struct && i < len(names) {
+			ps = append(ps, pair{ct.String(), names[i]})
+		}
+	}
+	sort.SliceStable(ps, func(i, j int) bool { return len(ps[i].structure) > len(ps[j].structure) })
+	n := t.String()
+	for _, p := range ps {
+		n = strings.ReplaceAll(n, p.structure, p.name)
+	}
+	return n
 }

@@ -262,6 +262,10 @@ func (s *Session) runtimeExports() interp.Exports {
 			"Slice3":    reflect.ValueOf(s.rtSlice3),
 			"Recover":   reflect.ValueOf(s.rtRecovered),
 			"Range":     reflect.ValueOf(s.rtRange),
+			"WrapStop":  reflect.ValueOf(s.rtWrapStop),
+			"WrapHeld":  reflect.ValueOf(rtWrapHeld),
+			"WrapPass":  reflect.ValueOf(s.rtWrapPass),
+			"AssertTo":  reflect.ValueOf(s.rtAssertTo),
 
 			"ErrorsIs":     reflect.ValueOf(s.errs.Is),
 			"ErrorsAs":     reflect.ValueOf(s.errs.As),

@@ -15,34 +15,41 @@ import (
 //	v, ok = m["missing"]  // Go: 0 false; the interpreter: 7 false
 //	v, ok = x.(int)       // x holds a string; the same
 //
-// The definition form is read right, so the rule makes the index a call
-// of a function literal that defines the pair and returns it:
+// The definition form is read right the first time it runs in a frame,
+// so the rule makes the index a call of a function literal that defines
+// the pair and returns it:
 //
 //	v, ok = m[k]  →  v, ok = func() (int, bool) { __goldpv, __goldpok := m[k]; return __goldpv, __goldpok }()
+//
+// Run again in a loop, the definition form also kept the value of the
+// previous iteration on a miss (v, ok := m[k] gave 1 false after a hit
+// on 1): in a loop, a definition that is a statement of its own defines
+// the pair as the zero value and false and then assigns it, which leaves
+// the zero value on a miss,
+//
+//	v, ok := m[k]  →  v, ok := *new(int), false; v, ok = m[k]
+//
+// and one in the init of an if or a switch gets the function literal;
+// var v, ok = m[k] likewise (commaVar).
 //
 // The operands are evaluated once, in the same order as before (a comma-ok
 // receive is read right and left alone).
 // An element type the cell cannot write leaves the assignment as it is.
 func init() {
 	register(rule{"commaok", 96, kIndex | kTypeAssert, func(c *Checked) {
-		ast.Inspect(c.File, func(n ast.Node) bool {
-			a, ok := n.(*ast.AssignStmt)
-			if !ok || a.Tok != token.ASSIGN || len(a.Lhs) != 2 || len(a.Rhs) != 1 {
+		c.walk(func(n ast.Node, stack []ast.Node) bool {
+			if d, ok := n.(*ast.DeclStmt); ok {
+				c.commaVar(d, stack)
 				return true
 			}
-			var vt types.Type
-			switch x := ast.Unparen(a.Rhs[0]).(type) {
-			case *ast.IndexExpr:
-				if t := c.typeOf(x.X); t != nil {
-					if m, ok := t.Underlying().(*types.Map); ok {
-						vt = m.Elem()
-					}
-				}
-			case *ast.TypeAssertExpr:
-				if x.Type != nil {
-					vt = c.typeOf(x.Type)
-				}
+			a, ok := n.(*ast.AssignStmt)
+			if !ok || len(a.Lhs) != 2 || len(a.Rhs) != 1 || a.Tok != token.ASSIGN && a.Tok != token.DEFINE {
+				return true
 			}
+			if a.Tok == token.DEFINE && (!inLoop(stack) || isBlank(a.Lhs[0])) {
+				return true
+			}
+			vt := c.commaOkType(a.Rhs[0])
 			if vt == nil {
 				return true
 			}
@@ -58,6 +65,19 @@ func init() {
 					return true
 				}
 			}
+			if a.Tok == token.DEFINE && len(stack) > 0 {
+				switch stack[len(stack)-1].(type) {
+				case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+					// a statement of its own: the pair is defined
+					// as the zero value and false, then assigned
+					// (the assignment leaves the zero value on a
+					// miss), which costs no call
+					lhs := c.src(a.Lhs[0]) + ", " + c.src(a.Lhs[1])
+					c.insert(a.Pos(), lhs+" := *new("+elem+"), false; ")
+					c.replaceRange(c.off(a.TokPos), c.off(a.TokPos)+2, "=")
+					return true
+				}
+			}
 			start, end := c.off(a.Rhs[0].Pos()), c.off(a.Rhs[0].End())
 			text, after := c.operandText(start, end)
 			c.replaceRange(start, end, "func() ("+elem+", "+okType+") { __goldpv, __goldpok := "+text+"; return __goldpv, "+okType+"(__goldpok) }()"+after)
@@ -70,4 +90,52 @@ func init() {
 func isBlank(e ast.Expr) bool {
 	id, ok := e.(*ast.Ident)
 	return ok && id.Name == "_"
+}
+
+// commaOkType is the value type of the comma-ok form e (a map index or a
+// type assertion), nil for another expression.
+func (c *Checked) commaOkType(e ast.Expr) types.Type {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.IndexExpr:
+		if t := c.typeOf(x.X); t != nil {
+			if m, ok := t.Underlying().(*types.Map); ok {
+				return m.Elem()
+			}
+		}
+	case *ast.TypeAssertExpr:
+		if x.Type != nil {
+			return c.typeOf(x.Type)
+		}
+	}
+	return nil
+}
+
+// commaVar writes var v, ok = m[k] (or x.(T)) in a loop, a statement of
+// its own, as var v, ok = *new(T), false; v, ok = m[k]: run again, the
+// interpreter's definition kept the previous iteration's value on a miss.
+func (c *Checked) commaVar(d *ast.DeclStmt, stack []ast.Node) {
+	g, ok := d.Decl.(*ast.GenDecl)
+	if !ok || g.Tok != token.VAR || g.Lparen.IsValid() || len(g.Specs) != 1 || !inLoop(stack) || len(stack) == 0 {
+		return
+	}
+	switch stack[len(stack)-1].(type) {
+	case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+	default:
+		return
+	}
+	vs := g.Specs[0].(*ast.ValueSpec)
+	if vs.Type != nil || len(vs.Names) != 2 || len(vs.Values) != 1 || isBlank(vs.Names[0]) {
+		return
+	}
+	vt := c.commaOkType(vs.Values[0])
+	if vt == nil {
+		return
+	}
+	elem, ok := c.typeTextAt(vt, d.Pos())
+	if !ok {
+		return
+	}
+	start, end := c.off(vs.Values[0].Pos()), c.off(vs.Values[0].End())
+	text := c.text(start, end)
+	c.replaceRange(start, end, "*new("+elem+"), false; "+vs.Names[0].Name+", "+vs.Names[1].Name+" = "+text)
 }

@@ -93,7 +93,11 @@
 //	             (type Celsius float64) converted to any keep the type the
 //	             interpreter keeps beside them, which fmt asks (FmtBoxed)
 //	             to tell them from the underlying type; handed to compiled
-//	             code that may give them back they are refused
+//	             code that may give them back they are refused;
+//	             twinptr: when the pointer of such a type has fmt
+//	             methods, other pointers to its underlying type put in
+//	             an interface are refused (the interpreter's pointers
+//	             have no box)
 //	mapkey       maps keyed by an interface of the cells are refused, and
 //	             keys of types the interpreter cannot tell apart in maps
 //	             keyed by any
@@ -102,7 +106,9 @@
 //	arraylit     so is an array literal defining a variable in a loop
 //	             (the interpreter reused one array for every iteration)
 //	commaok      v, ok = m[k] and v, ok = x.(T) assign the zero value on a
-//	             miss (blankderef: _ = *p dereferences)
+//	             miss, and so do v, ok := m[k], var v, ok = m[k] and the
+//	             same with x.(T) in loops
+//	             (blankderef: _ = *p dereferences)
 //	runeconst    variables defined from untyped rune constants are rune
 //	constrepeat  a constant line of several names without values gets the
 //	             last values written out; in a group using iota after such
@@ -131,6 +137,15 @@
 //	wrapassert   assertions to a cell struct type of a value held by a
 //	             compiled interface (the interpreter kept only its last
 //	             field) are refused
+//	wrapguard    and on an any or an interface of the cells that may hold
+//	             such a wrapper, assertions, type switch cases and == check
+//	             it when the cell runs: a pointer is taken out of it, a
+//	             struct value stops the cell
+//	assertmsg    a failed single-value assertion to a type made of cell
+//	             types, or to an interface a cell struct lacks, panics
+//	             with Go's message, naming cell struct types as Go does
+//	             (main.T, not the structure): the operand goes through
+//	             the engine's compiled check, after wrapguard's
 //	assert       comma-ok assertions to cell interfaces (and, assertlib,
 //	             to library interfaces) test the cell types; the
 //	             single-value form v.(Shape) is refused; so are assertions

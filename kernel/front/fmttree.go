@@ -806,6 +806,20 @@ func (c *Checked) dynTypeName(a ast.Expr, t types.Type, fmtSel *ast.SelectorExpr
 // fmtval.TypeName, which replaces the structures reflect prints for the
 // cells' types by their names ([]struct { S float64 } is []main.Sq).
 func (c *Checked) structTypeName(a ast.Expr, t types.Type, at token.Pos) (string, bool) {
+	f, ok := c.typeNameFunc(t, at, false)
+	if !ok {
+		return "", false
+	}
+	return f + "(" + c.text(c.off(a.Pos()), c.off(a.End())) + ")", true
+}
+
+// typeNameFunc returns structTypeName's function literal, func(x T)
+// string, giving the name %T gives the dynamic type of a value of the
+// interface type t at `at` (rule assertmsg names it in the panic of a
+// failed assertion). structsOnly leaves out the cell types that are not
+// structs (and generic ones) instead of failing: their values are named
+// by the interpreter's type (float64 for a Celsius).
+func (c *Checked) typeNameFunc(t types.Type, at token.Pos, structsOnly bool) (string, bool) {
 	if c.sess == nil || c.sess.FmtHook == "" {
 		return "", false
 	}
@@ -822,10 +836,14 @@ func (c *Checked) structTypeName(a ast.Expr, t types.Type, at token.Pos) (string
 			continue
 		}
 		named, ok := tn.Type().(*types.Named)
+		_, isStruct := tn.Type().Underlying().(*types.Struct)
+		if structsOnly && (!ok || named.TypeParams().Len() > 0 || !isStruct) {
+			continue
+		}
 		if !ok || named.TypeParams().Len() > 0 {
 			return "", false
 		}
-		if _, ok := named.Underlying().(*types.Struct); !ok || c.sameShape(named) != "" {
+		if !isStruct || c.sameShape(named) != "" {
 			return "", false
 		}
 		if c.Fset.File(tn.Pos()) == c.Fset.File(c.File.Pos()) && tn.Pos() > at && !c.inFuncDecl(at) {
@@ -862,7 +880,7 @@ func (c *Checked) structTypeName(a ast.Expr, t types.Type, at token.Pos) (string
 	if len(pairs) == 0 {
 		return "", false
 	}
-	return "func(" + x + " " + tt + ") string { " + strings.Join(asserts, "") + "return " + c.sess.FmtHook + ".FmtType(" + x + ", " + strings.Join(pairs, ", ") + ") }(" + c.text(c.off(a.Pos()), c.off(a.End())) + ")", true
+	return "func(" + x + " " + tt + ") string { " + strings.Join(asserts, "") + "return " + c.sess.FmtHook + ".FmtType(" + x + ", " + strings.Join(pairs, ", ") + ") }", true
 }
 
 // dynFunc returns a function literal (func(x I) any) for values of an

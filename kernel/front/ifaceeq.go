@@ -18,7 +18,9 @@ import (
 //
 //	a == b  →  func(x, y any) bool { if v, ok := x.(Sq); ok { w, ok := y.(Sq); return ok && v == w }; return x == y }(a, b)
 //
-// Comparisons of errors are errorseq's. Cell types of the same structure,
+// Values of cell types kept in the interpreter's wrappers of compiled
+// interfaces are checked first (wrapEqGuard, wrapguard.go). Comparisons
+// of errors are errorseq's. Cell types of the same structure,
 // which the interpreter cannot tell apart, are refused, also without
 // methods (type C int: any(C(1)) == any(1) was true).
 func init() {
@@ -69,15 +71,21 @@ func init() {
 				c.refuse(b, "the interpreter cannot compare interface values holding "+why+": compare the concrete values (v, ok := x.(T))")
 				return false
 			}
-			if len(cands) == 0 {
+			x, y := c.temp("ex"), c.temp("ey")
+			guard := ""
+			if len(cands) > 0 || types.IsInterface(tx) && types.IsInterface(ty) {
+				// an operand of a type that is not a cell type
+				// (v == "yes") is never equal to a wrapper
+				guard = c.wrapEqGuard(x, y, b)
+			}
+			if len(cands) == 0 && guard == "" {
 				return true
 			}
 			var s strings.Builder
 			if b.Op == token.NEQ {
 				s.WriteString("!")
 			}
-			x, y := c.temp("ex"), c.temp("ey")
-			s.WriteString("func(" + x + ", " + y + " any) bool { ")
+			s.WriteString("func(" + x + ", " + y + " any) bool { " + guard)
 			for _, ct := range cands {
 				v, w := c.temp("ev"), c.temp("ew")
 				s.WriteString("if " + v + ", ok := " + x + ".(" + ct + "); ok { " + w + ", ok := " + y + ".(" + ct + "); return ok && " + v + " == " + w + " }; ")

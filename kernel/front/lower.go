@@ -14,10 +14,15 @@ import (
 // run correctly. The edited cell is what the interpreter gets; edits keep
 // the cell's line breaks, so lines stay the cell's lines.
 
-// An edit replaces the cell's bytes [start, end) with text.
+// An edit replaces the cell's bytes [start, end) with text. An insertion
+// made by wrap opens or closes a wrap of the node at [span0, span1): it
+// belongs to that node's text only, not to the text of a node inside it
+// that starts or ends at the same offset (wrapped).
 type edit struct {
-	start, end int
-	text       string
+	start, end   int
+	text         string
+	wrapped      bool
+	span0, span1 int
 }
 
 // A rule is one lowering: it walks the checked cell and records edits
@@ -176,12 +181,16 @@ func (c *Checked) text(start, end int) string {
 func (c *Checked) outer(start, end int) []edit {
 	var in []edit
 	for i, e := range c.edits {
-		if e.start < start || e.end > end {
+		lo, hi := e.start, e.end
+		if e.wrapped {
+			lo, hi = e.span0, e.span1
+		}
+		if lo < start || hi > end {
 			continue
 		}
 		covered := false
 		for _, later := range c.edits[i+1:] {
-			if later.start <= e.start && e.end <= later.end && later.start < later.end {
+			if later.start <= lo && hi <= later.end && later.start < later.end {
 				covered = true
 				break
 			}
@@ -203,7 +212,7 @@ func (c *Checked) outer(start, end int) []edit {
 
 // replace records an edit replacing node n's text, or [start, end).
 func (c *Checked) replaceRange(start, end int, text string) {
-	c.edits = append(c.edits, edit{start, end, text})
+	c.edits = append(c.edits, edit{start: start, end: end, text: text})
 }
 
 func (c *Checked) replace(n ast.Node, text string) {
@@ -213,7 +222,20 @@ func (c *Checked) replace(n ast.Node, text string) {
 // insert records an insertion at p.
 func (c *Checked) insert(p token.Pos, text string) {
 	o := c.off(p)
-	c.edits = append(c.edits, edit{o, o, text})
+	c.edits = append(c.edits, edit{start: o, end: o, text: text})
+}
+
+// wrap records insertions of open before n and of close after it (close
+// may be "" when a later edit of the text after n closes it), which only
+// the text of n or of a range around it takes along: a rule that later
+// rewrites a part of n starting or ending where n does (the callee of a
+// call, the operand of an index) does not take the wrap inside.
+func (c *Checked) wrap(n ast.Node, open, close string) {
+	s, e := c.off(n.Pos()), c.off(n.End())
+	c.edits = append(c.edits, edit{start: s, end: s, text: open, wrapped: true, span0: s, span1: e})
+	if close != "" {
+		c.edits = append(c.edits, edit{start: e, end: e, text: close, wrapped: true, span0: s, span1: e})
+	}
 }
 
 // refuse records that the interpreter cannot run n correctly; msg names

@@ -108,6 +108,8 @@ func TestRefused(t *testing.T) {
 		{"errors.AsType with a struct value type of the cells", "type E struct{ c int }\nfunc (E) Error() string { return \"e\" }\n_, _ = errors.AsType[E](nil)", "errors.AsType[*E]"},
 		{"errors.Is with a struct value target of a cell type", "type E struct{ c int }\nfunc (E) Error() string { return \"e\" }\nvar err error\n_ = errors.Is(err, E{1})", "use a pointer"},
 		{"a generic error type with Unwrap", "type G[T any] struct{ v T }\nfunc (g *G[T]) Error() string { return \"g\" }\nfunc (g *G[T]) Unwrap() error { return nil }", "without type parameters"},
+		{"a pointer to float64 put in an interface when a cell type over float64 has a String method", "type Celsius float64\nfunc (c *Celsius) String() string { return \"c\" }\nf := 3.5\nvar v any = &f", "put the value (*p) in the interface"},
+		{"an assertion to a cell struct type of a value held by a compiled interface", "type P struct{ X, Y int }\nfunc (p P) String() string { return \"p\" }\nvar s fmt.Stringer = P{1, 2}\n_, ok := s.(P)", "store a pointer (&P{...}) and assert to *P"},
 	} {
 		s := newTestSession()
 		s.ErrorsHook = "H"

@@ -221,6 +221,13 @@ type Checked struct {
 	// ownFrame holds the operands rule nilconv converts to a compiled
 	// interface in a function literal of their own.
 	ownFrame map[ast.Expr]bool
+	// guarded holds the assertions whose wrapper checks rule assertmsg
+	// wrote (wrapguard leaves them alone).
+	guarded map[ast.Node]bool
+	// wrapStops are the arguments of the checks the last wrapChecks
+	// wrote (pos, target, name, ptrOK "1" or "0", methods), for
+	// H.WrapPass's spec.
+	wrapStops [][]string
 	// anonTypes are the cell's struct types without a name that anon
 	// counts (rule anonfields).
 	anonTypes []types.Type

@@ -104,7 +104,19 @@ func (c *Checked) typeSwitch(ts *ast.TypeSwitchStmt) {
 	if ts.Init != nil {
 		head += c.text(c.off(ts.Init.Pos()), c.off(ts.Init.End())) + "; "
 	}
-	head += v + " := " + c.text(c.off(x.Pos()), c.off(x.End())) + "; switch {"
+	subject := c.text(c.off(x.Pos()), c.off(x.End()))
+	var cases []ast.Expr
+	for _, cl := range ts.Body.List {
+		cases = append(cases, cl.(*ast.CaseClause).List...)
+	}
+	// values of cell types kept in the interpreter's wrappers (wrapguard.go)
+	if open, close, ok := c.wrapGuard(x, cases, ts, true); !ok {
+		c.refuse(x, open)
+		return
+	} else if open != "" {
+		subject = open + subject + close
+	}
+	head += v + " := " + subject + "; switch {"
 	c.replaceRange(c.off(ts.Pos()), c.off(ts.Body.Lbrace)+1, head)
 	for _, s := range ts.Body.List {
 		cl := s.(*ast.CaseClause)

@@ -3,6 +3,7 @@ package yaegiwrap
 import (
 	"reflect"
 	"sync/atomic"
+	"unsafe"
 )
 
 // BoxedAs reports whether v and like, interface values interpreted code
@@ -62,8 +63,8 @@ func boxName(v any) string {
 // layout locates the fields BoxedAs reads: the box's node, the node's
 // typ, the type's name.
 type layout struct {
-	box             reflect.Type
-	node, typ, name int
+	box                    reflect.Type
+	node, typ, name, value int
 }
 
 var boxLayout atomic.Pointer[layout]
@@ -92,7 +93,34 @@ func layoutOf(t reflect.Type) *layout {
 	if !ok || name.Type.Kind() != reflect.String || len(node.Index)+len(typ.Index)+len(name.Index) != 3 {
 		return nil
 	}
-	l := &layout{box: t, node: node.Index[0], typ: typ.Index[0], name: name.Index[0]}
+	value, ok := t.FieldByName("value")
+	if !ok || value.Type != reflect.TypeFor[reflect.Value]() || len(value.Index) != 1 {
+		return nil
+	}
+	l := &layout{box: t, node: node.Index[0], typ: typ.Index[0], name: name.Index[0], value: value.Index[0]}
 	boxLayout.Store(l)
 	return l
+}
+
+// Dynamic returns the type of the value v holds: of the value in the
+// interpreter's box when v is one (a value of a cell type stored in an
+// any, as a compiled function's parameter of type any receives it), of v
+// itself otherwise; nil for nil. The box keeps the value as a
+// reflect.Value in an unexported field, read here through a copy of the
+// box (TestDynamic fails if an upgrade of yaegi changes it).
+func Dynamic(v any) reflect.Type {
+	r := reflect.ValueOf(v)
+	for r.IsValid() {
+		l := layoutOf(r.Type())
+		if l == nil {
+			return r.Type()
+		}
+		c := reflect.New(r.Type()).Elem()
+		c.Set(r)
+		r = *(*reflect.Value)(unsafe.Pointer(c.Field(l.value).UnsafeAddr()))
+		if r.IsValid() && r.Kind() == reflect.Interface {
+			r = r.Elem()
+		}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package yaegiwrap
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -68,6 +69,51 @@ func BenchmarkBoxedAs(b *testing.B) {
 	for b.Loop() {
 		if !BoxedAs(v, like) {
 			b.Fatal("not boxed")
+		}
+	}
+}
+
+// TestDynamic pins the value field of the interpreter's box that Dynamic
+// reads: a boxed value of a cell type, a plain value, a pointer, nil.
+func TestDynamic(t *testing.T) {
+	var got []string
+	evalWith(t, `package main
+import "goldp.rt"
+type P struct{ X, Y int }
+func (p P) String() string { return "p" }
+type C float64
+func (c C) String() string { return "c" }
+func main() {
+	var a any = P{1, 2}
+	rt.Take(a)
+	var c any = C(1)
+	rt.Take(c)
+	rt.Take(&P{})
+	rt.Take(3)
+	rt.Take(nil)
+}
+`, func(v any) { got = append(got, fmt.Sprint(Dynamic(v))) })
+	want := []string{"struct { X int; Y int }", "float64", "*struct { X int; Y int }", "int", "<nil>"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Dynamic: got %q, want %q (has yaegi's valueInterface changed?)", got, want)
+	}
+}
+
+// BenchmarkDynamic is the cost of a failed single-value assertion's type
+// check (rule assertmsg) for a boxed value.
+func BenchmarkDynamic(b *testing.B) {
+	var v any
+	in := interp.New(interp.Options{})
+	if err := in.Use(interp.Exports{"goldp.rt/rt": {"Take": reflect.ValueOf(func(x any) { v = x })}}); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := in.Eval("package main\nimport \"goldp.rt\"\ntype P struct{ X int }\nfunc (p P) String() string { return \"\" }\nfunc main() { var a any = P{1}; rt.Take(a) }\n"); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if Dynamic(v) == nil {
+			b.Fatal("nil")
 		}
 	}
 }
