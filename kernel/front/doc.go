@@ -39,6 +39,10 @@
 //	             beyond int64, become their values
 //	promoted     methods promoted from an embedded interface are called
 //	             through the field (s.Log → s.Logger.Log)
+//	promotedlib  methods promoted to a cell struct from an embedded field
+//	             of a library type (type W struct{ error }) are declared
+//	             as its own, so that its values become interfaces; a later
+//	             cell's method of such a name is refused
 //	constiota    float constant groups built from shifts of iota are
 //	             written out with their values
 //	jsontags     unexported fields of cell structs are hidden from

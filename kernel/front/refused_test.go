@@ -148,4 +148,31 @@ func TestRefused(t *testing.T) {
 			t.Errorf("%s: got %v, want a refusal naming %q", c.construct, err, c.msg)
 		}
 	}
+	// Refusals that need what the interpreter has (earlier cells planned
+	// and run).
+	for _, c := range []struct {
+		construct string
+		cells     []string
+		msg       string
+	}{
+		{"a method declared in a later cell with the name of one promoted from a library type (promotedlib)", []string{"import \"time\"\ntype T struct{ time.Duration }", "func (T) String() string { return \"t\" }"}, "declare the type under a new name together with its String method"},
+	} {
+		s := newTestSession()
+		var err error
+		for i, cell := range c.cells {
+			s.Cell = i + 1
+			var p *Plan
+			if p, err = s.Plan(cell, 1, 1); err != nil && i < len(c.cells)-1 {
+				t.Fatalf("%s: cell %d: %v", c.construct, i+1, err)
+			}
+			if err == nil {
+				for j := range p.Chunks {
+					s.Ran(&p.Chunks[j])
+				}
+			}
+		}
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: got %v, want a refusal naming %q", c.construct, err, c.msg)
+		}
+	}
 }
