@@ -183,6 +183,12 @@ func TestMagics(t *testing.T) {
 			t.Fatalf("who lacks %q: %q", w, who)
 		}
 	}
+	// a cell value held by a compiled interface shows the interface, not
+	// the interpreter's wrapper (symbols._fmt_Stringer)
+	s.exec("type Tag struct{ N int }\nfunc (t Tag) String() string { return \"t\" }\nvar st fmt.Stringer = Tag{1}")
+	if who := s.exec("%who"); !strings.Contains(who, "fmt.Stringer") || strings.Contains(who, "symbols.") {
+		t.Fatalf("who shows the wrapper: %q", who)
+	}
 	e := s.fail("%frobnicate")
 	if e.Name != "Error" || !strings.Contains(e.Message, "unknown magic %frobnicate") {
 		t.Fatalf("unknown: %+v", e)
