@@ -331,6 +331,33 @@ func TestScriptWithMain(t *testing.T) {
 	}
 }
 
+// TestScriptInitFunctions runs a program's init functions as Go does:
+// after every package variable is initialized (one declared after them
+// included), in order, before main; a panic in one names it.
+func TestScriptInitFunctions(t *testing.T) {
+	out := &syncBuf{}
+	s, err := New(Options{Stdout: out, Stderr: out, Filename: "prog.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "package main\n\nimport \"fmt\"\n\nfunc init() { fmt.Println(\"init 1\", a, b) }\n\nvar a = b + 1\n\nfunc main() { fmt.Println(\"main\") }\n\nfunc init() { fmt.Println(\"init 2\") }\n\nvar b = f()\n\nfunc f() int { fmt.Println(\"f\"); return 10 }\n"
+	if _, err := s.Execute(context.Background(), src, nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := "f\ninit 1 11 10\ninit 2\nmain\n"; out.String() != want {
+		t.Fatalf("output %q, want %q", out.String(), want)
+	}
+	s, err = New(Options{Stdout: out, Stderr: out, Filename: "prog.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Execute(context.Background(), "package main\n\nfunc init() {\n\tvar m map[string]int\n\tm[\"a\"] = 1\n}\n\nfunc main() {}\n", nil)
+	e, ok := err.(*cell.Error)
+	if !ok || e.Name != "Panic" || !strings.HasPrefix(e.Traceback[0], "prog.go:5:") || !strings.Contains(strings.Join(e.Traceback, "\n"), "in init,") {
+		t.Fatalf("panic in init: %#v", err)
+	}
+}
+
 func TestGoStatementArgumentsEvaluatedAtOnce(t *testing.T) {
 	s := newTest(t)
 	got := s.exec(`const scale = 10
@@ -472,7 +499,9 @@ func TestRedefiningGenerics(t *testing.T) {
 func TestGenericInstancePositions(t *testing.T) {
 	s := newTest(t)
 	e := s.fail("func Put[K comparable, V any](m map[K]V, k K, v V) {\n\tm[k] = v\n}\nvar nilm map[string]bool\nfmt.Print(); Put(nilm, \"x\", true)\n")
-	if e.Line != 5 || e.Col != 14 || e.Message != "assignment to entry in nil map" {
+	// the panic names the failing line in the instance (front/faults.go)
+	// and the cell's statement, after the instance, at its column
+	if e.Line != 2 || e.Message != "assignment to entry in nil map" || !strings.Contains(strings.Join(e.Traceback, "\n"), "from the cell's statement at cell:5:14") {
 		t.Errorf("panic after an instance: %+v", e)
 	}
 }

@@ -30,7 +30,7 @@ func checkFuncs(items []PlanItem, script bool, ps *Positioner) error {
 		switch {
 		case d.Name.Name == "main" && !script:
 			msg = "func main is not allowed in a cell: cells run top to bottom, write its body as statements"
-		case d.Name.Name == "init":
+		case d.Name.Name == "init" && !script:
 			msg = "func init is not allowed in a cell: write its body as statements"
 		default:
 			continue
@@ -124,6 +124,19 @@ func (r *planner) funcDecl(it *PlanItem, d *ast.FuncDecl) {
 		return
 	}
 	name := d.Name.Name
+	if name == "init" && r.s.Script {
+		// a program's init functions run after its variables are
+		// initialized, in order, before main: each gets a name of its
+		// own, called before main
+		r.inits++
+		name = InitName + itoa(r.inits)
+		ns, ne := it.Off(d.Name.Pos()), it.Off(d.Name.End())
+		c.Src = r.text(it, it.Start, ns) + name + r.text(it, ne, it.End) + "\n"
+		c.Funcs = []string{name}
+		r.initAt = append(r.initAt, it)
+		r.emitDecl(c)
+		return
+	}
 	if name == "main" && r.s.Script {
 		name = MainName
 		ns, ne := it.Off(d.Name.Pos()), it.Off(d.Name.End())

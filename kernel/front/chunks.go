@@ -38,6 +38,10 @@ const (
 // the plan calls it after everything else.
 const MainName = "__goldpMain"
 
+// InitName, with its index, is the name of a script's init function in
+// the interpreter; the plan calls them in order before MainName.
+const InitName = "__goldpInit"
+
 // A Chunk is a piece of a cell the interpreter compiles and runs on its
 // own, with what it declares: the engine reports each chunk that compiled
 // with Ran.
@@ -180,6 +184,9 @@ func (s *Session) Plan(src string, line0, col0 int) (*Plan, error) {
 			return nil, err
 		}
 	}
+	for i, it := range r.initAt {
+		r.emitStatement(it, InitName+itoa(i+1)+"()")
+	}
 	if r.mainAt != nil {
 		r.emitStatement(r.mainAt, MainName+"()")
 	}
@@ -199,6 +206,9 @@ type planner struct {
 	declared map[string]string
 	imported map[string]string
 	mainAt   *PlanItem // a script's func main
+	// initAt holds a script's init functions, inits their number.
+	initAt []*PlanItem
+	inits  int
 }
 
 func (r *planner) errAt(off int, name, msg string) error {
