@@ -122,6 +122,9 @@
 //	             methods (stalePrinters, the replay of redefine.go)
 //	fmtspread    a slice of interface values spread into fmt is passed one
 //	             element at a time
+//	fmtwrapped   fmt of a compiled interface without fmt's methods (a
+//	             gonum graph.Node) that a cell type implements is refused:
+//	             fmt would print the interpreter's wrapper
 //	fmtcell      %T, %#v, numeric verbs and String/Error of cell types in
 //	             fmt and log, also inside containers (fmttree.go, kernel/fmtval)
 //	nilconv      a nil cell pointer converted to error is Go's non-nil

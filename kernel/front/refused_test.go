@@ -76,6 +76,7 @@ func TestRefused(t *testing.T) {
 		{"encoding/json of a cell struct with an embedded field", "import \"encoding/json\"\ntype A struct{ N int }\ntype B struct{ A }\njson.Marshal(B{})", "give the field a name and a tag"},
 		{"reflect.TypeOf of a cell type kept as a value", "import \"reflect\"\ntype P struct{ N int }\nt := reflect.TypeOf(P{})\nfmt.Println(t)", "print the type with %T"},
 		{"a cell value in the ...any parameter of a compiled method", "import \"log/slog\"\ntype L int\nfunc (L) String() string { return \"l\" }\nlg := slog.Default()\nlg.Info(\"m\", \"k\", L(1))", "fmt.Sprintln(...)"},
+		{"fmt of a compiled interface without fmt's methods that a cell type implements (fmtwrapped)", "import \"gonum.org/v1/gonum/graph\"\ntype City struct{ id int64 }\nfunc (c City) ID() int64 { return c.id }\nvar n graph.Node\nfmt.Println(n)", "print the fields of a variable of type City"},
 		{"an embedded instance of a generic type of the cells", "type B[T any] struct{ v T }\ntype S struct{ B[int] }", "name the field (F B[int])"},
 		{"a generic taking a method value of a type parameter's value, instantiated with a cell type", "type C int\nfunc (C) Get() int { return 1 }\nfunc Bind[T interface{ Get() int }](x T) func() int { return x.Get }\nBind(C(1))", "write a non-generic version of Bind"},
 		{"a type local to a function as a type argument of a cell generic", "func Id[T any](x T) T { return x }\nfunc f() { type L int; _ = Id(L(1)) }", "declare L at the top level of a cell"},

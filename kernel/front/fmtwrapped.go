@@ -1,0 +1,129 @@
+package front
+
+import (
+	"go/ast"
+	"go/types"
+	"sort"
+)
+
+// Rule fmtwrapped: a value of a cell type that compiled code hands back as
+// one of its interfaces (a gonum graph.Node: g.Node(3) of a graph whose
+// nodes are a cell's City) is the interpreter's wrapper of that interface:
+// it calls the value's methods, but fmt prints the wrapper itself,
+// {340000 0x4e5880} with %v and symbols._gonum_org_v1_gonum_graph_Node with
+// %T where Go prints {3 Nice 340000} and main.City. When the interface has
+// none of fmt's methods (String, Error, Format, GoString: the wrapper of
+// fmt.Stringer or error calls the value's) and a type of the session
+// implements it, fmt and log operands of that interface type (also as
+// elements of slices, arrays and maps) are refused, naming what works:
+// print the fields through the cell type's variable or a method, or
+// convert to the cell type with a comma-ok assertion of a pointer.
+func init() {
+	register(rule{"fmtwrapped", 49, kCall, func(c *Checked) {
+		c.walk(func(n ast.Node, _ []ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || c.refused != nil {
+				return c.refused == nil
+			}
+			fn, _ := c.selectedFunc(call)
+			if fn == nil || fn.Pkg() == nil {
+				return true
+			}
+			name := fn.Name()
+			switch fn.Pkg().Path() {
+			case "fmt":
+			case "log":
+				if name = logAsFmt[name]; name == "" {
+					return true
+				}
+			default:
+				return true
+			}
+			first := 0
+			switch name {
+			case "Print", "Println", "Sprint", "Sprintln":
+			case "Fprint", "Fprintln", "Append", "Appendln", "Printf", "Sprintf", "Errorf":
+				first = 1
+			case "Fprintf", "Appendf":
+				first = 2
+			default:
+				return true
+			}
+			if len(call.Args) < first {
+				return true
+			}
+			for _, a := range call.Args[first:] {
+				iface := wrappedIface(c.typeOf(a), map[types.Type]bool{})
+				if iface == nil {
+					continue
+				}
+				if impl := c.sessionImplementer(iface); impl != "" {
+					in := types.TypeString(iface, func(p *types.Package) string { return p.Name() })
+					c.refuse(a, "fmt would print the interpreter's wrapper of "+in+", not the "+impl+
+						" (a type of the cells) it may hold, whose fields the wrapper does not keep: print the fields of a variable of type "+
+						impl+" (or a method's result), or assert to *"+impl+" when the values are pointers")
+					return false
+				}
+			}
+			return true
+		})
+	}})
+}
+
+// wrappedIface returns the interface compiled code declares without fmt's
+// methods that t is, or holds as the elements of a slice, an array or a
+// map; nil when none.
+func wrappedIface(t types.Type, seen map[types.Type]bool) types.Type {
+	if t == nil || seen[t] {
+		return nil
+	}
+	seen[t] = true
+	if compiledIface(t) {
+		it := t.Underlying().(*types.Interface)
+		for i := 0; i < it.NumMethods(); i++ {
+			switch it.Method(i).Name() {
+			case "String", "Error", "Format", "GoString":
+				return nil
+			}
+		}
+		return t
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return wrappedIface(u.Elem(), seen)
+	case *types.Array:
+		return wrappedIface(u.Elem(), seen)
+	case *types.Map:
+		if k := wrappedIface(u.Key(), seen); k != nil {
+			return k
+		}
+		return wrappedIface(u.Elem(), seen)
+	}
+	return nil
+}
+
+// sessionImplementer returns the name of a type of the session (or of the cell)
+// whose values or pointers implement iface, "" when none does.
+func (c *Checked) sessionImplementer(iface types.Type) string {
+	it, ok := iface.Underlying().(*types.Interface)
+	if !ok {
+		return ""
+	}
+	sc := c.sessionScope()
+	names := sc.Names()
+	sort.Strings(names)
+	for _, n := range names {
+		tn, ok := sc.Lookup(n).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams() != nil || types.IsInterface(named) {
+			continue
+		}
+		if types.Implements(named, it) || types.Implements(types.NewPointer(named), it) {
+			return n
+		}
+	}
+	return ""
+}
