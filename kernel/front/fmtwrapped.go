@@ -19,7 +19,14 @@ import (
 // print the fields through the cell type's variable or a method, or
 // convert to the cell type with a comma-ok assertion of a pointer.
 func init() {
-	register(rule{"fmtwrapped", 49, kCall, func(c *Checked) {
+	register(rule{"fmtwrapped", 49, 0, func(c *Checked) {
+		if e := c.value(); e != nil && c.hasValue(e) {
+			// the cell's last value, shown as fmt prints it
+			c.refuseWrapped(e, "the notebook would show")
+			if c.refused != nil {
+				return
+			}
+		}
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || c.refused != nil {
@@ -53,21 +60,29 @@ func init() {
 				return true
 			}
 			for _, a := range call.Args[first:] {
-				iface := wrappedIface(c.typeOf(a), map[types.Type]bool{})
-				if iface == nil {
-					continue
-				}
-				if impl := c.sessionImplementer(iface); impl != "" {
-					in := types.TypeString(iface, func(p *types.Package) string { return p.Name() })
-					c.refuse(a, "fmt would print the interpreter's wrapper of "+in+", not the "+impl+
-						" (a type of the cells) it may hold, whose fields the wrapper does not keep: print the fields of a variable of type "+
-						impl+" (or a method's result), or assert to *"+impl+" when the values are pointers")
+				if c.refuseWrapped(a, "fmt would print"); c.refused != nil {
 					return false
 				}
 			}
 			return true
 		})
 	}})
+}
+
+// refuseWrapped refuses e, printed or shown (what: who would show the
+// wrapper), when its type is or holds a compiled interface without fmt's
+// methods that a type of the session implements.
+func (c *Checked) refuseWrapped(e ast.Expr, what string) {
+	iface := wrappedIface(c.typeOf(e), map[types.Type]bool{})
+	if iface == nil {
+		return
+	}
+	if impl := c.sessionImplementer(iface); impl != "" {
+		in := types.TypeString(iface, func(p *types.Package) string { return p.Name() })
+		c.refuse(e, what+" the interpreter's wrapper of "+in+", not the "+impl+
+			" (a type of the cells) it may hold, whose fields the wrapper does not keep: print the fields of a variable of type "+
+			impl+" (or a method's result), or assert to *"+impl+" when the values are pointers")
+	}
 }
 
 // wrappedIface returns the interface compiled code declares without fmt's
