@@ -80,15 +80,21 @@ func (c *Checked) refuseWrapped(e ast.Expr, what string) {
 	if impl := c.sessionImplementer(iface); impl != "" {
 		in := types.TypeString(iface, func(p *types.Package) string { return p.Name() })
 		c.refuse(e, what+" the interpreter's wrapper of "+in+", not the "+impl+
-			" (a type of the cells) it may hold, whose fields the wrapper does not keep: print the fields of a variable of type "+
-			impl+" (or a method's result), or assert to *"+impl+" when the values are pointers")
+			" (a type of the cells) it may hold, whose fields the wrapper does not keep: print them field by field from a variable of type "+
+			impl+" (or *"+impl+", which an assertion gets back from the interface)")
 	}
 }
 
 // wrappedIface returns the interface compiled code declares without fmt's
 // methods that t is, or holds as the elements of a slice, an array or a
-// map; nil when none.
+// map, or as a field of a struct fmt prints field by field (a library
+// struct without String, Error or Format: metric.Part's Metric), also
+// through a pointer at the top (fmt prints &{...}); nil when none.
 func wrappedIface(t types.Type, seen map[types.Type]bool) types.Type {
+	return wrappedIfaceIn(t, seen, true)
+}
+
+func wrappedIfaceIn(t types.Type, seen map[types.Type]bool, top bool) types.Type {
 	if t == nil || seen[t] {
 		return nil
 	}
@@ -96,25 +102,55 @@ func wrappedIface(t types.Type, seen map[types.Type]bool) types.Type {
 	if compiledIface(t) {
 		it := t.Underlying().(*types.Interface)
 		for i := 0; i < it.NumMethods(); i++ {
-			switch it.Method(i).Name() {
-			case "String", "Error", "Format", "GoString":
+			if fmtMethod(it.Method(i).Name()) {
 				return nil
 			}
 		}
 		return t
 	}
+	if types.IsInterface(t) {
+		return nil
+	}
+	ms := types.NewMethodSet(t)
+	for i := 0; i < ms.Len(); i++ {
+		if fmtMethod(ms.At(i).Obj().Name()) {
+			return nil // fmt calls it
+		}
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Slice:
-		return wrappedIface(u.Elem(), seen)
+		return wrappedIfaceIn(u.Elem(), seen, false)
 	case *types.Array:
-		return wrappedIface(u.Elem(), seen)
+		return wrappedIfaceIn(u.Elem(), seen, false)
 	case *types.Map:
-		if k := wrappedIface(u.Key(), seen); k != nil {
+		if k := wrappedIfaceIn(u.Key(), seen, false); k != nil {
 			return k
 		}
-		return wrappedIface(u.Elem(), seen)
+		return wrappedIfaceIn(u.Elem(), seen, false)
+	case *types.Pointer:
+		if top {
+			return wrappedIfaceIn(u.Elem(), seen, false)
+		}
+	case *types.Struct:
+		if isCell(t) {
+			return nil // fmtcell's (its fields are described by the fmt tree)
+		}
+		for i := 0; i < u.NumFields(); i++ {
+			if f := wrappedIfaceIn(u.Field(i).Type(), seen, false); f != nil {
+				return f
+			}
+		}
 	}
 	return nil
+}
+
+// fmtMethod reports whether fmt calls a method of this name.
+func fmtMethod(name string) bool {
+	switch name {
+	case "String", "Error", "Format", "GoString":
+		return true
+	}
+	return false
 }
 
 // sessionImplementer returns the name of a type of the session (or of the cell)
