@@ -358,6 +358,25 @@ func TestScriptInitFunctions(t *testing.T) {
 	}
 }
 
+// TestScriptVariablesInitOrder: a program's variables are initialized in
+// Go's order, after every function is declared: an initializer calling a
+// function declared below it, with one that depends on another variable
+// between them, failed with "constant definition loop".
+func TestScriptVariablesInitOrder(t *testing.T) {
+	out := &syncBuf{}
+	s, err := New(Options{Stdout: out, Stderr: out, Filename: "prog.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "package main\n\nimport \"fmt\"\n\nvar (\n\ta = b + 1\n\tb = load()\n\tn = len(data)\n\tdata = []int{1, 2}\n\tq, r = divmod(17, 5)\n\tf float32 = 1.0 / 3\n)\n\nfunc load() int { fmt.Println(\"load\", n); return 10 }\n\nfunc divmod(x, y int) (int, int) { return x / y, x % y }\n\nfunc main() { fmt.Println(a, b, n, q, r, f) }\n"
+	if _, err := s.Execute(context.Background(), src, nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := "load 2\n11 10 2 3 2 0.33333334\n"; out.String() != want {
+		t.Fatalf("output %q, want %q", out.String(), want)
+	}
+}
+
 func TestGoStatementArgumentsEvaluatedAtOnce(t *testing.T) {
 	s := newTest(t)
 	got := s.exec(`const scale = 10

@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"go/types"
 	"maps"
 	"sort"
 	"strings"
@@ -175,9 +176,21 @@ func (s *Session) Plan(src string, line0, col0 int) (*Plan, error) {
 	if replay >= 0 {
 		items = replayFirst(items, replay)
 	}
+	var preVars string
+	var preNames []string
+	if r.s.Script {
+		preVars, preNames = r.c.scriptVars() // before autoImports: the types may import
+	}
 	r.autoImports()
+	early := map[int]bool{}
+	if len(preNames) > 0 {
+		var err error
+		if early, err = r.scriptDecls(items, preVars, preNames); err != nil {
+			return nil, err
+		}
+	}
 	for i := range items {
-		if items[i].Tok == token.PACKAGE && items[i].Decl == nil && items[i].Stmt == nil {
+		if items[i].Tok == token.PACKAGE && items[i].Decl == nil && items[i].Stmt == nil || early[i] {
 			continue
 		}
 		if err := r.item(&items[i], i == len(items)-1); err != nil {
@@ -468,4 +481,141 @@ func (r *planner) directive(off int) string {
 func ParseProgram(src string) ([]PlanItem, error) {
 	r := &planner{s: &Session{}, src: src, ps: NewPositioner(src, 1, 1)}
 	return r.parse(src)
+}
+
+// scriptVars writes the declarations of a program's variables with their
+// types, for scriptDecls; none when a type cannot be written or a blank
+// variable has an initializer (the program is then planned item by item,
+// and rule initorder moves or refuses what needs it).
+func (c *Checked) scriptVars() (string, []string) {
+	for _, in := range c.Info.InitOrder {
+		if in.Lhs[0].Name() == "_" {
+			return "", nil
+		}
+	}
+	var vars strings.Builder
+	var names []string
+	for _, d := range c.File.Decls {
+		if f, ok := d.(*ast.FuncDecl); ok && f.Name.Name == "_" && f.Recv == nil {
+			return "", nil // a statement: a notebook-Go script, not a program
+		}
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.VAR {
+			continue
+		}
+		if !g.Pos().IsValid() || !strings.HasPrefix(c.Src[c.off(g.Pos()):], "var") {
+			return "", nil // x := e, checked as var x = e
+		}
+		for _, sp := range g.Specs {
+			for _, n := range sp.(*ast.ValueSpec).Names {
+				if n.Name == "_" {
+					continue
+				}
+				v, ok := c.Pkg.Scope().Lookup(n.Name).(*types.Var)
+				if !ok {
+					return "", nil
+				}
+				t, ok := c.typeText(v.Type())
+				if !ok || strings.Contains(t, "\x00") {
+					return "", nil // a generic's instance, or a renamed type
+				}
+				vars.WriteString("var " + n.Name + " " + t + "\n")
+				names = append(names, n.Name)
+			}
+		}
+	}
+	return vars.String(), names
+}
+
+// scriptDecls plans the declarations of a program (goldp run) before its
+// variables are initialized, as Go declares every package-level name
+// before it initializes any: the imports, types, constants and functions,
+// and the variables with their types (vars, from scriptVars: their
+// declarations then assign them, in order, see varDecl). A variable's
+// initializer may then call a function declared below it, with another
+// variable's initializer in between that the interpreter runs as a
+// statement (var data = load(); var n = len(data); func load() ...): that
+// failed with "constant definition loop". It returns the items it
+// planned.
+func (r *planner) scriptDecls(items []PlanItem, vars string, names []string) (map[int]bool, error) {
+	early := map[int]bool{}
+	type spec struct {
+		it *PlanItem
+		vs *ast.ValueSpec
+	}
+	specs := map[string]spec{}
+	for i := range items {
+		if d, ok := items[i].Decl.(*ast.GenDecl); ok && d.Tok == token.VAR {
+			for _, sp := range d.Specs {
+				for _, n := range sp.(*ast.ValueSpec).Names {
+					specs[n.Name] = spec{&items[i], sp.(*ast.ValueSpec)}
+				}
+			}
+			early[i] = true
+		}
+	}
+	for _, in := range r.c.Info.InitOrder {
+		if _, ok := specs[in.Lhs[0].Name()]; !ok {
+			return nil, &Error{Line: 1, Col: 1, Msg: "goldp cannot plan the initialization of " + in.Lhs[0].Name() + " (a bug in goldp; please report it with the program)"}
+		}
+	}
+	first := -1
+	for pass := 0; pass < 2; pass++ {
+		for i := range items {
+			switch d := items[i].Decl.(type) {
+			case *ast.FuncDecl:
+				if pass == 0 {
+					continue
+				}
+			case *ast.GenDecl:
+				if (pass == 0) != (d.Tok == token.IMPORT) || d.Tok == token.VAR {
+					continue
+				}
+			default:
+				continue
+			}
+			if pass == 1 && first < 0 {
+				first = i
+			}
+			if err := r.decl(&items[i]); err != nil {
+				return nil, err
+			}
+			early[i] = true
+		}
+	}
+	at := &items[0]
+	if first >= 0 {
+		at = &items[first]
+	}
+	c := r.chunkAt(at, vars)
+	c.Vars = names
+	r.emitDecl(c)
+	for _, n := range names {
+		r.declared[n] = "var"
+	}
+	// the variables are assigned in Go's order of initialization
+	for _, in := range r.c.Info.InitOrder {
+		it, vs := specs[in.Lhs[0].Name()].it, specs[in.Lhs[0].Name()].vs
+		var lhs []string
+		for _, v := range in.Lhs {
+			lhs = append(lhs, v.Name())
+		}
+		val := vs.Values[0]
+		if len(in.Lhs) == 1 && len(vs.Values) > 1 {
+			k := 0
+			for k < len(vs.Names)-1 && vs.Names[k].Name != in.Lhs[0].Name() {
+				k++
+			}
+			val = vs.Values[k]
+		}
+		rhs := r.text(it, it.Off(val.Pos()), it.Off(val.End()))
+		if vs.Type != nil && len(in.Lhs) == 1 {
+			typ := r.text(it, it.Off(vs.Type.Pos()), it.Off(vs.Type.End()))
+			rhs = r.convert(typ, in.Lhs[0].Name(), val, rhs)
+		}
+		c := r.chunkAt(it, ";"+strings.Join(lhs, ", ")+" = "+rhs+"\n")
+		c.Vars = lhs
+		r.emit(c)
+	}
+	return early, nil
 }
