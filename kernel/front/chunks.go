@@ -182,15 +182,16 @@ func (s *Session) Plan(src string, line0, col0 int) (*Plan, error) {
 		preVars, preNames = r.c.scriptVars() // before autoImports: the types may import
 	}
 	r.autoImports()
-	early := map[int]bool{}
+	r.order = items
+	r.early = map[int]bool{}
 	if len(preNames) > 0 {
 		var err error
-		if early, err = r.scriptDecls(items, preVars, preNames); err != nil {
+		if r.early, err = r.scriptDecls(items, preVars, preNames); err != nil {
 			return nil, err
 		}
 	}
 	for i := range items {
-		if items[i].Tok == token.PACKAGE && items[i].Decl == nil && items[i].Stmt == nil || early[i] {
+		if items[i].Tok == token.PACKAGE && items[i].Decl == nil && items[i].Stmt == nil || r.early[i] {
 			continue
 		}
 		if err := r.item(&items[i], i == len(items)-1); err != nil {
@@ -219,6 +220,12 @@ type planner struct {
 	declared map[string]string
 	imported map[string]string
 	mainAt   *PlanItem // a script's func main
+	// order is the items in the order planned; early marks those planned
+	// ahead of their place (scriptDecls, pullFuncs); pending holds the
+	// functions needFuncs noted.
+	order   []PlanItem
+	early   map[int]bool
+	pending []string
 	// initAt holds a script's init functions, inits their number.
 	initAt []*PlanItem
 	inits  int
@@ -437,7 +444,70 @@ func (r *planner) emitStatement(it *PlanItem, text string) {
 	r.emit(Chunk{Src: WrapOpen + text + WrapClose, Line: l, Col: c, Wrapped: true})
 }
 
-func (r *planner) emit(c Chunk) { r.out.Chunks = append(r.out.Chunks, c) }
+func (r *planner) emit(c Chunk) {
+	if !c.Decl && len(r.pending) > 0 {
+		r.pullFuncs()
+	}
+	r.out.Chunks = append(r.out.Chunks, c)
+}
+
+// needFuncs notes the functions of the cell, declared further down and
+// not yet, that the values of a variable declaration (planned as a
+// declaration) call: the interpreter compiles the declaration with the
+// declarations next to it, so a statement planned before those functions
+// would leave it calling an undeclared function ("constant definition
+// loop"). pullFuncs declares them before such a statement.
+func (r *planner) needFuncs(d *ast.GenDecl) {
+	for _, sp := range d.Specs {
+		for _, v := range sp.(*ast.ValueSpec).Values {
+			r.noteCalls(v)
+		}
+	}
+}
+
+// noteCalls adds to pending the functions of the cell not yet declared
+// that n names.
+func (r *planner) noteCalls(n ast.Node) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || r.declared[id.Name] != "" || r.s.vm.names[id.Name] != "" {
+			return true
+		}
+		if _, isFunc := r.c.Pkg.Scope().Lookup(id.Name).(*types.Func); isFunc && r.funcItem(id.Name) >= 0 {
+			r.pending = append(r.pending, id.Name)
+		}
+		return true
+	})
+}
+
+// funcItem is the index in the plan's items of the declaration of the
+// function name, not yet planned; -1 if none.
+func (r *planner) funcItem(name string) int {
+	for i := range r.order {
+		if fd, ok := r.order[i].Decl.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == name && !r.early[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+// pullFuncs declares the pending functions now, with those they call.
+func (r *planner) pullFuncs() {
+	for len(r.pending) > 0 {
+		name := r.pending[0]
+		r.pending = r.pending[1:]
+		i := r.funcItem(name)
+		if i < 0 || r.declared[name] != "" {
+			continue
+		}
+		if r.early == nil {
+			r.early = map[int]bool{}
+		}
+		r.early[i] = true
+		r.funcDecl(&r.order[i], r.order[i].Decl.(*ast.FuncDecl))
+		r.noteCalls(r.order[i].Decl.(*ast.FuncDecl).Body)
+	}
+}
 
 // emitDecl emits a declaration, joined to the chunk before when that one
 // holds declarations only, so that declarations next to each other may
