@@ -207,7 +207,7 @@ func (c *Checked) refuseForwarded(d *ast.FuncDecl) {
 		return
 	}
 	m := d.Name.Name
-	c.refuse(d.Name, base+" gets "+m+" from an embedded field, and the interpreter keeps that method: a "+m+
+	c.refuse(d.Name, base+" gets "+m+" from an embedded field, and the interpreter keeps that method: a method "+m+
 		" declared for "+base+" in a later cell would be ignored; declare the type under a new name together with its "+m+
 		" method, or %reset and run the cells again with "+m+" in the cell of "+base)
 }
