@@ -20,6 +20,9 @@ import (
 // convert to the cell type with a comma-ok assertion of a pointer.
 func init() {
 	register(rule{"fmtwrapped", 49, 0, func(c *Checked) {
+		if !c.hasCellTypes() {
+			return // no cell type to implement an interface
+		}
 		if e := c.value(); e != nil && c.hasValue(e) {
 			// the cell's last value, shown as fmt prints it
 			c.refuseWrapped(e, "the notebook would show")
