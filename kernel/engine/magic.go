@@ -167,7 +167,7 @@ func (s *Session) who() display.Bundle {
 				if t.Kind() == reflect.Interface && !v.IsNil() {
 					t = v.Elem().Type()
 				}
-				if typ == "" || t.Name() != "" {
+				if (typ == "" || t.Name() != "") && !wrapperType(t) {
 					if s := t.String(); !strings.Contains(s, "struct {") && !strings.Contains(s, "__goldp") {
 						typ = s
 					}
@@ -191,4 +191,13 @@ func oneLine(s string) string {
 		s = s[:77] + "..."
 	}
 	return s
+}
+
+// wrapperType reports whether t is a type the interpreter wraps a cell
+// value in when it becomes an interface of compiled code (symbols'
+// _fmt_Stringer for a fmt.Stringer holding a cell type): its name is not
+// a type the session knows.
+func wrapperType(t reflect.Type) bool {
+	p := t.PkgPath()
+	return strings.HasSuffix(p, "/kernel/symbols") || strings.HasPrefix(p, "github.com/traefik/yaegi/")
 }

@@ -72,7 +72,23 @@ func (s *Session) rtIndexU(i uint64, n int, pos string) int {
 // division by zero) at pos: front/faults.go checks the operands before a
 // statement of a function, whose failing line the interpreter loses.
 func (s *Session) rtFault(pos, msg string) {
+	if msg == nilMapWrite {
+		// the runtime's plainError: no "runtime error: " before it
+		s.raise(pos, &runtimeError{msg: msg, plain: true})
+	}
 	s.bounds(pos, "%s", msg)
+}
+
+// nilMapWrite is the runtime's panic for an assignment to an element of a
+// nil map (front/faults.go checks it in functions too).
+const nilMapWrite = "assignment to entry in nil map"
+
+// raise panics with the runtime error e, noting pos.
+func (s *Session) raise(pos string, e *runtimeError) {
+	s.cellMu.Lock()
+	s.at = panicAt{e, pos}
+	s.cellMu.Unlock()
+	panic(e)
 }
 
 // rtSlice returns lo when x[lo:hi] is in range for an operand of capacity
@@ -100,11 +116,7 @@ func (s *Session) rtSlice(lo, hi, n int, withCap bool, pos string) int {
 
 // bounds panics with a runtimeError, noting pos.
 func (s *Session) bounds(pos, format string, a ...any) {
-	e := &runtimeError{msg: fmt.Sprintf(format, a...)}
-	s.cellMu.Lock()
-	s.at = panicAt{e, pos}
-	s.cellMu.Unlock()
-	panic(e)
+	s.raise(pos, &runtimeError{msg: fmt.Sprintf(format, a...)})
 }
 
 // rtSlice3 returns lo when x[lo:hi:max] is in range for an operand of

@@ -183,6 +183,12 @@ func TestMagics(t *testing.T) {
 			t.Fatalf("who lacks %q: %q", w, who)
 		}
 	}
+	// a cell value held by a compiled interface shows the interface, not
+	// the interpreter's wrapper (symbols._fmt_Stringer)
+	s.exec("type Tag struct{ N int }\nfunc (t Tag) String() string { return \"t\" }\nvar st fmt.Stringer = Tag{1}")
+	if who := s.exec("%who"); !strings.Contains(who, "fmt.Stringer") || strings.Contains(who, "symbols.") {
+		t.Fatalf("who shows the wrapper: %q", who)
+	}
 	e := s.fail("%frobnicate")
 	if e.Name != "Error" || !strings.Contains(e.Message, "unknown magic %frobnicate") {
 		t.Fatalf("unknown: %+v", e)
@@ -322,6 +328,52 @@ func TestScriptWithMain(t *testing.T) {
 	_, err = s.Execute(context.Background(), "x := 1\nundefinedThing(x)\n", nil)
 	if e, ok := err.(*cell.Error); !ok || e.Traceback[0] != "rates.go:2:1: undefined: undefinedThing" {
 		t.Fatalf("script compile error: %v", err)
+	}
+}
+
+// TestScriptInitFunctions runs a program's init functions as Go does:
+// after every package variable is initialized (one declared after them
+// included), in order, before main; a panic in one names it.
+func TestScriptInitFunctions(t *testing.T) {
+	out := &syncBuf{}
+	s, err := New(Options{Stdout: out, Stderr: out, Filename: "prog.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "package main\n\nimport \"fmt\"\n\nfunc init() { fmt.Println(\"init 1\", a, b) }\n\nvar a = b + 1\n\nfunc main() { fmt.Println(\"main\") }\n\nfunc init() { fmt.Println(\"init 2\") }\n\nvar b = f()\n\nfunc f() int { fmt.Println(\"f\"); return 10 }\n"
+	if _, err := s.Execute(context.Background(), src, nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := "f\ninit 1 11 10\ninit 2\nmain\n"; out.String() != want {
+		t.Fatalf("output %q, want %q", out.String(), want)
+	}
+	s, err = New(Options{Stdout: out, Stderr: out, Filename: "prog.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Execute(context.Background(), "package main\n\nfunc init() {\n\tvar m map[string]int\n\tm[\"a\"] = 1\n}\n\nfunc main() {}\n", nil)
+	e, ok := err.(*cell.Error)
+	if !ok || e.Name != "Panic" || !strings.HasPrefix(e.Traceback[0], "prog.go:5:") || !strings.Contains(strings.Join(e.Traceback, "\n"), "in init,") {
+		t.Fatalf("panic in init: %#v", err)
+	}
+}
+
+// TestScriptVariablesInitOrder: a program's variables are initialized in
+// Go's order, after every function is declared: an initializer calling a
+// function declared below it, with one that depends on another variable
+// between them, failed with "constant definition loop".
+func TestScriptVariablesInitOrder(t *testing.T) {
+	out := &syncBuf{}
+	s, err := New(Options{Stdout: out, Stderr: out, Filename: "prog.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "package main\n\nimport \"fmt\"\n\nvar (\n\ta = b + 1\n\tb = load()\n\tn = len(data)\n\tdata = []int{1, 2}\n\tq, r = divmod(17, 5)\n\tf float32 = 1.0 / 3\n)\n\nfunc load() int { fmt.Println(\"load\", n); return 10 }\n\nfunc divmod(x, y int) (int, int) { return x / y, x % y }\n\nfunc main() { fmt.Println(a, b, n, q, r, f) }\n"
+	if _, err := s.Execute(context.Background(), src, nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := "load 2\n11 10 2 3 2 0.33333334\n"; out.String() != want {
+		t.Fatalf("output %q, want %q", out.String(), want)
 	}
 }
 
@@ -466,7 +518,9 @@ func TestRedefiningGenerics(t *testing.T) {
 func TestGenericInstancePositions(t *testing.T) {
 	s := newTest(t)
 	e := s.fail("func Put[K comparable, V any](m map[K]V, k K, v V) {\n\tm[k] = v\n}\nvar nilm map[string]bool\nfmt.Print(); Put(nilm, \"x\", true)\n")
-	if e.Line != 5 || e.Col != 14 || e.Message != "assignment to entry in nil map" {
+	// the panic names the failing line in the instance (front/faults.go)
+	// and the cell's statement, after the instance, at its column
+	if e.Line != 2 || e.Message != "assignment to entry in nil map" || !strings.Contains(strings.Join(e.Traceback, "\n"), "from the cell's statement at cell:5:14") {
 		t.Errorf("panic after an instance: %+v", e)
 	}
 }

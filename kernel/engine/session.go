@@ -910,8 +910,13 @@ func (s *Session) runError(ctx context.Context, err error, c *front.Chunk) *cell
 		}
 		for _, f := range frames {
 			name := strings.TrimSuffix(f.what, "(...)")
-			if name == "func" || name == "" {
+			switch {
+			case name == "func" || name == "":
 				name = "function literal"
+			case name == front.MainName:
+				name = "main" // a script's func main
+			case strings.HasPrefix(name, front.InitName):
+				name = "init"
 			}
 			e.Traceback = append(e.Traceback, fmt.Sprintf("    in %s, body at %s:%d:%d", name, s.fileName(), f.line, f.col))
 		}

@@ -30,7 +30,7 @@ func checkFuncs(items []PlanItem, script bool, ps *Positioner) error {
 		switch {
 		case d.Name.Name == "main" && !script:
 			msg = "func main is not allowed in a cell: cells run top to bottom, write its body as statements"
-		case d.Name.Name == "init":
+		case d.Name.Name == "init" && !script:
 			msg = "func init is not allowed in a cell: write its body as statements"
 		default:
 			continue
@@ -114,12 +114,29 @@ func (r *planner) funcDecl(it *PlanItem, d *ast.FuncDecl) {
 			if r.s.vm.names[key] != "" {
 				return
 			}
-			c.Methods = []string{key}
+			if isForwarder(d) {
+				c.Forwards = []string{key}
+			} else {
+				c.Methods = []string{key}
+			}
 		}
 		r.emitDecl(c)
 		return
 	}
 	name := d.Name.Name
+	if name == "init" && r.s.Script {
+		// a program's init functions run after its variables are
+		// initialized, in order, before main: each gets a name of its
+		// own, called before main
+		r.inits++
+		name = InitName + itoa(r.inits)
+		ns, ne := it.Off(d.Name.Pos()), it.Off(d.Name.End())
+		c.Src = r.text(it, it.Start, ns) + name + r.text(it, ne, it.End) + "\n"
+		c.Funcs = []string{name}
+		r.initAt = append(r.initAt, it)
+		r.emitDecl(c)
+		return
+	}
 	if name == "main" && r.s.Script {
 		name = MainName
 		ns, ne := it.Off(d.Name.Pos()), it.Off(d.Name.End())
@@ -162,4 +179,10 @@ func (r *planner) typeDecl(it *PlanItem, d *ast.GenDecl) {
 		c.Src = b.String()
 	}
 	r.emitDecl(c)
+}
+
+// isForwarder reports whether d is a method the rule promotedlib declared.
+func isForwarder(d *ast.FuncDecl) bool {
+	r := d.Recv.List[0]
+	return len(r.Names) == 1 && r.Names[0].Name == forwarderRecv
 }

@@ -90,6 +90,7 @@ func (r *planner) varDecl(it *PlanItem, d *ast.GenDecl) {
 		r.emit(c)
 	} else {
 		r.emitDecl(c)
+		r.needFuncs(d)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"go/types"
 	"maps"
 	"sort"
 	"strings"
@@ -38,6 +39,10 @@ const (
 // the plan calls it after everything else.
 const MainName = "__goldpMain"
 
+// InitName, with its index, is the name of a script's init function in
+// the interpreter; the plan calls them in order before MainName.
+const InitName = "__goldpInit"
+
 // A Chunk is a piece of a cell the interpreter compiles and runs on its
 // own, with what it declares: the engine reports each chunk that compiled
 // with Ran.
@@ -51,6 +56,9 @@ type Chunk struct {
 	Types               map[string]string // type name → normalized definition
 	Imports             map[string]string // package name → path
 	Methods             []string          // "Type.Method"
+	// Forwards are methods promoted from a library type, declared by the
+	// rule promotedlib ("Type.Method").
+	Forwards []string
 	// Rich is the last value when its type implements interfaces of
 	// display methods that cell types declare (see Renders).
 	Rich      *Rich
@@ -91,7 +99,7 @@ func (it *PlanItem) Off(p token.Pos) int { return it.file.Offset(p) - it.base + 
 // vmState is what the interpreter has: the names the chunks that compiled
 // declared (see Ran).
 type vmState struct {
-	names    map[string]string // name → "var", "const", "func"; "T.M" → "method"
+	names    map[string]string // name → "var", "const", "func"; "T.M" → "method" or "forward" (promotedlib)
 	types    map[string]string // type name → normalized definition
 	imported map[string]string // package name → path
 }
@@ -102,10 +110,10 @@ func (s *Session) Ran(c *Chunk) {
 	if v.names == nil {
 		*v = vmState{names: map[string]string{}, types: map[string]string{}, imported: map[string]string{}}
 	}
-	for i, names := range [][]string{c.Vars, c.Consts, c.Funcs, c.Methods} {
+	for i, names := range [][]string{c.Vars, c.Consts, c.Funcs, c.Methods, c.Forwards} {
 		for _, n := range names {
 			if n != "_" {
-				v.names[n] = [...]string{"var", "const", "func", "method"}[i]
+				v.names[n] = [...]string{"var", "const", "func", "method", "forward"}[i]
 			}
 		}
 	}
@@ -168,14 +176,30 @@ func (s *Session) Plan(src string, line0, col0 int) (*Plan, error) {
 	if replay >= 0 {
 		items = replayFirst(items, replay)
 	}
+	var preVars string
+	var preNames []string
+	if r.s.Script {
+		preVars, preNames = r.c.scriptVars() // before autoImports: the types may import
+	}
 	r.autoImports()
+	r.order = items
+	r.early = map[int]bool{}
+	if len(preNames) > 0 {
+		var err error
+		if r.early, err = r.scriptDecls(items, preVars, preNames); err != nil {
+			return nil, err
+		}
+	}
 	for i := range items {
-		if items[i].Tok == token.PACKAGE && items[i].Decl == nil && items[i].Stmt == nil {
+		if items[i].Tok == token.PACKAGE && items[i].Decl == nil && items[i].Stmt == nil || r.early[i] {
 			continue
 		}
 		if err := r.item(&items[i], i == len(items)-1); err != nil {
 			return nil, err
 		}
+	}
+	for i, it := range r.initAt {
+		r.emitStatement(it, InitName+itoa(i+1)+"()")
 	}
 	if r.mainAt != nil {
 		r.emitStatement(r.mainAt, MainName+"()")
@@ -196,6 +220,15 @@ type planner struct {
 	declared map[string]string
 	imported map[string]string
 	mainAt   *PlanItem // a script's func main
+	// order is the items in the order planned; early marks those planned
+	// ahead of their place (scriptDecls, pullFuncs); pending holds the
+	// functions needFuncs noted.
+	order   []PlanItem
+	early   map[int]bool
+	pending []string
+	// initAt holds a script's init functions, inits their number.
+	initAt []*PlanItem
+	inits  int
 }
 
 func (r *planner) errAt(off int, name, msg string) error {
@@ -411,7 +444,70 @@ func (r *planner) emitStatement(it *PlanItem, text string) {
 	r.emit(Chunk{Src: WrapOpen + text + WrapClose, Line: l, Col: c, Wrapped: true})
 }
 
-func (r *planner) emit(c Chunk) { r.out.Chunks = append(r.out.Chunks, c) }
+func (r *planner) emit(c Chunk) {
+	if !c.Decl && len(r.pending) > 0 {
+		r.pullFuncs()
+	}
+	r.out.Chunks = append(r.out.Chunks, c)
+}
+
+// needFuncs notes the functions of the cell, declared further down and
+// not yet, that the values of a variable declaration (planned as a
+// declaration) call: the interpreter compiles the declaration with the
+// declarations next to it, so a statement planned before those functions
+// would leave it calling an undeclared function ("constant definition
+// loop"). pullFuncs declares them before such a statement.
+func (r *planner) needFuncs(d *ast.GenDecl) {
+	for _, sp := range d.Specs {
+		for _, v := range sp.(*ast.ValueSpec).Values {
+			r.noteCalls(v)
+		}
+	}
+}
+
+// noteCalls adds to pending the functions of the cell not yet declared
+// that n names.
+func (r *planner) noteCalls(n ast.Node) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || r.declared[id.Name] != "" || r.s.vm.names[id.Name] != "" {
+			return true
+		}
+		if _, isFunc := r.c.Pkg.Scope().Lookup(id.Name).(*types.Func); isFunc && r.funcItem(id.Name) >= 0 {
+			r.pending = append(r.pending, id.Name)
+		}
+		return true
+	})
+}
+
+// funcItem is the index in the plan's items of the declaration of the
+// function name, not yet planned; -1 if none.
+func (r *planner) funcItem(name string) int {
+	for i := range r.order {
+		if fd, ok := r.order[i].Decl.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == name && !r.early[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+// pullFuncs declares the pending functions now, with those they call.
+func (r *planner) pullFuncs() {
+	for len(r.pending) > 0 {
+		name := r.pending[0]
+		r.pending = r.pending[1:]
+		i := r.funcItem(name)
+		if i < 0 || r.declared[name] != "" {
+			continue
+		}
+		if r.early == nil {
+			r.early = map[int]bool{}
+		}
+		r.early[i] = true
+		r.funcDecl(&r.order[i], r.order[i].Decl.(*ast.FuncDecl))
+		r.noteCalls(r.order[i].Decl.(*ast.FuncDecl).Body)
+	}
+}
 
 // emitDecl emits a declaration, joined to the chunk before when that one
 // holds declarations only, so that declarations next to each other may
@@ -433,6 +529,7 @@ func (r *planner) emitDecl(c Chunk) {
 	}
 	maps.Copy(p.Types, c.Types)
 	p.Methods = append(p.Methods, c.Methods...)
+	p.Forwards = append(p.Forwards, c.Forwards...)
 }
 
 // chunkAt starts a chunk at the item's position.
@@ -454,4 +551,141 @@ func (r *planner) directive(off int) string {
 func ParseProgram(src string) ([]PlanItem, error) {
 	r := &planner{s: &Session{}, src: src, ps: NewPositioner(src, 1, 1)}
 	return r.parse(src)
+}
+
+// scriptVars writes the declarations of a program's variables with their
+// types, for scriptDecls; none when a type cannot be written or a blank
+// variable has an initializer (the program is then planned item by item,
+// and rule initorder moves or refuses what needs it).
+func (c *Checked) scriptVars() (string, []string) {
+	for _, in := range c.Info.InitOrder {
+		if in.Lhs[0].Name() == "_" {
+			return "", nil
+		}
+	}
+	var vars strings.Builder
+	var names []string
+	for _, d := range c.File.Decls {
+		if f, ok := d.(*ast.FuncDecl); ok && f.Name.Name == "_" && f.Recv == nil {
+			return "", nil // a statement: a notebook-Go script, not a program
+		}
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.VAR {
+			continue
+		}
+		if !g.Pos().IsValid() || !strings.HasPrefix(c.Src[c.off(g.Pos()):], "var") {
+			return "", nil // x := e, checked as var x = e
+		}
+		for _, sp := range g.Specs {
+			for _, n := range sp.(*ast.ValueSpec).Names {
+				if n.Name == "_" {
+					continue
+				}
+				v, ok := c.Pkg.Scope().Lookup(n.Name).(*types.Var)
+				if !ok {
+					return "", nil
+				}
+				t, ok := c.typeText(v.Type())
+				if !ok || strings.Contains(t, "\x00") {
+					return "", nil // a generic's instance, or a renamed type
+				}
+				vars.WriteString("var " + n.Name + " " + t + "\n")
+				names = append(names, n.Name)
+			}
+		}
+	}
+	return vars.String(), names
+}
+
+// scriptDecls plans the declarations of a program (goldp run) before its
+// variables are initialized, as Go declares every package-level name
+// before it initializes any: the imports, types, constants and functions,
+// and the variables with their types (vars, from scriptVars: their
+// declarations then assign them, in order, see varDecl). A variable's
+// initializer may then call a function declared below it, with another
+// variable's initializer in between that the interpreter runs as a
+// statement (var data = load(); var n = len(data); func load() ...): that
+// failed with "constant definition loop". It returns the items it
+// planned.
+func (r *planner) scriptDecls(items []PlanItem, vars string, names []string) (map[int]bool, error) {
+	early := map[int]bool{}
+	type spec struct {
+		it *PlanItem
+		vs *ast.ValueSpec
+	}
+	specs := map[string]spec{}
+	for i := range items {
+		if d, ok := items[i].Decl.(*ast.GenDecl); ok && d.Tok == token.VAR {
+			for _, sp := range d.Specs {
+				for _, n := range sp.(*ast.ValueSpec).Names {
+					specs[n.Name] = spec{&items[i], sp.(*ast.ValueSpec)}
+				}
+			}
+			early[i] = true
+		}
+	}
+	for _, in := range r.c.Info.InitOrder {
+		if _, ok := specs[in.Lhs[0].Name()]; !ok {
+			return nil, &Error{Line: 1, Col: 1, Msg: "goldp cannot plan the initialization of " + in.Lhs[0].Name() + " (a bug in goldp; please report it with the program)"}
+		}
+	}
+	first := -1
+	for pass := 0; pass < 2; pass++ {
+		for i := range items {
+			switch d := items[i].Decl.(type) {
+			case *ast.FuncDecl:
+				if pass == 0 {
+					continue
+				}
+			case *ast.GenDecl:
+				if (pass == 0) != (d.Tok == token.IMPORT) || d.Tok == token.VAR {
+					continue
+				}
+			default:
+				continue
+			}
+			if pass == 1 && first < 0 {
+				first = i
+			}
+			if err := r.decl(&items[i]); err != nil {
+				return nil, err
+			}
+			early[i] = true
+		}
+	}
+	at := &items[0]
+	if first >= 0 {
+		at = &items[first]
+	}
+	c := r.chunkAt(at, vars)
+	c.Vars = names
+	r.emitDecl(c)
+	for _, n := range names {
+		r.declared[n] = "var"
+	}
+	// the variables are assigned in Go's order of initialization
+	for _, in := range r.c.Info.InitOrder {
+		it, vs := specs[in.Lhs[0].Name()].it, specs[in.Lhs[0].Name()].vs
+		var lhs []string
+		for _, v := range in.Lhs {
+			lhs = append(lhs, v.Name())
+		}
+		val := vs.Values[0]
+		if len(in.Lhs) == 1 && len(vs.Values) > 1 {
+			k := 0
+			for k < len(vs.Names)-1 && vs.Names[k].Name != in.Lhs[0].Name() {
+				k++
+			}
+			val = vs.Values[k]
+		}
+		rhs := r.text(it, it.Off(val.Pos()), it.Off(val.End()))
+		if vs.Type != nil && len(in.Lhs) == 1 {
+			typ := r.text(it, it.Off(vs.Type.Pos()), it.Off(vs.Type.End()))
+			rhs = r.convert(typ, in.Lhs[0].Name(), val, rhs)
+		}
+		c := r.chunkAt(it, ";"+strings.Join(lhs, ", ")+" = "+rhs+"\n")
+		c.Vars = lhs
+		r.emit(c)
+	}
+	return early, nil
 }

@@ -39,6 +39,10 @@
 //	             beyond int64, become their values
 //	promoted     methods promoted from an embedded interface are called
 //	             through the field (s.Log → s.Logger.Log)
+//	promotedlib  methods promoted to a cell struct from an embedded field
+//	             of a library type (type W struct{ error }) are declared
+//	             as its own, so that its values become interfaces; a later
+//	             cell's method of such a name is refused
 //	constiota    float constant groups built from shifts of iota are
 //	             written out with their values
 //	jsontags     unexported fields of cell structs are hidden from
@@ -124,6 +128,9 @@
 //	             methods (stalePrinters, the replay of redefine.go)
 //	fmtspread    a slice of interface values spread into fmt is passed one
 //	             element at a time
+//	fmtwrapped   fmt of a compiled interface without fmt's methods (a
+//	             gonum graph.Node) that a cell type implements is refused:
+//	             fmt would print the interpreter's wrapper
 //	fmtcell      %T, %#v, numeric verbs and String/Error of cell types in
 //	             fmt and log, also inside containers (fmttree.go, kernel/fmtval)
 //	nilconv      a nil cell pointer converted to error is Go's non-nil

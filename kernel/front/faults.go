@@ -26,7 +26,7 @@ import (
 // calls. Statements at a cell's top level are left alone: the interpreter
 // names their line already.
 func init() {
-	register(rule{"faults", 8, kSelector | kBinary, func(c *Checked) {
+	register(rule{"faults", 8, kSelector | kBinary | kIndex, func(c *Checked) {
 		if c.sess == nil || c.sess.PanicHook == "" {
 			return
 		}
@@ -56,6 +56,7 @@ func init() {
 const (
 	faultNil = "invalid memory address or nil pointer dereference"
 	faultDiv = "integer divide by zero"
+	faultMap = "assignment to entry in nil map"
 )
 
 // faultChecks inserts the checks before s, if s is a simple statement
@@ -66,51 +67,14 @@ func (c *Checked) faultChecks(s ast.Stmt) {
 	default:
 		return
 	}
+	if c.nilMapChecks(s) {
+		return
+	}
 	if !c.hoistable(s) {
 		return
 	}
 	var checks []string
-	var visit func(n ast.Node) bool
-	visit = func(n ast.Node) bool {
-		switch e := n.(type) {
-		case *ast.SelectorExpr:
-			sel, ok := c.Info.Selections[e]
-			if !ok {
-				return true // a qualified identifier
-			}
-			ast.Inspect(e.X, visit)
-			if sel.Kind() == types.FieldVal && len(sel.Index()) == 1 {
-				if _, ptr := c.typeOf(e.X).Underlying().(*types.Pointer); ptr {
-					checks = append(checks, "if "+c.src(e.X)+" == nil { "+c.sess.PanicHook+".Fault("+c.panicPos(e)+", \""+faultNil+"\") }")
-				}
-			}
-			return false
-		case *ast.StarExpr:
-			if tv, ok := c.Info.Types[e]; ok && tv.IsValue() {
-				ast.Inspect(e.X, visit)
-				checks = append(checks, "if "+c.src(e.X)+" == nil { "+c.sess.PanicHook+".Fault("+c.panicPos(e)+", \""+faultNil+"\") }")
-				return false
-			}
-		case *ast.BinaryExpr:
-			if (e.Op == token.QUO || e.Op == token.REM) && c.intDivisor(e.Y) {
-				ast.Inspect(e.X, visit)
-				ast.Inspect(e.Y, visit)
-				checks = append(checks, "if "+c.src(e.Y)+" == 0 { "+c.sess.PanicHook+".Fault("+c.panicPos(e)+", \""+faultDiv+"\") }")
-				return false
-			}
-		case *ast.AssignStmt:
-			if (e.Tok == token.QUO_ASSIGN || e.Tok == token.REM_ASSIGN) && len(e.Rhs) == 1 && c.intDivisor(e.Rhs[0]) {
-				for _, l := range e.Lhs {
-					ast.Inspect(l, visit)
-				}
-				ast.Inspect(e.Rhs[0], visit)
-				checks = append(checks, "if "+c.src(e.Rhs[0])+" == 0 { "+c.sess.PanicHook+".Fault("+c.panicPos(e)+", \""+faultDiv+"\") }")
-				return false
-			}
-		}
-		return true
-	}
-	ast.Inspect(s, visit)
+	c.faultChecksOf(s, &checks)
 	if len(checks) == 0 {
 		return
 	}
@@ -193,4 +157,123 @@ func (c *Checked) hoistable(s ast.Stmt) bool {
 		return ok
 	})
 	return ok
+}
+
+// nilMapChecks inserts before s, an assignment to an element of a map
+// variable (m[k] = v, m[k] += v, m[k]++), the check that the map is not
+// nil, after the checks of the map's operand (a nil pointer to its
+// struct), the key and the value, which Go evaluates first: where those
+// are hoistable and the map is a variable or a field of one (not through
+// an embedded pointer). It reports whether s was such an assignment.
+func (c *Checked) nilMapChecks(s ast.Stmt) bool {
+	var lhs, rhs ast.Expr
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		if s.Tok == token.DEFINE || len(s.Lhs) != 1 || len(s.Rhs) != 1 {
+			return false
+		}
+		lhs, rhs = s.Lhs[0], s.Rhs[0]
+	case *ast.IncDecStmt:
+		lhs = s.X
+	default:
+		return false
+	}
+	ix, ok := ast.Unparen(lhs).(*ast.IndexExpr)
+	if !ok || !c.mapVariable(ix.X) {
+		return false
+	}
+	parts := []ast.Expr{ix.X, ix.Index}
+	if rhs != nil {
+		parts = append(parts, rhs)
+	}
+	for _, p := range parts {
+		if !c.hoistable(&ast.ExprStmt{X: p}) {
+			return true // Go evaluates it first: no check
+		}
+	}
+	text := ""
+	for _, p := range parts {
+		var sub []string
+		c.faultChecksOf(p, &sub)
+		for _, ch := range sub {
+			text += ch + "; "
+		}
+	}
+	text += "if " + c.src(ix.X) + " == nil { " + c.sess.PanicHook + ".Fault(" + c.panicPos(lhs) + ", \"" + faultMap + "\") }; "
+	c.insert(s.Pos(), text)
+	return true
+}
+
+// mapVariable reports whether e is a variable of map type, or a field of
+// a struct variable or of a pointer's struct.
+func (c *Checked) mapVariable(e ast.Expr) bool {
+	t := c.typeOf(e)
+	if t == nil {
+		return false
+	}
+	if _, ok := t.Underlying().(*types.Map); !ok {
+		return false
+	}
+	var plain func(e ast.Expr) bool
+	plain = func(e ast.Expr) bool {
+		switch e := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			_, ok := c.Info.Uses[e].(*types.Var)
+			return ok
+		case *ast.SelectorExpr:
+			sel, ok := c.Info.Selections[e]
+			if !ok || sel.Kind() != types.FieldVal || sel.Indirect() && len(sel.Index()) > 1 {
+				return false // a field through an embedded pointer
+			}
+			return plain(e.X)
+		}
+		return false
+	}
+	return plain(e)
+}
+
+// faultChecksOf appends to checks those of the operations in n (see
+// faultChecks), inner operands first.
+func (c *Checked) faultChecksOf(n ast.Node, checks *[]string) {
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch e := n.(type) {
+		case *ast.SelectorExpr:
+			sel, ok := c.Info.Selections[e]
+			if !ok {
+				return true // a qualified identifier
+			}
+			ast.Inspect(e.X, visit)
+			if sel.Kind() == types.FieldVal && len(sel.Index()) == 1 {
+				if _, ptr := c.typeOf(e.X).Underlying().(*types.Pointer); ptr {
+					*checks = append(*checks, "if "+c.src(e.X)+" == nil { "+c.sess.PanicHook+".Fault("+c.panicPos(e)+", \""+faultNil+"\") }")
+				}
+			}
+			return false
+		case *ast.StarExpr:
+			if tv, ok := c.Info.Types[e]; ok && tv.IsValue() {
+				ast.Inspect(e.X, visit)
+				*checks = append(*checks, "if "+c.src(e.X)+" == nil { "+c.sess.PanicHook+".Fault("+c.panicPos(e)+", \""+faultNil+"\") }")
+				return false
+			}
+		case *ast.BinaryExpr:
+			if (e.Op == token.QUO || e.Op == token.REM) && c.intDivisor(e.Y) {
+				ast.Inspect(e.X, visit)
+				ast.Inspect(e.Y, visit)
+				*checks = append(*checks, "if "+c.src(e.Y)+" == 0 { "+c.sess.PanicHook+".Fault("+c.panicPos(e)+", \""+faultDiv+"\") }")
+				return false
+			}
+		case *ast.AssignStmt:
+			if (e.Tok == token.QUO_ASSIGN || e.Tok == token.REM_ASSIGN) && len(e.Rhs) == 1 && c.intDivisor(e.Rhs[0]) {
+				for _, l := range e.Lhs {
+					ast.Inspect(l, visit)
+				}
+				ast.Inspect(e.Rhs[0], visit)
+				*checks = append(*checks, "if "+c.src(e.Rhs[0])+" == 0 { "+c.sess.PanicHook+".Fault("+c.panicPos(e)+", \""+faultDiv+"\") }")
+				return false
+			}
+		}
+		return true
+	}
+	ast.Inspect(n, visit)
 }

@@ -36,6 +36,11 @@ import (
 // `x := e`, which the engine runs as a statement in its place).
 func init() {
 	register(rule{"initorder", 99, 0, func(c *Checked) {
+		if c.sess != nil && c.sess.Script {
+			if _, names := c.scriptVars(); len(names) > 0 {
+				return // the plan initializes a program's variables in Go's order (scriptDecls)
+			}
+		}
 		tf := c.Fset.File(c.File.Pos())
 		inCell := func(v *types.Var) bool {
 			return tf != nil && v.Pos() >= token.Pos(tf.Base()) && int(v.Pos()) <= tf.Base()+tf.Size()

@@ -76,6 +76,7 @@ func TestRefused(t *testing.T) {
 		{"encoding/json of a cell struct with an embedded field", "import \"encoding/json\"\ntype A struct{ N int }\ntype B struct{ A }\njson.Marshal(B{})", "give the field a name and a tag"},
 		{"reflect.TypeOf of a cell type kept as a value", "import \"reflect\"\ntype P struct{ N int }\nt := reflect.TypeOf(P{})\nfmt.Println(t)", "print the type with %T"},
 		{"a cell value in the ...any parameter of a compiled method", "import \"log/slog\"\ntype L int\nfunc (L) String() string { return \"l\" }\nlg := slog.Default()\nlg.Info(\"m\", \"k\", L(1))", "fmt.Sprintln(...)"},
+		{"fmt of a compiled interface without fmt's methods that a cell type implements (fmtwrapped)", "import \"gonum.org/v1/gonum/graph\"\ntype City struct{ id int64 }\nfunc (c City) ID() int64 { return c.id }\nvar n graph.Node\nfmt.Println(n)", "print them field by field from a variable of type City"},
 		{"an embedded instance of a generic type of the cells", "type B[T any] struct{ v T }\ntype S struct{ B[int] }", "name the field (F B[int])"},
 		{"a generic taking a method value of a type parameter's value, instantiated with a cell type", "type C int\nfunc (C) Get() int { return 1 }\nfunc Bind[T interface{ Get() int }](x T) func() int { return x.Get }\nBind(C(1))", "write a non-generic version of Bind"},
 		{"a type local to a function as a type argument of a cell generic", "func Id[T any](x T) T { return x }\nfunc f() { type L int; _ = Id(L(1)) }", "declare L at the top level of a cell"},
@@ -144,6 +145,33 @@ func TestRefused(t *testing.T) {
 			s.Cell = i + 1
 			if _, err = s.Check(cell, 1, 1, nil); err != nil && i < len(c.cells)-1 {
 				t.Fatalf("%s: cell %d: %v", c.construct, i+1, err)
+			}
+		}
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: got %v, want a refusal naming %q", c.construct, err, c.msg)
+		}
+	}
+	// Refusals that need what the interpreter has (earlier cells planned
+	// and run).
+	for _, c := range []struct {
+		construct string
+		cells     []string
+		msg       string
+	}{
+		{"a method declared in a later cell with the name of one promoted from a library type (promotedlib)", []string{"import \"time\"\ntype T struct{ time.Duration }", "func (T) String() string { return \"t\" }"}, "declare the type under a new name together with its String method"},
+	} {
+		s := newTestSession()
+		var err error
+		for i, cell := range c.cells {
+			s.Cell = i + 1
+			var p *Plan
+			if p, err = s.Plan(cell, 1, 1); err != nil && i < len(c.cells)-1 {
+				t.Fatalf("%s: cell %d: %v", c.construct, i+1, err)
+			}
+			if err == nil {
+				for j := range p.Chunks {
+					s.Ran(&p.Chunks[j])
+				}
 			}
 		}
 		if err == nil || !strings.Contains(err.Error(), c.msg) {

@@ -61,6 +61,12 @@ func init() {
 	MapTypes[reflect.ValueOf(xml.Unmarshal)] = []reflect.Type{typeOf[xml.Unmarshaler](), typeOf[encoding.TextUnmarshaler]()}
 	MapTypes[reflect.ValueOf((*_io_Reader)(nil))] = []reflect.Type{typeOf[readerWriterTo]()}
 	MapTypes[reflect.ValueOf((*_io_Writer)(nil))] = []reflect.Type{typeOf[writerReaderFrom]()}
+	// fmt.Fprint's writer is wrapped as the printers' operands are: a
+	// writer with a String or Format method became a _fmt_Stringer (or
+	// _fmt_Formatter) without Write, and the call panicked ("Call using
+	// symbols._fmt_Stringer as type io.Writer").
+	MapTypes[reflect.ValueOf((*_fmt_Stringer)(nil))] = []reflect.Type{typeOf[stringerWriter]()}
+	MapTypes[reflect.ValueOf((*_fmt_Formatter)(nil))] = []reflect.Type{typeOf[formatterWriter]()}
 	Std["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(MapTypes)}
 }
 
@@ -86,6 +92,28 @@ type writerReaderFrom struct {
 
 func (w writerReaderFrom) Write(p []byte) (int, error)         { return w.WWrite(p) }
 func (w writerReaderFrom) ReadFrom(r io.Reader) (int64, error) { return w.WReadFrom(r) }
+
+// stringerWriter wraps an interpreted fmt.Stringer that is also an
+// io.Writer.
+type stringerWriter struct {
+	IValue  any
+	WString func() string
+	WWrite  func(p []byte) (int, error)
+}
+
+func (w stringerWriter) String() string              { return w.WString() }
+func (w stringerWriter) Write(p []byte) (int, error) { return w.WWrite(p) }
+
+// formatterWriter wraps an interpreted fmt.Formatter that is also an
+// io.Writer.
+type formatterWriter struct {
+	IValue  any
+	WFormat func(f fmt.State, verb rune)
+	WWrite  func(p []byte) (int, error)
+}
+
+func (w formatterWriter) Format(f fmt.State, verb rune) { w.WFormat(f, verb) }
+func (w formatterWriter) Write(p []byte) (int, error)   { return w.WWrite(p) }
 
 // yaegi's extractor refers the symbols below, of packages os and log, to
 // functions of the destination package instead of the standard ones, so
