@@ -34,11 +34,17 @@ import (
 //     type and that their cell must run again. A variable the cell itself
 //     declares again is declared afresh in the interpreter.
 //
-// The replay also serves functions and methods of earlier cells that
-// format values of interface type (rule anonfields notes them, with the
-// types with methods they knew): when a cell gives a type they did not
-// know methods, they are declared again with the cell, so that their fmt
-// calls are lowered for it (stalePrinters).
+// The replay also serves functions of earlier cells that format values
+// with fmt or log (rule anonfields notes them, with the types with
+// methods they knew and the types their operands may hold): when a cell
+// gives methods to a type they may print and did not know with methods,
+// they are declared again with the cell, so that their fmt calls are
+// lowered for it (stalePrinters), and so are the functions of earlier
+// cells that call them, directly or through others (the interpreter
+// binds a callee when it defines the caller). A type with a method that
+// prints so is declared again under a new name, with its methods, as for
+// a redefinition: the interpreter keeps a method's first definition
+// (staleCallers).
 //
 // A type is redefined when a cell declares it with another source than
 // before, when a cell declares one of its methods with another source
@@ -76,8 +82,12 @@ type cellRedef struct {
 	fresh   []string          // variables the interpreter must declare afresh
 	dropped map[string]string // session names dropped → why
 	replay  []replayEntry
-	start   int // offset of the replay in the checked source
-	notes   []string
+	// stale maps the types declared again because a method of them
+	// formats values of types given methods since to that method
+	// (staleCallers).
+	stale map[string]string
+	start int // offset of the replay in the checked source
+	notes []string
 }
 
 // replayEntry is one declaration of an earlier cell declared again.
@@ -239,7 +249,10 @@ func (s *Session) redefinitions(c *Checked) (*cellRedef, error) {
 			changed[strings.SplitN(k, ".", 2)[0]] = true
 		}
 	}
-	stale := s.stalePrinters(mine, writesAnon(c.File))
+	stale, staleTypes := s.staleCallers(c, mine, s.stalePrinters(mine, writesAnon(c.File)))
+	for t := range staleTypes {
+		changed[t] = true
+	}
 	if len(changed) == 0 && len(stale) == 0 {
 		return nil, nil
 	}
@@ -316,9 +329,13 @@ func (s *Session) redefinitions(c *Checked) (*cellRedef, error) {
 		replayed[k] = true
 	}
 	sort.Strings(rd.types)
+	rd.stale = staleTypes
 	old := "the old " + strings.Join(rd.types, ", ")
 	for k := range rd.dropped {
 		rd.dropped[k] = fmt.Sprintf("undefined: %s (%s was declared with %s, which cell #%d redefined: run its cell again)", k, k, old, s.Cell)
+		if rd.onlyStale() {
+			rd.dropped[k] = fmt.Sprintf("undefined: %s (%s was declared with the previous %s, which cell #%d declared again, as %s: run its cell again)", k, k, strings.Join(rd.types, ", "), s.Cell, rd.staleWhy())
+		}
 	}
 	// the replay, in the order of the session, a const group once
 	seen := map[string]bool{}
@@ -371,6 +388,9 @@ func (s *Session) checkRedefined(src string, line0, col0 int, rd *cellRedef) (*C
 			}
 			for _, k := range e.keys {
 				rd.dropped[k] = fmt.Sprintf("undefined: %s (declared in cell #%d, dropped when cell #%d redefined %s: %s; declare it again)", k, e.cell, s.Cell, strings.Join(rd.types, ", "), msg)
+				if rd.onlyStale() {
+					rd.dropped[k] = fmt.Sprintf("undefined: %s (declared in cell #%d, dropped when cell #%d declared it again for the types given methods: %s; declare it again)", k, e.cell, s.Cell, msg)
+				}
 			}
 		}
 		if len(keep) == len(rd.replay) {
@@ -392,7 +412,7 @@ func (s *Session) stalePrinters(mine map[string]ast.Node, anon bool) []string {
 		return nil
 	}
 	var out []string
-	for p, known := range s.printers {
+	for p := range s.printers {
 		d := s.redef.decls[p]
 		if d == nil || d.kind != 'f' && d.kind != 'm' {
 			continue
@@ -400,19 +420,128 @@ func (s *Session) stalePrinters(mine map[string]ast.Node, anon bool) []string {
 		if _, own := mine[p]; own {
 			continue
 		}
-		if anon && !known[anonMark] {
+		if s.printerStale(p, mine, anon) {
 			out = append(out, p)
-			continue
-		}
-		for k := range mine {
-			if t, _, isMethod := strings.Cut(k, "."); isMethod && !known[t] {
-				out = append(out, p)
-				break
-			}
 		}
 	}
 	sort.Strings(out)
 	return out
+}
+
+// printerStale reports whether the printer p (a key of s.printers) was
+// lowered without the methods of a type that the declarations methods
+// (keys "T.M") give methods and its operands may hold, or, when anon,
+// without the struct types without a name an interface operand may hold.
+func (s *Session) printerStale(p string, methods map[string]ast.Node, anon bool) bool {
+	known, reach := s.printers[p], s.printReach[p]
+	holds := func(t string) bool { return reach == nil || reach[anyType] || reach[t] }
+	if anon && !known[anonMark] && holds(anonMark) {
+		return true
+	}
+	for k := range methods {
+		if t, _, isMethod := strings.Cut(k, "."); isMethod && !known[t] && holds(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// staleCallers extends stale, the printers of earlier cells to declare
+// again, with the functions and methods of earlier cells that use them,
+// directly or through other such functions (the interpreter bound the
+// printer a function calls when it defined the function), and with the
+// methods the cell itself declares again, without change, that would
+// print stale (the interpreter keeps a method's first definition). It
+// returns the functions to declare again and the types whose methods use
+// stale printers: the interpreter cannot replace a method, so such a type
+// is declared again under a new name, with its methods, as for a
+// redefinition.
+func (s *Session) staleCallers(c *Checked, mine map[string]ast.Node, stale []string) (funcs []string, types map[string]string) {
+	st := &s.redef
+	types = map[string]string{}
+	reached := map[string]bool{}
+	for _, k := range stale {
+		reached[k] = true
+	}
+	if len(s.printers) > 0 {
+		// the methods a cell declares again as they were, which the
+		// interpreter keeps as first defined
+		all := map[string]ast.Node{}
+		for k, d := range st.decls {
+			if d.kind == 'm' {
+				all[k] = nil
+			}
+		}
+		for k, n := range mine {
+			all[k] = n
+		}
+		anon := s.anon != 0 || c.anon != 0 || writesAnon(c.File)
+		for k, n := range mine {
+			if d := st.decls[k]; d != nil && d.kind == 'm' && s.printers[k] != nil && TokenText(c.declText(n)) == d.norm && s.printerStale(k, all, anon) {
+				reached[k] = true
+			}
+		}
+	}
+	if len(reached) == 0 {
+		return nil, types
+	}
+	for grew := true; grew; {
+		grew = false
+		for _, k := range st.order {
+			d := st.decls[k]
+			if reached[k] || d.kind != 'f' && d.kind != 'm' {
+				continue
+			}
+			if _, own := mine[k]; own {
+				continue
+			}
+			for r := range d.refs {
+				if reached[r] {
+					reached[k], grew = true, true
+					break
+				}
+			}
+		}
+	}
+	for _, k := range st.order {
+		if !reached[k] {
+			continue
+		}
+		switch st.decls[k].kind {
+		case 'f':
+			if _, own := mine[k]; !own {
+				funcs = append(funcs, k)
+			}
+		case 'm':
+			t, _, _ := strings.Cut(k, ".")
+			if td := st.decls[t]; td != nil && !td.generic && types[t] == "" {
+				types[t] = k
+			}
+		}
+	}
+	return funcs, types
+}
+
+// onlyStale reports whether every type the cell declares again is
+// declared again because a method of it formats values of types given
+// methods since (staleCallers), none because the cell redefined it.
+func (rd *cellRedef) onlyStale() bool {
+	for _, t := range rd.types {
+		if rd.stale[t] == "" {
+			return false
+		}
+	}
+	return len(rd.types) > 0
+}
+
+// staleWhy says why the types of a cell that only declares types again
+// for their stale methods are declared again.
+func (rd *cellRedef) staleWhy() string {
+	var ms []string
+	for _, t := range rd.types {
+		ms = append(ms, rd.stale[t])
+	}
+	return strings.Join(ms, ", ") + " prints values of types given methods since (the interpreter keeps a method's first definition)"
 }
 
 // note is the message the cell prints about its redefinition.
@@ -429,6 +558,13 @@ func (rd *cellRedef) note() string {
 	}
 	sort.Strings(dropped)
 	msg := "note: " + strings.Join(rd.types, ", ") + " redefined"
+	if rd.onlyStale() {
+		msg = "note: " + strings.Join(rd.types, ", ") + " declared again, as " + rd.staleWhy()
+		if len(dropped) > 0 {
+			msg += "; dropped (declared with the previous definition, run their cells again): " + strings.Join(dropped, ", ")
+		}
+		return msg
+	}
 	if len(redecl) > 0 {
 		msg += "; declared again for the new definition: " + strings.Join(redecl, ", ")
 	}

@@ -124,12 +124,13 @@ type Session struct {
 	genVersion int
 	anon       anonKinds    // what the cells' struct types without a name held (anonfields.go)
 	anonTypes  []types.Type // the cells' struct types without a name that anonKinds counts (anonfields.go)
-	// printers maps the declarations whose functions format values of
-	// interface type to the types with methods known when they were
-	// written (anonfields.go).
-	printers map[string]map[string]bool
-	redef    redefState // sources of declarations, redefined types (redefine.go)
-	vm       vmState    // what the interpreter has (chunks.go)
+	// printers maps the declarations whose functions format values
+	// with fmt or log to the types with methods known when they were
+	// written, printReach to the types of the cells (and anyType) the
+	// values they format may hold (anonfields.go, notePrinter).
+	printers, printReach map[string]map[string]bool
+	redef                redefState // sources of declarations, redefined types (redefine.go)
+	vm                   vmState    // what the interpreter has (chunks.go)
 }
 
 // NewSession returns an empty session.
@@ -224,9 +225,10 @@ type Checked struct {
 	// anonTypes are the cell's struct types without a name that anon
 	// counts (rule anonfields).
 	anonTypes []types.Type
-	// printers are the cell's top-level declarations whose functions
-	// format values of interface type (rule anonfields).
-	printers map[string]bool
+	// printers maps the cell's top-level declarations whose functions
+	// format values with fmt or log to the types of the cells (and
+	// anyType) those values may hold (rule anonfields, notePrinter).
+	printers map[string]map[string]bool
 	// printersKnow are the types with methods those functions know.
 	printersKnow map[string]bool
 }
