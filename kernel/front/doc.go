@@ -117,6 +117,10 @@
 //	             cell's new methods change, and their callers, are
 //	             declared again with the cell (stalePrinters, the replay
 //	             of redefine.go; testdata/staleprinters.txtar)
+//	stalevalues  variables of earlier cells holding function values that
+//	             call such functions as they were are refused at every
+//	             use, and so are functions using them, until their cell
+//	             runs again
 //	fmtspread    a slice of interface values spread into fmt is passed one
 //	             element at a time
 //	fmtcell      %T, %#v, numeric verbs and String/Error of cell types in

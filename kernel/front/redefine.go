@@ -71,6 +71,10 @@ type declSrc struct {
 	// refs holds the package-level names of the session the declaration
 	// uses (for a variable: the cell types its type involves).
 	refs map[string]bool
+	// fnRefs holds, for a variable, the functions, methods and variables
+	// of the session its value may hold as function values (fnRefs,
+	// stalevalues.go).
+	fnRefs map[string]bool
 	// cell, line and col: where the declaration starts in its cell
 	cell, line, col int
 }
@@ -86,8 +90,12 @@ type cellRedef struct {
 	// formats values of types given methods since to that method
 	// (staleCallers).
 	stale map[string]string
-	start int // offset of the replay in the checked source
-	notes []string
+	// staleVals maps the variables of earlier cells whose function
+	// values call what the cell declares again to what they hold
+	// (stalevalues.go).
+	staleVals map[string]string
+	start     int // offset of the replay in the checked source
+	notes     []string
 }
 
 // replayEntry is one declaration of an earlier cell declared again.
@@ -253,7 +261,8 @@ func (s *Session) redefinitions(c *Checked) (*cellRedef, error) {
 	for t := range staleTypes {
 		changed[t] = true
 	}
-	if len(changed) == 0 && len(stale) == 0 {
+	anon := writesAnon(c.File)
+	if len(changed) == 0 && len(stale) == 0 && !s.staleVarPrinters(c, mine, anon) {
 		return nil, nil
 	}
 	// affected: session names whose meaning changes.
@@ -352,6 +361,14 @@ func (s *Session) redefinitions(c *Checked) (*cellRedef, error) {
 		rd.replay = append(rd.replay, replayEntry{keys: []string{k}, text: d.text, cell: d.cell, line: d.line, col: d.col})
 	}
 	sort.Strings(rd.fresh)
+	var again []string
+	for _, e := range rd.replay {
+		again = append(again, e.keys...)
+	}
+	rd.staleVals = s.staleValues(c, mine, again, rd.types, anon)
+	for k := range rd.dropped {
+		delete(rd.staleVals, k)
+	}
 	return rd, nil
 }
 
@@ -463,7 +480,13 @@ func (s *Session) staleCallers(c *Checked, mine map[string]ast.Node, stale []str
 	for _, k := range stale {
 		reached[k] = true
 	}
-	if len(s.printers) > 0 {
+	again := false // the cell declares a printing method again
+	for k := range mine {
+		if d := st.decls[k]; d != nil && d.kind == 'm' && s.printers[k] != nil {
+			again = true
+		}
+	}
+	if again {
 		// the methods a cell declares again as they were, which the
 		// interpreter keeps as first defined
 		all := map[string]ast.Node{}
@@ -743,18 +766,44 @@ func (s *Session) record(c *Checked, defined func(string) bool) {
 		}
 		st.decls[k] = d
 	}
+	if rd != nil {
+		for n, why := range rd.staleVals {
+			if s.staleVals == nil {
+				s.staleVals = map[string]string{}
+			}
+			s.staleVals[n] = why
+		}
+	}
+	fnRefs := c.fnRefs()
 	for n := range c.declared {
 		o, ok := c.Pkg.Scope().Lookup(n).(*types.Var)
 		if !ok || (defined != nil && !defined(n)) {
 			continue
 		}
 		delete(st.dropped, n)
-		d := &declSrc{kind: 'v', refs: map[string]bool{}, cell: c.cell}
+		delete(s.staleVals, n)
+		d := &declSrc{kind: 'v', refs: map[string]bool{}, cell: c.cell, fnRefs: fnRefs[n]}
 		typeNames(o.Type(), d.refs, map[types.Type]bool{})
 		if _, ok := st.decls[n]; !ok {
 			st.order = append(st.order, n)
 		}
 		st.decls[n] = d
+	}
+	// what the cell assigns to variables of earlier cells joins what
+	// they may hold; assigned whole at the cell's top level, they hold
+	// what the cell made
+	for n, refs := range fnRefs {
+		if d := st.decls[n]; d != nil && d.kind == 'v' && !c.declared[n] {
+			if d.fnRefs == nil {
+				d.fnRefs = map[string]bool{}
+			}
+			for r := range refs {
+				d.fnRefs[r] = true
+			}
+		}
+	}
+	for n := range c.assignedWhole() {
+		delete(s.staleVals, n)
 	}
 }
 

@@ -129,8 +129,12 @@ type Session struct {
 	// written, printReach to the types of the cells (and anyType) the
 	// values they format may hold (anonfields.go, notePrinter).
 	printers, printReach map[string]map[string]bool
-	redef                redefState // sources of declarations, redefined types (redefine.go)
-	vm                   vmState    // what the interpreter has (chunks.go)
+	// staleVals maps the variables whose function values call printers
+	// as they were before a cell declared them again to what they hold
+	// (stalevalues.go).
+	staleVals map[string]string
+	redef     redefState // sources of declarations, redefined types (redefine.go)
+	vm        vmState    // what the interpreter has (chunks.go)
 }
 
 // NewSession returns an empty session.
