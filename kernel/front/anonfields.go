@@ -120,8 +120,8 @@ func (c *Checked) stalePrinter(call *ast.CallExpr) {
 		name = fn.Name()
 	}
 	known, ok := c.sess.printers[name]
-	if !ok || c.declared[name] {
-		return
+	if !ok || c.declared[name] || c.sess.generics[name] != nil {
+		return // a generic's instances are made anew (staleCallers)
 	}
 	var stale []string
 	for t := range c.typesWithMethods() {

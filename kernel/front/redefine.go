@@ -405,8 +405,8 @@ func (s *Session) checkRedefined(src string, line0, col0 int, rd *cellRedef) (*C
 			}
 			for _, k := range e.keys {
 				rd.dropped[k] = fmt.Sprintf("undefined: %s (declared in cell #%d, dropped when cell #%d redefined %s: %s; declare it again)", k, e.cell, s.Cell, strings.Join(rd.types, ", "), msg)
-				if rd.onlyStale() {
-					rd.dropped[k] = fmt.Sprintf("undefined: %s (declared in cell #%d, dropped when cell #%d declared it again for the types given methods: %s; declare it again)", k, e.cell, s.Cell, msg)
+				if len(rd.types) == 0 || rd.onlyStale() {
+					rd.dropped[k] = fmt.Sprintf("undefined: %s (declared in cell #%d, dropped when cell #%d declared it again for the methods the cell gives: %s; declare it again)", k, e.cell, s.Cell, msg)
 				}
 			}
 		}
@@ -431,7 +431,7 @@ func (s *Session) stalePrinters(mine map[string]ast.Node, anon bool) []string {
 	var out []string
 	for p := range s.printers {
 		d := s.redef.decls[p]
-		if d == nil || d.kind != 'f' && d.kind != 'm' {
+		if d == nil && s.generics[p] == nil || d != nil && d.kind != 'f' && d.kind != 'm' {
 			continue
 		}
 		if _, own := mine[p]; own {
@@ -526,13 +526,24 @@ func (s *Session) staleCallers(c *Checked, mine map[string]ast.Node, stale []str
 			}
 		}
 	}
+	for k := range reached {
+		if g := s.generics[k]; g != nil {
+			// a generic: its instances were made for the types with
+			// methods of their time; later uses make them anew
+			for key := range s.instances {
+				if strings.HasPrefix(key, k+"#") {
+					delete(s.instances, key)
+				}
+			}
+		}
+	}
 	for _, k := range st.order {
 		if !reached[k] {
 			continue
 		}
 		switch st.decls[k].kind {
 		case 'f':
-			if _, own := mine[k]; !own {
+			if _, own := mine[k]; !own && s.generics[k] == nil {
 				funcs = append(funcs, k)
 			}
 		case 'm':
@@ -569,8 +580,8 @@ func (rd *cellRedef) staleWhy() string {
 
 // note is the message the cell prints about its redefinition.
 func (rd *cellRedef) note() string {
-	if len(rd.types) == 0 {
-		return "" // only declarations written before the cell's types were declared again
+	if len(rd.types) == 0 && len(rd.dropped) == 0 {
+		return "" // only declarations written before the cell's methods were declared again
 	}
 	var redecl, dropped []string
 	for _, e := range rd.replay {
@@ -581,6 +592,9 @@ func (rd *cellRedef) note() string {
 	}
 	sort.Strings(dropped)
 	msg := "note: " + strings.Join(rd.types, ", ") + " redefined"
+	if len(rd.types) == 0 {
+		return "note: dropped (declared in earlier cells, they no longer compile when declared again for the methods this cell gives; a use says why): " + strings.Join(dropped, ", ")
+	}
 	if rd.onlyStale() {
 		msg = "note: " + strings.Join(rd.types, ", ") + " declared again, as " + rd.staleWhy()
 		if len(dropped) > 0 {

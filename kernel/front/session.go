@@ -343,6 +343,10 @@ func (s *Session) check(src string, line0, col0 int, rd *cellRedef) (*Checked, e
 		return nil, e
 	}
 	if e := c.monomorphize(); e != nil {
+		if rd != nil && rd.start > 0 && c.ps.Offset(e.Line, e.Col) >= rd.start {
+			// an instance a declared-again function makes (staleCallers)
+			return nil, rd.refusedAt(c.ps.Offset(e.Line, e.Col), e.Msg)
+		}
 		return nil, e
 	}
 	s.pending = c
