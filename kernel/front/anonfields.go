@@ -144,7 +144,8 @@ func (c *Checked) stalePrinter(call *ast.CallExpr) {
 }
 
 // typesWithMethods returns the names of the session's and the cell's
-// types that have methods.
+// types that have methods, and for each the keys "T.M" of the methods fmt
+// calls (fmtCalls) that it has, declared or promoted.
 func (c *Checked) typesWithMethods() map[string]bool {
 	out := map[string]bool{}
 	scope := c.sessionScope()
@@ -152,17 +153,30 @@ func (c *Checked) typesWithMethods() map[string]bool {
 		if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() {
 			if n, ok := tn.Type().(*types.Named); ok && hasMethods(n) {
 				out[name] = true
+				ms := types.NewMethodSet(types.NewPointer(n))
+				for i := 0; i < ms.Len(); i++ {
+					if m := ms.At(i).Obj().Name(); fmtCalls[m] {
+						out[name+"."+m] = true
+					}
+				}
 			}
 		}
 	}
 	for _, fd := range c.methods {
 		out[recvBase(fd)] = true
+		if fmtCalls[fd.Name.Name] {
+			out[recvBase(fd)+"."+fd.Name.Name] = true
+		}
 	}
 	if c.hasAnonTypes() {
 		out[anonMark] = true
 	}
 	return out
 }
+
+// fmtCalls are the methods fmt calls: a type given one of them prints
+// differently even when it had other methods.
+var fmtCalls = map[string]bool{"String": true, "Error": true, "Format": true, "GoString": true}
 
 // anonMark stands, among the types with methods a function knew, for the
 // struct types without a name of the cells (their fields print

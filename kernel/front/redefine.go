@@ -456,7 +456,8 @@ func (s *Session) printerStale(p string, methods map[string]ast.Node, anon bool)
 		return true
 	}
 	for k := range methods {
-		if t, _, isMethod := strings.Cut(k, "."); isMethod && !known[t] && holds(t) {
+		t, m, isMethod := strings.Cut(k, ".")
+		if isMethod && (!known[t] || fmtCalls[m] && !known[k]) && holds(t) {
 			return true
 		}
 	}
