@@ -149,13 +149,13 @@ func (c *Checked) staleValue(key string, memo map[string]string) string {
 		n := queue[0]
 		queue = queue[1:]
 		if why := held(n); why != "" {
-			msg := n + " holds " + why + " (a function value keeps the functions it calls as they were when it was made), which would print values of types given methods since as the interpreter represents them: run the cell that declares " + n + " again, then this one"
+			msg := n + " holds " + why + ": run the cell that declares " + n + " again, then this one"
 			if n != key {
 				via := ""
 				for p := from[n]; p != key; p = from[p] {
 					via = " through " + p + via
 				}
-				msg = key + " uses " + n + via + ", which holds " + why + " (a function value keeps the functions it calls as they were when it was made), which would print values of types given methods since as the interpreter represents them: run the cell that declares " + n + " again, then this one"
+				msg = key + " uses " + n + via + ", which holds " + why + ": run the cell that declares " + n + " again, then this one"
 			}
 			memo[key] = msg
 			return msg
@@ -200,15 +200,30 @@ func (s *Session) staleValues(c *Checked, mine map[string]ast.Node, replay []str
 		if w := why[r]; w != "" {
 			return w
 		}
+		if f, ok := strings.CutPrefix(r, madeBy); ok {
+			if d := st.decls[f]; d != nil {
+				for _, t := range types {
+					if d.refs[t] {
+						return "a value " + f + " made, which may be of the previous " + t + ", whose methods are as they were before cell #" + itoa(s.Cell) + " declared " + t + " again (the interpreter keeps a method's first definition)"
+					}
+				}
+			}
+			return ""
+		}
+		for _, t := range types {
+			if r == t {
+				return "a value of the previous " + t + ", whose methods are as they were before cell #" + itoa(s.Cell) + " declared " + t + " again (the interpreter keeps a method's first definition)"
+			}
+		}
 		for _, k := range replay {
 			if r == k {
-				return "a function value made from " + r + " as it was before cell #" + itoa(s.Cell) + " declared it again"
+				return "a function value made from " + r + " as it was before cell #" + itoa(s.Cell) + " declared it again" + keeps
 			}
 		}
 		if t, _, isMethod := strings.Cut(r, "."); isMethod {
 			for _, u := range types {
 				if t == u {
-					return "a function value made from " + r + " as it was before cell #" + itoa(s.Cell) + " declared " + t + " again"
+					return "a function value made from " + r + " as it was before cell #" + itoa(s.Cell) + " declared " + t + " again" + keeps
 				}
 			}
 		}
@@ -251,6 +266,14 @@ func (s *Session) staleVarPrinters(c *Checked, mine map[string]ast.Node, anon bo
 	}
 	return false
 }
+
+// keeps says why a function value made before a cell declared its
+// callees again is stale.
+const keeps = " (a function value keeps the functions it calls as they were when it was made), which would print values of types given methods since as the interpreter represents them"
+
+// madeBy marks, among a variable's fnRefs, a function whose result of
+// interface type the variable may hold.
+const madeBy = "="
 
 // sortedKeys returns the keys of m in order.
 func sortedKeys(m map[string]bool) []string {
@@ -356,6 +379,14 @@ func (c *Checked) valueRefs(e ast.Node, inLit bool, out map[string]bool) {
 			}
 			if t := c.typeOf(x); t != nil && mayHoldFunc(t, false, map[types.Type]bool{}) {
 				return true // the result may be a function the callee made
+			} else if t != nil && mayHoldFunc(t, true, map[types.Type]bool{}) {
+				// an interface: the result may be a value of a type the
+				// callee uses, declared again since
+				if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
+					if o, ok := c.Info.Uses[id].(*types.Func); ok && scope.Lookup(id.Name) == o {
+						out[madeBy+id.Name] = true
+					}
+				}
 			}
 			switch f := ast.Unparen(x.Fun).(type) {
 			case *ast.Ident:
@@ -371,7 +402,8 @@ func (c *Checked) valueRefs(e ast.Node, inLit bool, out map[string]bool) {
 		case *ast.Ident:
 			if o := c.Info.Uses[x]; o != nil && scope.Lookup(x.Name) == o {
 				switch o.(type) {
-				case *types.Var, *types.Func:
+				case *types.Var, *types.Func, *types.TypeName:
+					// a type: a value of it (T{}, T(x)) an interface may hold
 					out[x.Name] = true
 				}
 			}
