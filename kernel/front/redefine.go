@@ -257,11 +257,17 @@ func (s *Session) redefinitions(c *Checked) (*cellRedef, error) {
 			changed[strings.SplitN(k, ".", 2)[0]] = true
 		}
 	}
-	stale, staleTypes := s.staleCallers(c, mine, s.stalePrinters(mine, writesAnon(c.File)))
+	anon := writesAnon(c.File)
+	seeds := s.stalePrinters(mine, anon)
+	if len(changed) > 0 {
+		// printers of values of a redefined type: their fmt calls
+		// assert to the previous type
+		seeds = append(seeds, s.printersOf(mine, changed)...)
+	}
+	stale, staleTypes := s.staleCallers(c, mine, seeds)
 	for t := range staleTypes {
 		changed[t] = true
 	}
-	anon := writesAnon(c.File)
 	if len(changed) == 0 && len(stale) == 0 && !s.staleVarPrinters(c, mine, anon) {
 		return nil, nil
 	}
@@ -438,6 +444,30 @@ func (s *Session) stalePrinters(mine map[string]ast.Node, anon bool) []string {
 			continue
 		}
 		if s.printerStale(p, mine, anon) {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// printersOf returns the printers of earlier cells (functions, methods,
+// generics) that the cell does not declare whose operands may hold a value
+// of one of the types.
+func (s *Session) printersOf(mine map[string]ast.Node, types map[string]bool) []string {
+	var out []string
+	for p, reach := range s.printReach {
+		if _, own := mine[p]; own {
+			continue
+		}
+		if d := s.redef.decls[p]; d == nil && s.generics[p] == nil || d != nil && d.kind != 'f' && d.kind != 'm' {
+			continue
+		}
+		hit := reach[anyType]
+		for t := range types {
+			hit = hit || reach[t]
+		}
+		if hit {
 			out = append(out, p)
 		}
 	}
