@@ -264,11 +264,11 @@ func (s *Session) redefinitions(c *Checked) (*cellRedef, error) {
 		// assert to the previous type
 		seeds = append(seeds, s.printersOf(mine, changed)...)
 	}
-	stale, staleTypes := s.staleCallers(c, mine, seeds)
+	stale, staleTypes, staleGens := s.staleCallers(c, mine, seeds)
 	for t := range staleTypes {
 		changed[t] = true
 	}
-	if len(changed) == 0 && len(stale) == 0 && !s.staleVarPrinters(c, mine, anon) {
+	if len(changed) == 0 && len(stale) == 0 && len(staleGens) == 0 && !s.staleVarPrinters(c, mine, anon) {
 		return nil, nil
 	}
 	// affected: session names whose meaning changes.
@@ -371,7 +371,7 @@ func (s *Session) redefinitions(c *Checked) (*cellRedef, error) {
 	for _, e := range rd.replay {
 		again = append(again, e.keys...)
 	}
-	rd.staleVals = s.staleValues(c, mine, again, rd.types, anon)
+	rd.staleVals = s.staleValues(c, mine, again, rd.types, staleGens, anon)
 	for k := range rd.dropped {
 		delete(rd.staleVals, k)
 	}
@@ -437,7 +437,7 @@ func (s *Session) stalePrinters(mine map[string]ast.Node, anon bool) []string {
 	var out []string
 	for p := range s.printers {
 		d := s.redef.decls[p]
-		if d == nil && s.generics[p] == nil || d != nil && d.kind != 'f' && d.kind != 'm' {
+		if d == nil && s.generic(p) == nil || d != nil && d.kind != 'f' && d.kind != 'm' {
 			continue
 		}
 		if _, own := mine[p]; own {
@@ -451,6 +451,20 @@ func (s *Session) stalePrinters(mine map[string]ast.Node, anon bool) []string {
 	return out
 }
 
+// generic returns the generic function k, or the generic type of the
+// method k ("T.M"), nil if k is neither.
+func (s *Session) generic(k string) *generic {
+	if g := s.generics[k]; g != nil {
+		return g
+	}
+	if t, _, isMethod := strings.Cut(k, "."); isMethod {
+		if g := s.generics[t]; g != nil && g.isType {
+			return g
+		}
+	}
+	return nil
+}
+
 // printersOf returns the printers of earlier cells (functions, methods,
 // generics) that the cell does not declare whose operands may hold a value
 // of one of the types.
@@ -460,7 +474,7 @@ func (s *Session) printersOf(mine map[string]ast.Node, types map[string]bool) []
 		if _, own := mine[p]; own {
 			continue
 		}
-		if d := s.redef.decls[p]; d == nil && s.generics[p] == nil || d != nil && d.kind != 'f' && d.kind != 'm' {
+		if d := s.redef.decls[p]; d == nil && s.generic(p) == nil || d != nil && d.kind != 'f' && d.kind != 'm' {
 			continue
 		}
 		hit := reach[anyType]
@@ -500,11 +514,11 @@ func (s *Session) printerStale(p string, methods map[string]ast.Node, anon bool)
 // printer a function calls when it defined the function), and with the
 // methods the cell itself declares again, without change, that would
 // print stale (the interpreter keeps a method's first definition). It
-// returns the functions to declare again and the types whose methods use
-// stale printers: the interpreter cannot replace a method, so such a type
+// returns the functions to declare again, the types whose methods use
+// stale printers (the interpreter cannot replace a method, so such a type
 // is declared again under a new name, with its methods, as for a
-// redefinition.
-func (s *Session) staleCallers(c *Checked, mine map[string]ast.Node, stale []string) (funcs []string, types map[string]string) {
+// redefinition) and the generic types whose instances it forgot.
+func (s *Session) staleCallers(c *Checked, mine map[string]ast.Node, stale []string) (funcs []string, types map[string]string, gens []string) {
 	st := &s.redef
 	types = map[string]string{}
 	reached := map[string]bool{}
@@ -537,7 +551,7 @@ func (s *Session) staleCallers(c *Checked, mine map[string]ast.Node, stale []str
 		}
 	}
 	if len(reached) == 0 {
-		return nil, types
+		return nil, types, nil
 	}
 	for grew := true; grew; {
 		grew = false
@@ -558,11 +572,15 @@ func (s *Session) staleCallers(c *Checked, mine map[string]ast.Node, stale []str
 		}
 	}
 	for k := range reached {
-		if g := s.generics[k]; g != nil {
-			// a generic: its instances were made for the types with
-			// methods of their time; later uses make them anew
+		if g := s.generic(k); g != nil {
+			// a generic (or a method of a generic type): its instances
+			// were made for the types with methods of their time; later
+			// uses make them anew
+			if g.isType {
+				gens = append(gens, g.name)
+			}
 			for key := range s.instances {
-				if strings.HasPrefix(key, k+"#") {
+				if strings.HasPrefix(key, g.name+"#") {
 					delete(s.instances, key)
 				}
 			}
@@ -584,7 +602,8 @@ func (s *Session) staleCallers(c *Checked, mine map[string]ast.Node, stale []str
 			}
 		}
 	}
-	return funcs, types
+	sort.Strings(gens)
+	return funcs, types, gens
 }
 
 // onlyStale reports whether every type the cell declares again is

@@ -190,10 +190,12 @@ func (c *Checked) staleValue(key string, memo map[string]string) string {
 // staleValues returns the variables of earlier cells that hold function
 // values calling what the cell declares again (keys: the printers and
 // their callers, replay, and the methods of the types it declares again,
-// types), or that are printers themselves held by a variable and stale
-// (a function literal formatting values, lowered without the methods the
-// cell gives), each with what it holds.
-func (s *Session) staleValues(c *Checked, mine map[string]ast.Node, replay []string, types []string, anon bool) map[string]string {
+// types), values of those types behind an interface, values of instances
+// of the generic types gens whose instances are made anew, or that are
+// printers themselves held by a variable and stale (a function literal
+// formatting values, lowered without the methods the cell gives), each
+// with what it holds.
+func (s *Session) staleValues(c *Checked, mine map[string]ast.Node, replay []string, types, gens []string, anon bool) map[string]string {
 	st := &s.redef
 	why := map[string]string{}
 	stale := func(r string) string {
@@ -232,6 +234,20 @@ func (s *Session) staleValues(c *Checked, mine map[string]ast.Node, replay []str
 	for p := range s.printers {
 		if d := st.decls[p]; d != nil && d.kind == 'v' && !c.declared[p] && s.printerStale(p, mine, anon) {
 			why[p] = "a function formatting values, written before the methods cell #" + itoa(s.Cell) + " gives (or its struct types without a name), which would print their values as the interpreter represents them"
+		}
+	}
+	for _, k := range st.order {
+		// a value of an instance of a generic type whose instances are
+		// made anew: its methods are the old instance's
+		d := st.decls[k]
+		if d.kind != 'v' || c.declared[k] {
+			continue
+		}
+		for _, g := range gens {
+			if d.refs[g] {
+				why[k] = "a value of an instance of " + g + " made before cell #" + itoa(s.Cell) + " gave methods to a type it prints, whose methods print as they did (the interpreter keeps a method's first definition)"
+				break
+			}
 		}
 	}
 	for grew := true; grew; {
