@@ -371,7 +371,7 @@ func (s *Session) redefinitions(c *Checked) (*cellRedef, error) {
 	for _, e := range rd.replay {
 		again = append(again, e.keys...)
 	}
-	rd.staleVals = s.staleValues(c, mine, again, rd.types, staleGens, anon)
+	rd.staleVals = s.staleValues(c, mine, again, rd.types, staleGens, rd.dropped, anon)
 	for k := range rd.dropped {
 		delete(rd.staleVals, k)
 	}

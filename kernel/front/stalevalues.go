@@ -190,17 +190,21 @@ func (c *Checked) staleValue(key string, memo map[string]string) string {
 // staleValues returns the variables of earlier cells that hold function
 // values calling what the cell declares again (keys: the printers and
 // their callers, replay, and the methods of the types it declares again,
-// types), values of those types behind an interface, values of instances
+// types), values of those types behind an interface or of the variables
+// it drops, values of instances
 // of the generic types gens whose instances are made anew, or that are
 // printers themselves held by a variable and stale (a function literal
 // formatting values, lowered without the methods the cell gives), each
 // with what it holds.
-func (s *Session) staleValues(c *Checked, mine map[string]ast.Node, replay []string, types, gens []string, anon bool) map[string]string {
+func (s *Session) staleValues(c *Checked, mine map[string]ast.Node, replay []string, types, gens []string, dropped map[string]string, anon bool) map[string]string {
 	st := &s.redef
 	why := map[string]string{}
 	stale := func(r string) string {
 		if w := why[r]; w != "" {
 			return w
+		}
+		if _, ok := dropped[r]; ok {
+			return "a value of " + r + ", which cell #" + itoa(s.Cell) + " dropped (declared with a type it declared again)"
 		}
 		if f, ok := strings.CutPrefix(r, madeBy); ok {
 			if d := st.decls[f]; d != nil {
