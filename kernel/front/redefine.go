@@ -367,11 +367,38 @@ func (s *Session) redefinitions(c *Checked) (*cellRedef, error) {
 		rd.replay = append(rd.replay, replayEntry{keys: []string{k}, text: d.text, cell: d.cell, line: d.line, col: d.col})
 	}
 	sort.Strings(rd.fresh)
-	var again []string
-	for _, e := range rd.replay {
-		again = append(again, e.keys...)
+	// what holds the code of stale printers (not what a redefinition
+	// replaced: a value of a redefined type held in an interface keeps
+	// its type, as documented)
+	var staleTs []string
+	for t := range staleTypes {
+		staleTs = append(staleTs, t)
 	}
-	rd.staleVals = s.staleValues(c, mine, again, rd.types, staleGens, rd.dropped, anon)
+	sort.Strings(staleTs)
+	staleDropped := map[string]string{}
+	for k := range rd.dropped {
+		if d := st.decls[k]; d != nil {
+			for _, t := range staleTs {
+				if d.refs[t] {
+					staleDropped[k] = ""
+				}
+			}
+		}
+	}
+	staleRe := append([]string(nil), stale...)
+	for _, e := range rd.replay {
+		for _, k := range e.keys {
+			if d := st.decls[k]; d != nil && d.kind == 'f' {
+				for _, t := range staleTs {
+					if d.refs[t] {
+						staleRe = append(staleRe, k)
+						break
+					}
+				}
+			}
+		}
+	}
+	rd.staleVals = s.staleValues(c, mine, staleRe, staleTs, staleGens, staleDropped, anon)
 	for k := range rd.dropped {
 		delete(rd.staleVals, k)
 	}

@@ -289,7 +289,7 @@ func (s *Session) staleVarPrinters(c *Checked, mine map[string]ast.Node, anon bo
 
 // keeps says why a function value made before a cell declared its
 // callees again is stale.
-const keeps = " (a function value keeps the functions it calls as they were when it was made), which would print values of types given methods since as the interpreter represents them"
+const keeps = " (a function value keeps the functions it calls as they were when it was made), which would print values of types given methods (or redefined) since as the interpreter represents them"
 
 // madeBy marks, among a variable's fnRefs, a function whose result of
 // interface type the variable may hold.
