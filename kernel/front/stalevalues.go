@@ -149,13 +149,17 @@ func (c *Checked) staleValue(key string, memo map[string]string) string {
 		n := queue[0]
 		queue = queue[1:]
 		if why := held(n); why != "" {
-			msg := n + " holds " + why + ": run the cell that declares " + n + " again, then this one"
+			again := "run the cell that declares " + n + " again"
+			if d := s.redef.decls[n]; d != nil && d.cell > 0 {
+				again += " (cell #" + itoa(d.cell) + ")"
+			}
+			msg := n + " holds " + why + ": " + again + ", then this one"
 			if n != key {
 				via := ""
 				for p := from[n]; p != key; p = from[p] {
 					via = " through " + p + via
 				}
-				msg = key + " uses " + n + via + ", which holds " + why + ": run the cell that declares " + n + " again, then this one"
+				msg = key + " uses " + n + via + ", which holds " + why + ": " + again + ", then this one"
 			}
 			memo[key] = msg
 			return msg
@@ -223,13 +227,13 @@ func (s *Session) staleValues(c *Checked, mine map[string]ast.Node, replay []str
 		}
 		for _, k := range replay {
 			if r == k {
-				return "a function value made from " + r + " as it was before cell #" + itoa(s.Cell) + " declared it again" + keeps
+				return r + " as it was before cell #" + itoa(s.Cell) + " declared it again" + keeps
 			}
 		}
 		if t, _, isMethod := strings.Cut(r, "."); isMethod {
 			for _, u := range types {
 				if t == u {
-					return "a function value made from " + r + " as it was before cell #" + itoa(s.Cell) + " declared " + t + " again" + keeps
+					return r + " as it was before cell #" + itoa(s.Cell) + " declared " + t + " again" + keeps
 				}
 			}
 		}
@@ -289,7 +293,7 @@ func (s *Session) staleVarPrinters(c *Checked, mine map[string]ast.Node, anon bo
 
 // keeps says why a function value made before a cell declared its
 // callees again is stale.
-const keeps = " (a function value keeps the functions it calls as they were when it was made), which would print values of types given methods (or redefined) since as the interpreter represents them"
+const keeps = " (a function value keeps the code it was made with), so it would print values of types given methods (or redefined) since as the interpreter represents them"
 
 // madeBy marks, among a variable's fnRefs, a function whose result of
 // interface type the variable may hold.
