@@ -120,8 +120,8 @@ func (c *Checked) stalePrinter(call *ast.CallExpr) {
 		name = fn.Name()
 	}
 	known, ok := c.sess.printers[name]
-	if !ok || c.declared[name] {
-		return
+	if !ok || c.declared[name] || c.sess.generics[name] != nil {
+		return // a generic's instances are made anew (staleCallers)
 	}
 	var stale []string
 	for t := range c.typesWithMethods() {
@@ -144,7 +144,8 @@ func (c *Checked) stalePrinter(call *ast.CallExpr) {
 }
 
 // typesWithMethods returns the names of the session's and the cell's
-// types that have methods.
+// types that have methods, and for each the keys "T.M" of the methods fmt
+// calls (fmtCalls) that it has, declared or promoted.
 func (c *Checked) typesWithMethods() map[string]bool {
 	out := map[string]bool{}
 	scope := c.sessionScope()
@@ -152,17 +153,30 @@ func (c *Checked) typesWithMethods() map[string]bool {
 		if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() {
 			if n, ok := tn.Type().(*types.Named); ok && hasMethods(n) {
 				out[name] = true
+				ms := types.NewMethodSet(types.NewPointer(n))
+				for i := 0; i < ms.Len(); i++ {
+					if m := ms.At(i).Obj().Name(); fmtCalls[m] {
+						out[name+"."+m] = true
+					}
+				}
 			}
 		}
 	}
 	for _, fd := range c.methods {
 		out[recvBase(fd)] = true
+		if fmtCalls[fd.Name.Name] {
+			out[recvBase(fd)+"."+fd.Name.Name] = true
+		}
 	}
 	if c.hasAnonTypes() {
 		out[anonMark] = true
 	}
 	return out
 }
+
+// fmtCalls are the methods fmt calls: a type given one of them prints
+// differently even when it had other methods.
+var fmtCalls = map[string]bool{"String": true, "Error": true, "Format": true, "GoString": true}
 
 // anonMark stands, among the types with methods a function knew, for the
 // struct types without a name of the cells (their fields print
@@ -268,8 +282,7 @@ func inFunc(stack []ast.Node) bool {
 // anonCall refuses call, a call of fmt's or log's formatting functions,
 // when an operand of interface type (or holding one) may hold a struct
 // type without a name that it would format differently (see above).
-// A call in a function notes the function in c.printers (see
-// stalePrinters).
+// A call in a function notes the function in c.printers (notePrinter).
 func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, stack []ast.Node) {
 	inFunc := inFunc(stack)
 	fn, _ := c.selectedFunc(call)
@@ -311,6 +324,15 @@ func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, stack []ast.Node)
 			verbs[i] = "v"
 		}
 	}
+	if inFunc {
+		if owner, ok := printOwner(stack); ok {
+			for i, a := range args {
+				if verbs == nil || verbs[i] != "" {
+					c.notePrinter(owner, c.typeOf(a), call.Ellipsis.IsValid())
+				}
+			}
+		}
+	}
 	for i, a := range args {
 		t := c.typeOf(a)
 		if t == nil || !types.IsInterface(t) && !looseIface(t) && !call.Ellipsis.IsValid() {
@@ -319,14 +341,6 @@ func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, stack []ast.Node)
 		names := verbs == nil || verbs[i] == "T" || strings.HasSuffix(verbs[i], "v") && strings.ContainsAny(verbs[i], "+#")
 		if verbs != nil && verbs[i] == "" {
 			continue // a * width
-		}
-		if inFunc {
-			if owner, ok := printOwner(stack); ok {
-				if c.printers == nil {
-					c.printers = map[string]bool{}
-				}
-				c.printers[owner] = true
-			}
 		}
 		// Described elsewhere, with the session's struct types listed
 		// (anonCands): an operand under a known verb other than %#v
@@ -405,4 +419,78 @@ func (c *Checked) anonCands(iface *types.Interface) ([]types.Type, string) {
 		}
 	}
 	return out, ""
+}
+
+// anyType stands, among the types a printer's operands reach, for any
+// type: an operand holds an interface.
+const anyType = "*"
+
+// notePrinter notes owner, a declaration of the cell's top level whose
+// function formats an operand of type t with fmt or log (spread: the
+// operand is a slice spread into the call), among the cell's printers
+// with the types of the cells the operand may hold (fmtReach): the fmt
+// call is lowered for the types with methods of this cell, and when a
+// later cell gives one of those types methods, or writes a struct type
+// without a name an interface may hold, the function is declared again
+// (stalePrinters).
+func (c *Checked) notePrinter(owner string, t types.Type, spread bool) {
+	if t == nil {
+		return
+	}
+	reach := map[string]bool{}
+	fmtReach(t, reach, map[types.Type]bool{})
+	if spread {
+		reach[anyType] = true
+	}
+	if len(reach) == 0 {
+		return
+	}
+	if c.printers == nil {
+		c.printers = map[string]map[string]bool{}
+	}
+	if c.printers[owner] == nil {
+		c.printers[owner] = map[string]bool{}
+	}
+	for k := range reach {
+		c.printers[owner][k] = true
+	}
+}
+
+// fmtReach adds to out the names of the types of the cells a value of
+// type t may hold where fmt looks (fields, elements, keys, pointers,
+// underlying types), anyType when it may hold an interface (or a type
+// parameter).
+func fmtReach(t types.Type, out map[string]bool, seen map[types.Type]bool) {
+	if t == nil || seen[t] {
+		return
+	}
+	seen[t] = true
+	switch u := types.Unalias(t).(type) {
+	case *types.Named:
+		if o := u.Obj(); o.Pkg() != nil && o.Pkg().Path() == mainPath {
+			out[o.Name()] = true
+		}
+		args := u.TypeArgs()
+		for i := 0; i < args.Len(); i++ {
+			fmtReach(args.At(i), out, seen)
+		}
+		fmtReach(u.Underlying(), out, seen)
+	case *types.Interface, *types.TypeParam:
+		out[anyType] = true
+	case *types.Pointer:
+		fmtReach(u.Elem(), out, seen)
+	case *types.Slice:
+		fmtReach(u.Elem(), out, seen)
+	case *types.Array:
+		fmtReach(u.Elem(), out, seen)
+	case *types.Chan:
+		fmtReach(u.Elem(), out, seen)
+	case *types.Map:
+		fmtReach(u.Key(), out, seen)
+		fmtReach(u.Elem(), out, seen)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			fmtReach(u.Field(i).Type(), out, seen)
+		}
+	}
 }

@@ -109,3 +109,36 @@ func BenchmarkCheckLargeSessionIface(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCheckStalePrinters checks a cell giving a type String after
+// 40 cells that each declared a type, a function printing interface
+// values, a function calling it and a variable holding it: the cost of
+// declaring the printers and their callers again (stalePrinters,
+// staleCallers) and of finding the variables that hold them
+// (staleValues). The cell is checked without being committed, so that
+// every iteration finds the printers stale. The types hold no interface
+// field: the fmt tree of an interface value lists every type of the
+// cells, and one with an interface field nests the list again, so its
+// size grows as (types)^(depth) (six such types: 29 MB of program).
+func BenchmarkCheckStalePrinters(b *testing.B) {
+	s := newTestSession()
+	s.FmtHook = "H"
+	for i := range 40 {
+		cell := fmt.Sprintf("type P%d struct{ X%d float64 }\n"+
+			"func show%d(v any) { fmt.Println(v) }\n"+
+			"func report%d(v any) { show%d(v) }\n"+
+			"h%d := show%d", i, i, i, i, i, i, i)
+		if _, err := s.Check(cell, 1, 1, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := s.Check("1", 1, 1, nil); err != nil { // commits the last
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.check("func (P0) String() string { return \"p\" }", 1, 1, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -25,13 +25,22 @@ func (s *Session) commit(c *Checked, defined func(string) bool) {
 	for _, t := range c.anonTypes {
 		s.addAnonType(t)
 	}
+	for p := range s.printers {
+		if c.printers[p] == nil && c.declared[p] {
+			// declared again, and formats nothing now
+			delete(s.printers, p)
+			delete(s.printReach, p)
+		}
+	}
 	if len(c.printers) > 0 {
 		known := c.printersKnow
 		if s.printers == nil {
 			s.printers = map[string]map[string]bool{}
+			s.printReach = map[string]map[string]bool{}
 		}
-		for p := range c.printers {
+		for p, reach := range c.printers {
 			s.printers[p] = known
+			s.printReach[p] = reach
 		}
 	}
 	if defined == nil {

@@ -123,9 +123,14 @@
 //	             values (the loop defines fresh ones and assigns them)
 //	anonfields   struct types without a name the cells write are kept and
 //	             described where an interface may hold them (fmt trees,
-//	             %T); functions of earlier cells that format interface
-//	             values are declared again with the cell giving a type
-//	             methods (stalePrinters, the replay of redefine.go)
+//	             %T); functions of earlier cells that format values a
+//	             cell's new methods change, and their callers, are
+//	             declared again with the cell (stalePrinters, the replay
+//	             of redefine.go; testdata/staleprinters.txtar)
+//	stalevalues  variables of earlier cells holding function values that
+//	             call such functions as they were are refused at every
+//	             use, and so are functions using them, until their cell
+//	             runs again
 //	fmtspread    a slice of interface values spread into fmt is passed one
 //	             element at a time
 //	fmtwrapped   fmt of a compiled interface without fmt's methods (a

@@ -34,11 +34,17 @@ import (
 //     type and that their cell must run again. A variable the cell itself
 //     declares again is declared afresh in the interpreter.
 //
-// The replay also serves functions and methods of earlier cells that
-// format values of interface type (rule anonfields notes them, with the
-// types with methods they knew): when a cell gives a type they did not
-// know methods, they are declared again with the cell, so that their fmt
-// calls are lowered for it (stalePrinters).
+// The replay also serves functions of earlier cells that format values
+// with fmt or log (rule anonfields notes them, with the types with
+// methods they knew and the types their operands may hold): when a cell
+// gives methods to a type they may print and did not know with methods,
+// they are declared again with the cell, so that their fmt calls are
+// lowered for it (stalePrinters), and so are the functions of earlier
+// cells that call them, directly or through others (the interpreter
+// binds a callee when it defines the caller). A type with a method that
+// prints so is declared again under a new name, with its methods, as for
+// a redefinition: the interpreter keeps a method's first definition
+// (staleCallers).
 //
 // A type is redefined when a cell declares it with another source than
 // before, when a cell declares one of its methods with another source
@@ -65,6 +71,10 @@ type declSrc struct {
 	// refs holds the package-level names of the session the declaration
 	// uses (for a variable: the cell types its type involves).
 	refs map[string]bool
+	// fnRefs holds, for a variable, the functions, methods and variables
+	// of the session its value may hold as function values (fnRefs,
+	// stalevalues.go).
+	fnRefs map[string]bool
 	// cell, line and col: where the declaration starts in its cell
 	cell, line, col int
 }
@@ -76,8 +86,16 @@ type cellRedef struct {
 	fresh   []string          // variables the interpreter must declare afresh
 	dropped map[string]string // session names dropped → why
 	replay  []replayEntry
-	start   int // offset of the replay in the checked source
-	notes   []string
+	// stale maps the types declared again because a method of them
+	// formats values of types given methods since to that method
+	// (staleCallers).
+	stale map[string]string
+	// staleVals maps the variables of earlier cells whose function
+	// values call what the cell declares again to what they hold
+	// (stalevalues.go).
+	staleVals map[string]string
+	start     int // offset of the replay in the checked source
+	notes     []string
 }
 
 // replayEntry is one declaration of an earlier cell declared again.
@@ -239,8 +257,18 @@ func (s *Session) redefinitions(c *Checked) (*cellRedef, error) {
 			changed[strings.SplitN(k, ".", 2)[0]] = true
 		}
 	}
-	stale := s.stalePrinters(mine, writesAnon(c.File))
-	if len(changed) == 0 && len(stale) == 0 {
+	anon := writesAnon(c.File)
+	seeds := s.stalePrinters(mine, anon)
+	if len(changed) > 0 {
+		// printers of values of a redefined type: their fmt calls
+		// assert to the previous type
+		seeds = append(seeds, s.printersOf(mine, changed)...)
+	}
+	stale, staleTypes, staleGens := s.staleCallers(c, mine, seeds)
+	for t := range staleTypes {
+		changed[t] = true
+	}
+	if len(changed) == 0 && len(stale) == 0 && len(staleGens) == 0 && !s.staleVarPrinters(c, mine, anon) {
 		return nil, nil
 	}
 	// affected: session names whose meaning changes.
@@ -316,9 +344,13 @@ func (s *Session) redefinitions(c *Checked) (*cellRedef, error) {
 		replayed[k] = true
 	}
 	sort.Strings(rd.types)
+	rd.stale = staleTypes
 	old := "the old " + strings.Join(rd.types, ", ")
 	for k := range rd.dropped {
 		rd.dropped[k] = fmt.Sprintf("undefined: %s (%s was declared with %s, which cell #%d redefined: run its cell again)", k, k, old, s.Cell)
+		if rd.onlyStale() {
+			rd.dropped[k] = fmt.Sprintf("undefined: %s (%s was declared with the previous %s, which cell #%d declared again, as %s: run its cell again)", k, k, strings.Join(rd.types, ", "), s.Cell, rd.staleWhy())
+		}
 	}
 	// the replay, in the order of the session, a const group once
 	seen := map[string]bool{}
@@ -335,6 +367,41 @@ func (s *Session) redefinitions(c *Checked) (*cellRedef, error) {
 		rd.replay = append(rd.replay, replayEntry{keys: []string{k}, text: d.text, cell: d.cell, line: d.line, col: d.col})
 	}
 	sort.Strings(rd.fresh)
+	// what holds the code of stale printers (not what a redefinition
+	// replaced: a value of a redefined type held in an interface keeps
+	// its type, as documented)
+	var staleTs []string
+	for t := range staleTypes {
+		staleTs = append(staleTs, t)
+	}
+	sort.Strings(staleTs)
+	staleDropped := map[string]string{}
+	for k := range rd.dropped {
+		if d := st.decls[k]; d != nil {
+			for _, t := range staleTs {
+				if d.refs[t] {
+					staleDropped[k] = ""
+				}
+			}
+		}
+	}
+	staleRe := append([]string(nil), stale...)
+	for _, e := range rd.replay {
+		for _, k := range e.keys {
+			if d := st.decls[k]; d != nil && d.kind == 'f' {
+				for _, t := range staleTs {
+					if d.refs[t] {
+						staleRe = append(staleRe, k)
+						break
+					}
+				}
+			}
+		}
+	}
+	rd.staleVals = s.staleValues(c, mine, staleRe, staleTs, staleGens, staleDropped, anon)
+	for k := range rd.dropped {
+		delete(rd.staleVals, k)
+	}
 	return rd, nil
 }
 
@@ -371,6 +438,9 @@ func (s *Session) checkRedefined(src string, line0, col0 int, rd *cellRedef) (*C
 			}
 			for _, k := range e.keys {
 				rd.dropped[k] = fmt.Sprintf("undefined: %s (declared in cell #%d, dropped when cell #%d redefined %s: %s; declare it again)", k, e.cell, s.Cell, strings.Join(rd.types, ", "), msg)
+				if len(rd.types) == 0 || rd.onlyStale() {
+					rd.dropped[k] = fmt.Sprintf("undefined: %s (declared in cell #%d, dropped when cell #%d declared it again for the methods the cell gives: %s; declare it again)", k, e.cell, s.Cell, msg)
+				}
 			}
 		}
 		if len(keep) == len(rd.replay) {
@@ -392,33 +462,203 @@ func (s *Session) stalePrinters(mine map[string]ast.Node, anon bool) []string {
 		return nil
 	}
 	var out []string
-	for p, known := range s.printers {
+	for p := range s.printers {
 		d := s.redef.decls[p]
-		if d == nil || d.kind != 'f' && d.kind != 'm' {
+		if d == nil && s.generic(p) == nil || d != nil && d.kind != 'f' && d.kind != 'm' {
 			continue
 		}
 		if _, own := mine[p]; own {
 			continue
 		}
-		if anon && !known[anonMark] {
+		if s.printerStale(p, mine, anon) {
 			out = append(out, p)
-			continue
-		}
-		for k := range mine {
-			if t, _, isMethod := strings.Cut(k, "."); isMethod && !known[t] {
-				out = append(out, p)
-				break
-			}
 		}
 	}
 	sort.Strings(out)
 	return out
 }
 
+// generic returns the generic function k, or the generic type of the
+// method k ("T.M"), nil if k is neither.
+func (s *Session) generic(k string) *generic {
+	if g := s.generics[k]; g != nil {
+		return g
+	}
+	if t, _, isMethod := strings.Cut(k, "."); isMethod {
+		if g := s.generics[t]; g != nil && g.isType {
+			return g
+		}
+	}
+	return nil
+}
+
+// printersOf returns the printers of earlier cells (functions, methods,
+// generics) that the cell does not declare whose operands may hold a value
+// of one of the types.
+func (s *Session) printersOf(mine map[string]ast.Node, types map[string]bool) []string {
+	var out []string
+	for p, reach := range s.printReach {
+		if _, own := mine[p]; own {
+			continue
+		}
+		if d := s.redef.decls[p]; d == nil && s.generic(p) == nil || d != nil && d.kind != 'f' && d.kind != 'm' {
+			continue
+		}
+		hit := reach[anyType]
+		for t := range types {
+			hit = hit || reach[t]
+		}
+		if hit {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// printerStale reports whether the printer p (a key of s.printers) was
+// lowered without the methods of a type that the declarations methods
+// (keys "T.M") give methods and its operands may hold, or, when anon,
+// without the struct types without a name an interface operand may hold.
+func (s *Session) printerStale(p string, methods map[string]ast.Node, anon bool) bool {
+	known, reach := s.printers[p], s.printReach[p]
+	holds := func(t string) bool { return reach == nil || reach[anyType] || reach[t] }
+	if anon && !known[anonMark] && holds(anonMark) {
+		return true
+	}
+	for k := range methods {
+		t, m, isMethod := strings.Cut(k, ".")
+		if isMethod && (!known[t] || fmtCalls[m] && !known[k]) && holds(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// staleCallers extends stale, the printers of earlier cells to declare
+// again, with the functions and methods of earlier cells that use them,
+// directly or through other such functions (the interpreter bound the
+// printer a function calls when it defined the function), and with the
+// methods the cell itself declares again, without change, that would
+// print stale (the interpreter keeps a method's first definition). It
+// returns the functions to declare again, the types whose methods use
+// stale printers (the interpreter cannot replace a method, so such a type
+// is declared again under a new name, with its methods, as for a
+// redefinition) and the generic types whose instances it forgot.
+func (s *Session) staleCallers(c *Checked, mine map[string]ast.Node, stale []string) (funcs []string, types map[string]string, gens []string) {
+	st := &s.redef
+	types = map[string]string{}
+	reached := map[string]bool{}
+	for _, k := range stale {
+		reached[k] = true
+	}
+	again := false // the cell declares a printing method again
+	for k := range mine {
+		if d := st.decls[k]; d != nil && d.kind == 'm' && s.printers[k] != nil {
+			again = true
+		}
+	}
+	if again {
+		// the methods a cell declares again as they were, which the
+		// interpreter keeps as first defined
+		all := map[string]ast.Node{}
+		for k, d := range st.decls {
+			if d.kind == 'm' {
+				all[k] = nil
+			}
+		}
+		for k, n := range mine {
+			all[k] = n
+		}
+		anon := s.anon != 0 || c.anon != 0 || writesAnon(c.File)
+		for k, n := range mine {
+			if d := st.decls[k]; d != nil && d.kind == 'm' && s.printers[k] != nil && TokenText(c.declText(n)) == d.norm && s.printerStale(k, all, anon) {
+				reached[k] = true
+			}
+		}
+	}
+	if len(reached) == 0 {
+		return nil, types, nil
+	}
+	for grew := true; grew; {
+		grew = false
+		for _, k := range st.order {
+			d := st.decls[k]
+			if reached[k] || d.kind != 'f' && d.kind != 'm' {
+				continue
+			}
+			if _, own := mine[k]; own {
+				continue
+			}
+			for r := range d.refs {
+				if reached[r] {
+					reached[k], grew = true, true
+					break
+				}
+			}
+		}
+	}
+	for k := range reached {
+		if g := s.generic(k); g != nil {
+			// a generic (or a method of a generic type): its instances
+			// were made for the types with methods of their time; later
+			// uses make them anew
+			if g.isType {
+				gens = append(gens, g.name)
+			}
+			for key := range s.instances {
+				if strings.HasPrefix(key, g.name+"#") {
+					delete(s.instances, key)
+				}
+			}
+		}
+	}
+	for _, k := range st.order {
+		if !reached[k] {
+			continue
+		}
+		switch st.decls[k].kind {
+		case 'f':
+			if _, own := mine[k]; !own && s.generics[k] == nil {
+				funcs = append(funcs, k)
+			}
+		case 'm':
+			t, _, _ := strings.Cut(k, ".")
+			if td := st.decls[t]; td != nil && !td.generic && types[t] == "" {
+				types[t] = k
+			}
+		}
+	}
+	sort.Strings(gens)
+	return funcs, types, gens
+}
+
+// onlyStale reports whether every type the cell declares again is
+// declared again because a method of it formats values of types given
+// methods since (staleCallers), none because the cell redefined it.
+func (rd *cellRedef) onlyStale() bool {
+	for _, t := range rd.types {
+		if rd.stale[t] == "" {
+			return false
+		}
+	}
+	return len(rd.types) > 0
+}
+
+// staleWhy says why the types of a cell that only declares types again
+// for their stale methods are declared again.
+func (rd *cellRedef) staleWhy() string {
+	var ms []string
+	for _, t := range rd.types {
+		ms = append(ms, rd.stale[t])
+	}
+	return strings.Join(ms, ", ") + " prints values of types given methods since (the interpreter keeps a method's first definition)"
+}
+
 // note is the message the cell prints about its redefinition.
 func (rd *cellRedef) note() string {
-	if len(rd.types) == 0 {
-		return "" // only declarations written before the cell's types were declared again
+	if len(rd.types) == 0 && len(rd.dropped) == 0 {
+		return "" // only declarations written before the cell's methods were declared again
 	}
 	var redecl, dropped []string
 	for _, e := range rd.replay {
@@ -429,6 +669,16 @@ func (rd *cellRedef) note() string {
 	}
 	sort.Strings(dropped)
 	msg := "note: " + strings.Join(rd.types, ", ") + " redefined"
+	if len(rd.types) == 0 {
+		return "note: dropped (declared in earlier cells, they no longer compile when declared again for the methods this cell gives; a use says why): " + strings.Join(dropped, ", ")
+	}
+	if rd.onlyStale() {
+		msg = "note: " + strings.Join(rd.types, ", ") + " declared again, as " + rd.staleWhy()
+		if len(dropped) > 0 {
+			msg += "; dropped (declared with the previous definition, run their cells again): " + strings.Join(dropped, ", ")
+		}
+		return msg
+	}
 	if len(redecl) > 0 {
 		msg += "; declared again for the new definition: " + strings.Join(redecl, ", ")
 	}
@@ -607,18 +857,44 @@ func (s *Session) record(c *Checked, defined func(string) bool) {
 		}
 		st.decls[k] = d
 	}
+	if rd != nil {
+		for n, why := range rd.staleVals {
+			if s.staleVals == nil {
+				s.staleVals = map[string]string{}
+			}
+			s.staleVals[n] = why
+		}
+	}
+	fnRefs := c.fnRefs()
 	for n := range c.declared {
 		o, ok := c.Pkg.Scope().Lookup(n).(*types.Var)
 		if !ok || (defined != nil && !defined(n)) {
 			continue
 		}
 		delete(st.dropped, n)
-		d := &declSrc{kind: 'v', refs: map[string]bool{}, cell: c.cell}
+		delete(s.staleVals, n)
+		d := &declSrc{kind: 'v', refs: map[string]bool{}, cell: c.cell, fnRefs: fnRefs[n]}
 		typeNames(o.Type(), d.refs, map[types.Type]bool{})
 		if _, ok := st.decls[n]; !ok {
 			st.order = append(st.order, n)
 		}
 		st.decls[n] = d
+	}
+	// what the cell assigns to variables of earlier cells joins what
+	// they may hold; assigned whole at the cell's top level, they hold
+	// what the cell made
+	for n, refs := range fnRefs {
+		if d := st.decls[n]; d != nil && d.kind == 'v' && !c.declared[n] {
+			if d.fnRefs == nil {
+				d.fnRefs = map[string]bool{}
+			}
+			for r := range refs {
+				d.fnRefs[r] = true
+			}
+		}
+	}
+	for n := range c.assignedWhole() {
+		delete(s.staleVals, n)
 	}
 }
 

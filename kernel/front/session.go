@@ -124,12 +124,17 @@ type Session struct {
 	genVersion int
 	anon       anonKinds    // what the cells' struct types without a name held (anonfields.go)
 	anonTypes  []types.Type // the cells' struct types without a name that anonKinds counts (anonfields.go)
-	// printers maps the declarations whose functions format values of
-	// interface type to the types with methods known when they were
-	// written (anonfields.go).
-	printers map[string]map[string]bool
-	redef    redefState // sources of declarations, redefined types (redefine.go)
-	vm       vmState    // what the interpreter has (chunks.go)
+	// printers maps the declarations whose functions format values
+	// with fmt or log to the types with methods known when they were
+	// written, printReach to the types of the cells (and anyType) the
+	// values they format may hold (anonfields.go, notePrinter).
+	printers, printReach map[string]map[string]bool
+	// staleVals maps the variables whose function values call printers
+	// as they were before a cell declared them again to what they hold
+	// (stalevalues.go).
+	staleVals map[string]string
+	redef     redefState // sources of declarations, redefined types (redefine.go)
+	vm        vmState    // what the interpreter has (chunks.go)
 }
 
 // NewSession returns an empty session.
@@ -231,9 +236,10 @@ type Checked struct {
 	// anonTypes are the cell's struct types without a name that anon
 	// counts (rule anonfields).
 	anonTypes []types.Type
-	// printers are the cell's top-level declarations whose functions
-	// format values of interface type (rule anonfields).
-	printers map[string]bool
+	// printers maps the cell's top-level declarations whose functions
+	// format values with fmt or log to the types of the cells (and
+	// anyType) those values may hold (rule anonfields, notePrinter).
+	printers map[string]map[string]bool
 	// printersKnow are the types with methods those functions know.
 	printersKnow map[string]bool
 }
@@ -344,6 +350,10 @@ func (s *Session) check(src string, line0, col0 int, rd *cellRedef) (*Checked, e
 		return nil, e
 	}
 	if e := c.monomorphize(); e != nil {
+		if rd != nil && rd.start > 0 && c.ps.Offset(e.Line, e.Col) >= rd.start {
+			// an instance a declared-again function makes (staleCallers)
+			return nil, rd.refusedAt(c.ps.Offset(e.Line, e.Col), e.Msg)
+		}
 		return nil, e
 	}
 	s.pending = c
