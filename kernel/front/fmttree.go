@@ -30,13 +30,20 @@ import (
 type fmtGen struct {
 	c      *Checked
 	hook   string
-	verb   string              // the verb letter
-	sharp  bool                // %#v
-	plus   bool                // %+v
-	refuse string              // why the operand cannot be described ("" if it can)
-	lax    int                 // > 0: describing a value fmt does not print (verbs unchecked)
-	dyn    map[types.Type]bool // the cell types dynNode is describing
-	hide   int                 // > 0: describing what an unexported field holds (see node)
+	verb   string            // the verb letter
+	sharp  bool              // %#v
+	plus   bool              // %+v
+	refuse string            // why the operand cannot be described ("" if it can)
+	lax    int               // > 0: describing a value fmt does not print (verbs unchecked)
+	hide   int               // > 0: describing what an unexported field holds (see node)
+	shared map[string]string // dynNode's functions by interface and context ("" for a leaf)
+	decls  []string          // their declarations and definitions (see defs)
+}
+
+// defs returns the statements that declare and define the functions
+// dynNode shared, to be written at the start of the tree's function.
+func (g *fmtGen) defs() string {
+	return strings.Join(g.decls, "")
 }
 
 // fmtTree returns the expression that replaces operand a (of type t)
@@ -71,7 +78,7 @@ func (c *Checked) fmtTreeFunc(t types.Type, flags, v string) (string, string) {
 	if g.refuse != "" {
 		return "", g.refuse
 	}
-	return "func(" + x + " " + tt + ") *" + g.hook + ".FmtNode { return " + body + " }", ""
+	return "func(" + x + " " + tt + ") *" + g.hook + ".FmtNode { " + g.defs() + "return " + body + " }", ""
 }
 
 // fmtMethods are the methods of t's method set fmt calls, by name.
@@ -592,6 +599,25 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 	} else if compiledIface(t) {
 		return leaf + x + ")"
 	}
+	// One function per interface type and context describes what such
+	// a value holds, however often and deep the operand's types hold the
+	// interface: written inline, a struct type with an any field held
+	// by an any repeated the candidates' trees at every level, growing
+	// as the factorial of the number of such types (six took 18 s and
+	// 3 GB to check). The function calls itself for a value nested
+	// in another of the same interface, which fmt prints to any depth.
+	key := types.TypeString(t, nil) + "|" + strconv.FormatBool(g.hide > 0) + strconv.FormatBool(g.lax > 0)
+	if fn, ok := g.shared[key]; ok {
+		if fn == "" {
+			return leaf + x + ")"
+		}
+		return fn + "(" + x + ")"
+	}
+	if g.shared == nil {
+		g.shared = map[string]string{}
+	}
+	fn := g.c.temp("fd")
+	g.shared[key] = fn
 	iface := t.Underlying().(*types.Interface)
 	scope := g.c.sessionScope()
 	var b strings.Builder
@@ -634,20 +660,8 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 			if !ok {
 				return g.fail(what + ", whose type cannot be named here")
 			}
-			if g.dyn[ct] {
-				// a description without end: a value nested this way
-				// stops the cell when it is printed
-				msg := "goldp: fmt would print a " + tname + " held by an interface inside a " + tname + " here, which the front end cannot describe for the interpreter: print the inner value yourself"
-				b.WriteString("if _, ok := " + y + ".(" + ctt + "); ok { panic(" + strconv.Quote(msg) + ") }; ")
-				continue
-			}
 			z := g.c.temp("dx")
-			if g.dyn == nil {
-				g.dyn = map[types.Type]bool{}
-			}
-			g.dyn[ct] = true
 			node := g.node(ct, z, depth, true)
-			delete(g.dyn, ct)
 			if g.refuse != "" {
 				return "nil"
 			}
@@ -675,13 +689,16 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 		b.WriteString("if " + z + ", ok := " + y + ".(" + ctt + "); ok { return " + node + " }; ")
 	}
 	if b.Len() == 0 {
+		g.shared[key] = "" // nothing called fn: only a candidate's tree could
 		return leaf + x + ")"
 	}
 	tt, ok := g.c.assertedText(t)
 	if !ok {
 		return g.fail("the interface type " + types.TypeString(t, nil) + " cannot be named here")
 	}
-	return "func(" + y + " " + tt + ") *" + g.hook + ".FmtNode { " + b.String() + "return " + leaf + y + ") }(" + x + ")"
+	sig := "func(" + y + " " + tt + ") *" + g.hook + ".FmtNode"
+	g.decls = append(g.decls, "var "+fn+" func("+tt+") *"+g.hook+".FmtNode; "+fn+" = "+sig+" { "+b.String()+"return "+leaf+y+") }; ")
+	return fn + "(" + x + ")"
 }
 
 // looseIface reports whether t holds, below the operand, an empty
@@ -955,24 +972,22 @@ func (c *Checked) dynFunc(t types.Type, flags, v string, at token.Pos, spacing b
 	}
 	x := c.temp("dv")
 	var b strings.Builder
-	b.WriteString("func(" + x + " " + tt + ") any { ")
+	g := &fmtGen{c: c, hook: c.sess.FmtHook, verb: v,
+		sharp: v == "v" && strings.Contains(flags, "#"),
+		plus:  v == "v" && strings.Contains(flags, "+")}
 	for _, ct := range cands {
 		ctt, ok := c.typeText(ct)
 		if !ok {
 			return "", types.TypeString(ct, nil) + " cannot be named here"
 		}
 		y := c.temp("dx")
-		g := &fmtGen{c: c, hook: c.sess.FmtHook, verb: v,
-			sharp: v == "v" && strings.Contains(flags, "#"),
-			plus:  v == "v" && strings.Contains(flags, "+")}
 		node := g.node(ct, y, 0, true)
 		if g.refuse != "" {
 			return "", g.refuse
 		}
 		b.WriteString("if " + y + ", ok := " + x + ".(" + ctt + "); ok" + c.boxedTest(ct, x) + " { return " + node + " }; ")
 	}
-	b.WriteString("return " + x + " }")
-	return b.String(), ""
+	return "func(" + x + " " + tt + ") any { " + g.defs() + b.String() + "return " + x + " }", ""
 }
 
 // assertedText writes the type of the parameter through which dynFunc and
