@@ -55,6 +55,8 @@ func TestRefused(t *testing.T) {
 		{"an assertion to a cell type of a basic kind from an empty interface", "type C float64\nvar a any = 2.5\n_, ok := a.(C)\n_ = ok", "make C a struct"},
 		{"a type switch case of a cell type of a basic kind on an empty interface", "type C float64\nvar a any = 2.5\nswitch a.(type) {\ncase C:\n}", "make C a struct"},
 		{"== between interface values that may hold cell types of the same structure", "type I interface{ M() }\ntype A struct{ n int }\nfunc (A) M() {}\ntype B struct{ n int }\nfunc (B) M() {}\nvar x, y I = A{1}, B{1}\nfmt.Println(x == y)", "compare the concrete values"},
+		{"an instance of a generic with an interface for a comparable type parameter when a cell type has a basic underlying type", "type C int\ntype Set[T comparable] map[T]bool\ns := Set[any]{}\n_ = s", "instantiate Set with a concrete type"},
+		{"an instance of a generic with an interface of the cells for a comparable type parameter", "type I interface{ M() }\nfunc Has[T comparable](m map[T]bool, v T) bool { return m[v] }\n_ = Has(map[I]bool{}, nil)", "instantiate Has with a concrete type"},
 		{"a map keyed by an interface of the cells", "type Shape interface{ Area() float64 }\nm := map[Shape]int{}\n_ = m[nil]", "map[any]V"},
 		{"%w with a cell type that is no error", "type E struct{}\nfmt.Errorf(\"x: %w\", E{})", "wrap its text with %v"},
 		{"%w with a conversion of a cell type that is no error", "type E struct{}\nfmt.Errorf(\"x: %w\", any(E{}))", "wrap an error"},
