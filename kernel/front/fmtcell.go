@@ -216,7 +216,7 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 				return
 			}
 		default:
-			if c.nestedTree(t, v) || v == "v" && strings.Contains(flags, "+") && c.unexportedFields(t) {
+			if c.nestedTree(t, v) || oddPrinter(t) || v == "v" && strings.Contains(flags, "+") && c.unexportedFields(t) {
 				if !c.replaceTree(a, t, flags, v) {
 					return
 				}
@@ -226,7 +226,10 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 			if named == nil {
 				continue
 			}
-			if hasMethod(named, "Format") || hasMethod(named, "GoString") && v == "v" {
+			if fmtMethods(types.NewPointer(named))["Format"] {
+				// fmt.Formatter (a method of another signature,
+				// time.Time's Format(string) promoted, is no
+				// concern of fmt)
 				continue
 			}
 			methods := types.NewMethodSet(t)
