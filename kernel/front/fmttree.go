@@ -676,7 +676,7 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 				// a description without end: a value nested this way
 				// stops the cell when it is printed
 				msg := "goldp: fmt would print a " + tname + " held by an interface inside a " + tname + " here, which the front end cannot describe for the interpreter: print the inner value yourself"
-				b.WriteString("if _, ok := " + y + ".(" + ctt + "); ok { panic(" + strconv.Quote(msg) + ") }; ")
+				b.WriteString("if _, ok := " + anyFor(y, ct) + ".(" + ctt + "); ok { panic(" + strconv.Quote(msg) + ") }; ")
 				continue
 			}
 			z := g.c.temp("dx")
@@ -689,7 +689,7 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 			if g.refuse != "" {
 				return "nil"
 			}
-			b.WriteString("if " + z + ", ok := " + y + ".(" + ctt + "); ok" + g.c.boxedTest(ct, y) + " { return " + node + " }; ")
+			b.WriteString("if " + z + ", ok := " + anyFor(y, ct) + ".(" + ctt + "); ok" + g.c.boxedTest(ct, y) + " { return " + node + " }; ")
 		}
 	}
 	anons, why := g.c.anonCands(iface)
@@ -830,7 +830,7 @@ func (c *Checked) dynTypeName(a ast.Expr, t types.Type, fmtSel *ast.SelectorExpr
 		if !ok || !ok2 {
 			return "", false
 		}
-		b.WriteString("if _, ok := " + v + ".(" + ctt + "); ok { return " + strconv.Quote(name) + " }; ")
+		b.WriteString("if _, ok := " + anyFor(v, ct) + ".(" + ctt + "); ok { return " + strconv.Quote(name) + " }; ")
 	}
 	b.WriteString("return " + c.text(c.off(fmtSel.X.Pos()), c.off(fmtSel.X.End())) + ".Sprintf(\"%T\", " + v + ") }(" + c.text(c.off(a.Pos()), c.off(a.End())) + ")")
 	return b.String(), true
@@ -989,7 +989,7 @@ func (c *Checked) dynFunc(t types.Type, flags, v string, at token.Pos, spacing b
 		if g.refuse != "" {
 			return "", g.refuse
 		}
-		b.WriteString("if " + y + ", ok := " + x + ".(" + ctt + "); ok" + c.boxedTest(ct, x) + " { return " + node + " }; ")
+		b.WriteString("if " + y + ", ok := " + anyFor(x, ct) + ".(" + ctt + "); ok" + c.boxedTest(ct, x) + " { return " + node + " }; ")
 	}
 	b.WriteString("return " + x + " }")
 	return b.String(), ""
