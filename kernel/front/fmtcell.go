@@ -68,6 +68,27 @@ func init() {
 	}})
 }
 
+// fmtWriter converts the writer of fmt.Fprint, Fprintf or Fprintln, a
+// value of a cell type, to io.Writer by a call: the interpreter hands
+// compiled fmt a value of a cell type with a String method wrapped as a
+// fmt.Stringer, also as the writer, and the call failed ("reflect: Call
+// using symbols._fmt_Stringer as type io.Writer").
+func (c *Checked) fmtWriter(call *ast.CallExpr) {
+	w := call.Args[0]
+	t := c.typeOf(w)
+	if t == nil || types.IsInterface(t) || c.overlapsEdit(w) {
+		return
+	}
+	if n, _ := cellNamed(t); n == nil {
+		return
+	}
+	sig, ok := c.typeOf(call.Fun).(*types.Signature)
+	if !ok || sig.Params().Len() == 0 {
+		return
+	}
+	c.convByCall(w, t, sig.Params().At(0).Type())
+}
+
 // logAsFmt maps the functions of package log to the fmt function that
 // formats their operands.
 var logAsFmt = map[string]string{
@@ -90,6 +111,9 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 		first = 2
 	default:
 		return
+	}
+	if strings.HasPrefix(name, "Fprint") && len(call.Args) > 0 {
+		c.fmtWriter(call)
 	}
 	if call.Ellipsis.IsValid() || len(call.Args) < first {
 		return

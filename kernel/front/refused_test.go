@@ -136,6 +136,7 @@ func TestRefused(t *testing.T) {
 		msg       string
 	}{
 		{"redefining a generic type", []string{"type G[T any] struct{ v T }", "type G[T any] struct{ v, w T }"}, "give the new type another name"},
+		{"a method declared in a later cell with the name of a method promoted from an embedded library field", []string{"import \"time\"\ntype Event struct{ time.Time }", "func (e Event) String() string { return \"e\" }"}, "declare String in the cell of Event"},
 		{"an embedded field of a redefined type", []string{"type B struct{ ID int }", "type B struct{ ID, Rev int }", "type D struct{ B }"}, "name the field (B B)"},
 	} {
 		s := newTestSession()
