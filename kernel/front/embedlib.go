@@ -22,7 +22,10 @@ import (
 //	type rev struct{ sort.Interface }  →  type rev struct{ sort.Interface }; func (__goldpr rev) Len() int { return __goldpr.Interface.Len() }; ...
 //
 // with a pointer receiver when the method is in the pointer's method set
-// only (type Buf struct{ bytes.Buffer }: Write). A method whose signature
+// only (type Buf struct{ bytes.Buffer }: Write). So are the methods
+// promoted from an embedded interface of the cells (type Labeled struct{
+// Shape; ... }): the interpreter found them on Labeled, but not on a
+// struct embedding Labeled in turn ("method not found: Area"). A method whose signature
 // the cell cannot write keeps its promotion. Generic types and types
 // declared inside functions (which cannot have methods) are left alone.
 //
@@ -80,8 +83,11 @@ func (c *Checked) forwarders(ts *ast.TypeSpec) string {
 	for i := 0; i < all.Len(); i++ {
 		sel := all.At(i)
 		fn, ok := sel.Obj().(*types.Func)
-		if !ok || !fn.Exported() || len(sel.Index()) < 2 || fn.Pkg() == nil || fn.Pkg().Path() == mainPath {
+		if !ok || !fn.Exported() || len(sel.Index()) < 2 || fn.Pkg() == nil {
 			continue
+		}
+		if fn.Pkg().Path() == mainPath && !types.IsInterface(st.Field(sel.Index()[0]).Type()) {
+			continue // a method of a cell type, or promoted through one
 		}
 		path, ok := fieldPath(named, sel.Index())
 		if !ok {
@@ -110,7 +116,7 @@ func (c *Checked) forwarders(ts *ast.TypeSpec) string {
 }
 
 // embedsLib reports whether st embeds a field of a type a library
-// declares (or a pointer to one).
+// declares (or a pointer to one), or of an interface type.
 func embedsLib(st *types.Struct) bool {
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
@@ -121,7 +127,7 @@ func embedsLib(st *types.Struct) bool {
 		if p, ok := t.(*types.Pointer); ok {
 			t = p.Elem()
 		}
-		if n, ok := types.Unalias(t).(*types.Named); ok && !isCell(n) {
+		if n, ok := types.Unalias(t).(*types.Named); ok && (!isCell(n) || types.IsInterface(n)) {
 			return true
 		}
 	}
@@ -233,7 +239,7 @@ func (c *Checked) refuseLateOverride() bool {
 			if p, ok := ft.(*types.Pointer); ok {
 				ft = p.Elem()
 			}
-			if n, ok := types.Unalias(ft).(*types.Named); !ok || isCell(n) {
+			if n, ok := types.Unalias(ft).(*types.Named); !ok || isCell(n) && !types.IsInterface(n) {
 				continue
 			}
 			if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(ft), true, nil, fd.Name.Name); obj != nil {
