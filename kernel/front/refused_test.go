@@ -57,6 +57,8 @@ func TestRefused(t *testing.T) {
 		{"== between interface values that may hold cell types of the same structure", "type I interface{ M() }\ntype A struct{ n int }\nfunc (A) M() {}\ntype B struct{ n int }\nfunc (B) M() {}\nvar x, y I = A{1}, B{1}\nfmt.Println(x == y)", "compare the concrete values"},
 		{"an instance of a generic with an interface for a comparable type parameter when a cell type has a basic underlying type", "type C int\ntype Set[T comparable] map[T]bool\ns := Set[any]{}\n_ = s", "instantiate Set with a concrete type"},
 		{"an instance of a generic with an interface of the cells for a comparable type parameter", "type I interface{ M() }\nfunc Has[T comparable](m map[T]bool, v T) bool { return m[v] }\n_ = Has(map[I]bool{}, nil)", "instantiate Has with a concrete type"},
+		{"a top-level deferred function literal that calls recover", "defer func() { recover() }()\npanic(1)", "put the statements in a function with the defer"},
+		{"a top-level deferred call of a function of the cell that calls recover", "func h() { recover() }\ndefer h()", "put the statements in a function with the defer"},
 		{"a map keyed by an interface of the cells", "type Shape interface{ Area() float64 }\nm := map[Shape]int{}\n_ = m[nil]", "map[any]V"},
 		{"%w with a cell type that is no error", "type E struct{}\nfmt.Errorf(\"x: %w\", E{})", "wrap its text with %v"},
 		{"%w with a conversion of a cell type that is no error", "type E struct{}\nfmt.Errorf(\"x: %w\", any(E{}))", "wrap an error"},
