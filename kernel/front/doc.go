@@ -153,6 +153,15 @@
 //	             positions and values in Go's words
 //
 //	redeclare    a := in a cell of a name it declared before keeps the type
+//	embedlib     methods a cell struct gets from an embedded library field
+//	             or interface are declared, forwarding to the field (the
+//	             interpreter missed them converting to library interfaces)
+//	variadiciface  cell values given to a compiled variadic interface
+//	             parameter (io.MultiWriter) are converted by a call
+//	assignorder  a map index on the left of an assignment is evaluated
+//	             before an earlier operand assigns what it uses
+//	toprecover   a top-level deferred recover is refused (it runs after
+//	             the cell's panic)
 //
 // Plan (chunks.go) turns the rewritten cell into the chunks the engine
 // evaluates one after the other, each with its text, position and what it
