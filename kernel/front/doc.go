@@ -162,6 +162,7 @@
 //	             before an earlier operand assigns what it uses
 //	toprecover   a top-level deferred recover is refused (it runs after
 //	             the cell's panic)
+//	newexpr      new(expr) (Go 1.26) points to a variable holding expr
 //
 // Plan (chunks.go) turns the rewritten cell into the chunks the engine
 // evaluates one after the other, each with its text, position and what it
