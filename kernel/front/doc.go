@@ -163,6 +163,7 @@
 //	toprecover   a top-level deferred recover is refused (it runs after
 //	             the cell's panic)
 //	newexpr      new(expr) (Go 1.26) points to a variable holding expr
+//	genericalias generic type aliases (Go 1.24) are refused
 //
 // Plan (chunks.go) turns the rewritten cell into the chunks the engine
 // evaluates one after the other, each with its text, position and what it
