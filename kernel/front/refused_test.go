@@ -38,7 +38,6 @@ func TestRefused(t *testing.T) {
 		{"a type switch case of a basic type when a cell type has it as underlying type", "type C int\nfunc f(v any) { switch v.(type) { case int: } }", "switch on a method"},
 		{"min of a function-local type", "func f() { type L int; var a, b L; _ = min(a, b) }", "compare the values with if"},
 		{"clear of a type parameter", "func z[S ~[]int](s S) { clear(s) }\nfunc w[M map[int]int | map[int]bool](m M) { clear(m) }", "in a loop"},
-		{"a method value of a function-local type", "type X int\nfunc (X) M() {}\nfunc g() { type L struct{ X }; var l L; _ = l.M }", "copy it first"},
 		{"a type switch case of a function-local type", "func f(v any) { type L struct{ x int }; switch v.(type) { case L: } }", "use a type assertion"},
 		{"a type switch case of a cell type with the shape of another", "type Cat struct{}\ntype Dog struct{}\nfunc f(v any) { switch v.(type) { case Cat: } }", "give them different fields"},
 		{"a type switch case of a cell interface implemented by a cell type with the shape of another", "type I interface{ M() }\ntype A struct{}\nfunc (A) M() {}\ntype B struct{}\nfunc f(v any) { switch v.(type) { case I: } }", "switch on the concrete types"},
