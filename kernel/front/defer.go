@@ -24,9 +24,9 @@ import (
 // the receiver as an argument:
 //
 //	for _, c := range cs { defer c.Show("v") }
-//	  →  ... { d1, d2 := c, "v"; defer func(__goldpdr Counter, __goldpa0 string) { __goldpdr.Show(__goldpa0) }(d1, d2) } A deferred function literal that
+//	  →  ... { d1 := c; defer func(__goldpdr Counter, __goldpa0 string) { __goldpdr.Show(__goldpa0) }(d1, "v") }
 //
-// uses a variable declared inside an enclosing loop sees only the last
+// A deferred function literal that uses a variable declared inside an enclosing loop sees only the last
 // iteration's variable in the interpreter (it makes the closure when the
 // deferred call runs); the literal gets such variables as parameters in
 // front of its own, and the defer their values (passParams in loopvar.go
