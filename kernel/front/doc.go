@@ -164,6 +164,7 @@
 //	             the cell's panic)
 //	newexpr      new(expr) (Go 1.26) points to a variable holding expr
 //	genericalias generic type aliases (Go 1.24) are refused
+//	gomethod     go p.M() of a value method copies *p at the go statement
 //
 // Plan (chunks.go) turns the rewritten cell into the chunks the engine
 // evaluates one after the other, each with its text, position and what it
