@@ -165,6 +165,8 @@
 //	newexpr      new(expr) (Go 1.26) points to a variable holding expr
 //	genericalias generic type aliases (Go 1.24) are refused
 //	gomethod     go p.M() of a value method copies *p at the go statement
+//	structeq     == of structs or arrays with interface fields, and maps
+//	             keyed by such structs, are refused once types are declared
 //	selectbranch a continue, or a break of a loop, written as a statement
 //	             of a select case goes into an if (the interpreter ended
 //	             only the select: for { select { case <-done: break loop } }

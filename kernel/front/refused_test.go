@@ -59,6 +59,8 @@ func TestRefused(t *testing.T) {
 		{"a top-level deferred function literal that calls recover", "defer func() { recover() }()\npanic(1)", "put the statements in a function with the defer"},
 		{"a top-level deferred call of a function of the cell that calls recover", "func h() { recover() }\ndefer h()", "put the statements in a function with the defer"},
 		{"a generic type alias", "type Set[T comparable] = map[T]struct{}", "declare a generic type instead (type Set[T comparable] map[T]struct{})"},
+		{"== of structs with an interface field when the cells declare types", "type H struct{ V any }\n_ = H{1} == H{1}", "compare the fields one by one"},
+		{"a map keyed by a struct with an interface field when the cells declare types", "type K struct{ V any }\nm := map[K]int{}\n_ = m[K{1}]", "key the map by a string or a struct without interface fields"},
 		{"a map keyed by an interface of the cells", "type Shape interface{ Area() float64 }\nm := map[Shape]int{}\n_ = m[nil]", "map[any]V"},
 		{"%w with a cell type that is no error", "type E struct{}\nfmt.Errorf(\"x: %w\", E{})", "wrap its text with %v"},
 		{"%w with a conversion of a cell type that is no error", "type E struct{}\nfmt.Errorf(\"x: %w\", any(E{}))", "wrap an error"},
