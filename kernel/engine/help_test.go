@@ -24,6 +24,14 @@ func TestHelpLimits(t *testing.T) {
 	if got := s.exec("seq := func(yield func(int) bool) { _ = yield(1) && yield(2) }\nfunc last(seq func(func(int) bool)) (n int) {\n\tfor v := range seq {\n\t\tn = v\n\t}\n\tdefer fmt.Print(n)\n\treturn n\n}\nOuter:\nfor v := range seq {\n\tfor w := range seq {\n\t\tif w > v {\n\t\t\tcontinue Outer\n\t\t}\n\t\tfmt.Print(v*10+w, \" \")\n\t}\n}\nlast(seq)"); got != "2" || s.out.String() != "11 21 22 2" {
 		t.Errorf("range over a function alternative: %q %q", got, s.out.String())
 	}
+	if e := s.fail("defer func() { fmt.Println(recover()) }()\nvar m map[string]int\nm[\"x\"] = 1"); !strings.Contains(e.Message, "put the statements in a function with the defer") || e.Line != 1 {
+		t.Errorf("top-level deferred recover: %+v", e)
+	}
+	s.out.Reset()
+	s.exec("func run() {\n\tdefer func() { fmt.Println(recover()) }()\n\tvar m map[string]int\n\tm[\"x\"] = 1\n}\nrun()")
+	if got := s.out.String(); got != "assignment to entry in nil map\n" {
+		t.Errorf("deferred recover in a function: %q", got)
+	}
 	if e := s.fail("func d() {\n\tfor i := 0; i < 3; i++ {\n\t\tx := i\n\t\tdefer func() { recover(); fmt.Print(x) }()\n\t\tx++\n\t}\n}"); !strings.Contains(e.Message, "copy it after its last change") || e.Line != 4 {
 		t.Errorf("deferred literal capturing a loop variable the loop changes: %+v", e)
 	}

@@ -72,6 +72,20 @@ func (s *Session) rtWrapPass(v any, spec string) any {
 	return v
 }
 
+// rtFmtWrapped returns v, an operand of fmt of a compiled interface
+// type without fmt's methods, unless it is the interpreter's wrapper of a
+// value of a cell type, which fmt would print instead of the value: then
+// it stops the cell at pos with msg (kernel/front/fmtwrapped.go).
+func (s *Session) rtFmtWrapped(v any, pos, msg string) any {
+	if _, _, _, ok := yaegiwrap.Held(v); !ok {
+		return v
+	}
+	s.cellMu.Lock()
+	s.at = panicAt{msg, pos}
+	s.cellMu.Unlock()
+	panic(msg)
+}
+
 // rtWrapHeld returns the pointer to a struct a wrapper holds (the value of
 // a *P converted to fmt.Stringer or error), which the interpreter's
 // assertion to *P then matches as Go does, and v itself otherwise.

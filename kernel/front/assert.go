@@ -9,6 +9,14 @@ import (
 // makes the interpreter panic with a reflect message. The comma-ok form
 // becomes the test of the type switch rule (ifaceMatch: assertions to
 // every cell type implementing Shape); the single-value form is refused.
+//
+// An assertion to a cell struct type that implements the operand's
+// interface through an embedded interface field (type Labeled struct{
+// Shape; ... } asserted from a Shape) was refused by the interpreter as
+// "impossible type assertion: main.Labeled does not implement main.Shape
+// (missing Area method)": it does not count methods promoted from an
+// embedded interface. The operand is converted to any first (viaAny);
+// the type switch rule does the same for its cases.
 func init() {
 	register(rule{"assert", 70, kTypeAssert, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
@@ -32,6 +40,12 @@ func init() {
 						c.refuse(ta, "the interpreter cannot tell "+named.Obj().Name()+" from "+other+" (same underlying type), so this assertion could succeed on a "+other+": give them different fields, or assert to an interface with a method only "+named.Obj().Name()+" has")
 						return true
 					}
+				}
+				if viaAny(t, c.typeOf(ta.X)) && !c.insertedAt(ta.X.Pos()) {
+					// (wrapguard's and assertmsg's calls around
+					// the operand return an any already)
+					c.insert(ta.X.Pos(), "any(")
+					c.insert(ta.X.End(), ")")
 				}
 				// a cell type over a basic type and that basic type
 				// are one type to the interpreter (v.(int) held for a
@@ -76,6 +90,55 @@ func commaOk(ta *ast.TypeAssertExpr, stack []ast.Node) bool {
 		return len(p.Lhs) == 2 && len(p.Rhs) == 1 && p.Rhs[0] == ta
 	case *ast.ValueSpec:
 		return len(p.Names) == 2 && len(p.Values) == 1 && p.Values[0] == ta
+	}
+	return false
+}
+
+// viaAny reports whether an assertion to the concrete type t of a value
+// of interface type x must go through any: t is a cell type that embeds
+// an interface (at any depth of embedded structs) and x has methods.
+func viaAny(t, x types.Type) bool {
+	if x == nil || !types.IsInterface(x) || x.Underlying().(*types.Interface).NumMethods() == 0 {
+		return false
+	}
+	if n, _ := cellNamed(t); n == nil {
+		return false
+	}
+	return embedsIface(t, map[types.Type]bool{})
+}
+
+// anyFor returns the operand x of a generated assertion to the type t,
+// converted to any when t is a cell type embedding an interface (see
+// viaAny; x may be of an interface type with methods).
+func anyFor(x string, t types.Type) string {
+	if n, _ := cellNamed(t); n != nil && embedsIface(t, map[types.Type]bool{}) {
+		return "any(" + x + ")"
+	}
+	return x
+}
+
+// embedsIface reports whether the struct type t (or one it embeds) has an
+// embedded field of interface type.
+func embedsIface(t types.Type, seen map[types.Type]bool) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if !f.Embedded() {
+			continue
+		}
+		if types.IsInterface(f.Type()) || embedsIface(f.Type(), seen) {
+			return true
+		}
 	}
 	return false
 }

@@ -114,11 +114,7 @@ func (r *planner) funcDecl(it *PlanItem, d *ast.FuncDecl) {
 			if r.s.vm.names[key] != "" {
 				return
 			}
-			if isForwarder(d) {
-				c.Forwards = []string{key}
-			} else {
-				c.Methods = []string{key}
-			}
+			c.Methods = []string{key}
 		}
 		r.emitDecl(c)
 		return
@@ -179,10 +175,4 @@ func (r *planner) typeDecl(it *PlanItem, d *ast.GenDecl) {
 		c.Src = b.String()
 	}
 	r.emitDecl(c)
-}
-
-// isForwarder reports whether d is a method the rule promotedlib declared.
-func isForwarder(d *ast.FuncDecl) bool {
-	r := d.Recv.List[0]
-	return len(r.Names) == 1 && r.Names[0].Name == forwarderRecv
 }

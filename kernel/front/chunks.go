@@ -56,9 +56,6 @@ type Chunk struct {
 	Types               map[string]string // type name → normalized definition
 	Imports             map[string]string // package name → path
 	Methods             []string          // "Type.Method"
-	// Forwards are methods promoted from a library type, declared by the
-	// rule promotedlib ("Type.Method").
-	Forwards []string
 	// Rich is the last value when its type implements interfaces of
 	// display methods that cell types declare (see Renders).
 	Rich      *Rich
@@ -99,7 +96,7 @@ func (it *PlanItem) Off(p token.Pos) int { return it.file.Offset(p) - it.base + 
 // vmState is what the interpreter has: the names the chunks that compiled
 // declared (see Ran).
 type vmState struct {
-	names    map[string]string // name → "var", "const", "func"; "T.M" → "method" or "forward" (promotedlib)
+	names    map[string]string // name → "var", "const", "func"; "T.M" → "method"
 	types    map[string]string // type name → normalized definition
 	imported map[string]string // package name → path
 }
@@ -110,10 +107,10 @@ func (s *Session) Ran(c *Chunk) {
 	if v.names == nil {
 		*v = vmState{names: map[string]string{}, types: map[string]string{}, imported: map[string]string{}}
 	}
-	for i, names := range [][]string{c.Vars, c.Consts, c.Funcs, c.Methods, c.Forwards} {
+	for i, names := range [][]string{c.Vars, c.Consts, c.Funcs, c.Methods} {
 		for _, n := range names {
 			if n != "_" {
-				v.names[n] = [...]string{"var", "const", "func", "method", "forward"}[i]
+				v.names[n] = [...]string{"var", "const", "func", "method"}[i]
 			}
 		}
 	}
@@ -529,7 +526,6 @@ func (r *planner) emitDecl(c Chunk) {
 	}
 	maps.Copy(p.Types, c.Types)
 	p.Methods = append(p.Methods, c.Methods...)
-	p.Forwards = append(p.Forwards, c.Forwards...)
 }
 
 // chunkAt starts a chunk at the item's position.

@@ -72,7 +72,6 @@ func chunksText(p *Plan) string {
 		list("types", keys(c.Types))
 		list("imports", keys(c.Imports))
 		list("methods", c.Methods)
-		list("forwards", c.Forwards)
 		if c.Rich != nil {
 			fmt.Fprintf(&b, " rich %s", strings.Join(c.Rich.Methods, ","))
 		}

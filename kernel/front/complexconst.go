@@ -9,36 +9,46 @@ import (
 // Rule complexconst: the builtin complex of constants, one of them a
 // constant of a compiled package (complex(0, math.Pi)), fails in the
 // interpreter ("invalid types int and struct"), though Go computes it
-// exactly. The checker knows the call's value, so the call becomes
-// complex of its exact real and imaginary parts, converted to its type
-// when it has one. It runs after constfold, whose edits inside the call it
-// replaces.
+// exactly; and the interpreter keeps the value of complex, real or imag of
+// constants as a plain number, not as a constant, so that a division by
+// one (c / complex(0, 1), f / real(z) with const z = 3 + 4i) failed with
+// "CFG post-order panic: interface conversion: complex128 is not
+// constant.Value". The checker knows the call's value, so the call
+// becomes that value written as literals ((0.0 + 1.0i), 3.0), converted
+// to its type when it has one. It runs after constfold, whose edits inside
+// the call it replaces.
 func init() {
 	register(rule{"complexconst", 6, kCall, func(c *Checked) {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) != 2 {
+			if !ok {
 				return true
 			}
 			id, ok := ast.Unparen(call.Fun).(*ast.Ident)
 			if !ok {
 				return true
 			}
-			if b, ok := c.Info.Uses[id].(*types.Builtin); !ok || b.Name() != "complex" {
+			b, ok := c.Info.Uses[id].(*types.Builtin)
+			if !ok || b.Name() != "complex" && b.Name() != "real" && b.Name() != "imag" {
 				return true
 			}
 			tv := c.Info.Types[call]
-			if tv.Value == nil || !c.usesPackageConst(call) {
+			if tv.Value == nil {
 				return true
 			}
-			v := constant.ToComplex(tv.Value)
-			text := "complex(" + floatLit(constant.Real(v)) + ", " + floatLit(constant.Imag(v)) + ")"
+			var text string
+			if tv.Value.Kind() == constant.Complex || b.Name() == "complex" {
+				v := constant.ToComplex(tv.Value)
+				text = "(" + floatLit(constant.Real(v)) + " + " + floatLit(constant.Imag(v)) + "*1i)"
+			} else {
+				text = "(" + floatLit(tv.Value) + ")"
+			}
 			if !isUntyped(tv.Type) {
 				t, ok := c.typeText(tv.Type)
 				if !ok {
 					return true
 				}
-				text = t + "(" + text + ")"
+				text = t + text
 			}
 			c.replace(call, text)
 			return false
@@ -53,18 +63,4 @@ func floatLit(v constant.Value) string {
 		s += ".0"
 	}
 	return s
-}
-
-// usesPackageConst reports whether e refers to a constant of a package.
-func (c *Checked) usesPackageConst(e ast.Expr) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if sel, ok := n.(*ast.SelectorExpr); ok {
-			if _, ok := c.Info.Uses[sel.Sel].(*types.Const); ok {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
 }

@@ -16,8 +16,17 @@ import (
 //	defer f(a, b)  →  { t1, t2 := a, b; defer f(t1, t2) }
 //
 // (at the top level of a cell, where the engine runs deferred calls when
-// the cell ends, without the braces). A deferred function literal that
-// uses a variable declared inside an enclosing loop sees only the last
+// the cell ends, without the braces). A value method called through a
+// pointer gets a copy of the value (defer p.Show() shows *p as it was at
+// the defer). In a loop, where the interpreter reads a deferred method
+// call's receiver when the call runs (all the calls saw the last
+// iteration's), a method of a cell type is deferred as a literal taking
+// the receiver as an argument:
+//
+//	for _, c := range cs { defer c.Show("v") }
+//	  →  ... { d1 := c; defer func(__goldpdr Counter, __goldpa0 string) { __goldpdr.Show(__goldpa0) }(d1, "v") }
+//
+// A deferred function literal that uses a variable declared inside an enclosing loop sees only the last
 // iteration's variable in the interpreter (it makes the closure when the
 // deferred call runs); the literal gets such variables as parameters in
 // front of its own, and the defer their values (passParams in loopvar.go
@@ -95,6 +104,7 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 		return n
 	}
 	fun := c.text(c.off(call.Fun.Pos()), c.off(call.Fun.End()))
+	recvArg := "" // the receiver passed as the first argument
 	switch f := ast.Unparen(call.Fun).(type) {
 	case *ast.SelectorExpr:
 		if sel, ok := c.Info.Selections[f]; ok && sel.Kind() == types.MethodVal {
@@ -107,14 +117,34 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 			x := c.text(c.off(recv.Pos()), c.off(recv.End()))
 			n := c.temp("d")
 			names = append(names, n)
-			if ptrRecv && !ptrOperand {
+			switch {
+			case ptrRecv && !ptrOperand:
 				values = append(values, "&"+x)
 				typs = append(typs, types.NewPointer(c.typeOf(recv)))
-			} else {
+			case !ptrRecv && ptrOperand && !types.IsInterface(c.typeOf(recv)) && len(sel.Index()) == 1:
+				// a value method: the value is copied now
+				values = append(values, "*"+x)
+				typs = append(typs, c.typeOf(recv).Underlying().(*types.Pointer).Elem())
+			default:
 				values = append(values, x)
 				typs = append(typs, c.typeOf(recv))
 			}
 			fun = n + "." + f.Sel.Name
+			if p := sel.Obj().Pkg(); p != nil && p.Path() == mainPath && !types.IsInterface(c.typeOf(recv)) && inLoop(stack) {
+				// in a loop the interpreter reads the receiver's
+				// temporary when the call runs, by then the last
+				// iteration's: the receiver becomes an argument
+				sig := sel.Obj().Type().(*types.Signature)
+				rt, ok1 := c.typeText(typs[len(typs)-1])
+				params, pargs, ok2 := c.paramsText(sig)
+				if ok1 && ok2 {
+					if params != "" {
+						params = ", " + params
+					}
+					fun = "func(__goldpdr " + rt + params + ") { __goldpdr." + f.Sel.Name + "(" + pargs + ") }"
+					recvArg = n
+				}
+			}
 		}
 	case *ast.Ident:
 		if _, ok := c.Info.Uses[f].(*types.Var); ok {
@@ -137,6 +167,9 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 			continue
 		}
 		args = append(args, tmp(a))
+	}
+	if recvArg != "" {
+		args = append([]string{recvArg}, args...)
 	}
 	list := c.rangeDefers[enclosingBody(stack)] // in a loop over a function (rangefunc.go)
 	if len(names) == 0 && list == "" && !(c.sess != nil && c.sess.DeferHook != "" && inCellBody(stack) && !topLevel(stack)) {

@@ -39,10 +39,6 @@
 //	             beyond int64, become their values
 //	promoted     methods promoted from an embedded interface are called
 //	             through the field (s.Log → s.Logger.Log)
-//	promotedlib  methods promoted to a cell struct from an embedded field
-//	             of a library type (type W struct{ error }) are declared
-//	             as its own, so that its values become interfaces; a later
-//	             cell's method of such a name is refused
 //	constiota    float constant groups built from shifts of iota are
 //	             written out with their values
 //	jsontags     unexported fields of cell structs are hidden from
@@ -180,6 +176,24 @@
 //	             positions and values in Go's words
 //
 //	redeclare    a := in a cell of a name it declared before keeps the type
+//	embedlib     methods a cell struct gets from an embedded library field
+//	             or interface are declared, forwarding to the field (the
+//	             interpreter missed them converting to library interfaces)
+//	variadiciface  cell values given to a compiled variadic interface
+//	             parameter (io.MultiWriter) are converted by a call
+//	assignorder  a map index on the left of an assignment is evaluated
+//	             before an earlier operand assigns what it uses
+//	toprecover   a top-level deferred recover is refused (it runs after
+//	             the cell's panic)
+//	newexpr      new(expr) (Go 1.26) points to a variable holding expr
+//	genericalias generic type aliases (Go 1.24) are refused
+//	gomethod     go p.M() of a value method copies *p at the go statement
+//	structeq     == of structs or arrays with interface fields, and maps
+//	             keyed by such structs, are refused once types are declared
+//	selectbranch a continue, or a break of a loop, written as a statement
+//	             of a select case goes into an if (the interpreter ended
+//	             only the select: for { select { case <-done: break loop } }
+//	             ran forever)
 //
 // Plan (chunks.go) turns the rewritten cell into the chunks the engine
 // evaluates one after the other, each with its text, position and what it

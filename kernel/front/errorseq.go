@@ -16,6 +16,12 @@ import (
 //
 //	err == ErrClosed  →  H.ErrorsEqual(err, ErrClosed, false)
 //
+// A comparison of an error with a pointer of a cell type (err == p, p a
+// *MyErr) is the comparison Go defines, the error holding a *MyErr equal
+// to p, written with an assertion (ptrErrorEq): the interpreter converts
+// a nil *MyErr operand to a nil error, and the helper answered false for
+// an error holding that nil pointer.
+//
 // The last argument says whether the cells declare an error type that is
 // a struct value with fields: such a value keeps only its last field in
 // the wrapper, so the helper refuses (panics naming the alternative) to
@@ -52,6 +58,10 @@ func init() {
 				not = "!"
 			}
 			op := c.off(b.OpPos)
+			if text, ok := c.ptrErrorEq(b, op); ok {
+				c.replace(b, not+text)
+				continue
+			}
 			text := not + c.sess.ErrorsHook + ".ErrorsEqual(" + c.text(c.off(b.X.Pos()), op) + "," + c.text(op+2, c.off(b.Y.End())) + ", " + strict + ")"
 			c.replace(b, text)
 		}
@@ -90,4 +100,34 @@ func (c *Checked) ifaceComparison(n ast.Node) (*ast.BinaryExpr, types.Type, type
 		return nil, nil, nil
 	}
 	return b, tx, ty
+}
+
+// ptrErrorEq writes the comparison b (op: the offset of its operator) of
+// an error with a pointer of a cell type as an assertion of the error to
+// that pointer type and a comparison of the pointers; ok is false for
+// other comparisons.
+func (c *Checked) ptrErrorEq(b *ast.BinaryExpr, op int) (string, bool) {
+	tx, ty := c.typeOf(b.X), c.typeOf(b.Y)
+	ix, iy := types.IsInterface(tx), types.IsInterface(ty)
+	if ix == iy {
+		return "", false
+	}
+	pt, it := ty, tx
+	if iy {
+		pt, it = tx, ty
+	}
+	if _, ptr := cellNamed(pt); !ptr {
+		return "", false
+	}
+	pts, ok1 := c.typeText(pt)
+	its, ok2 := c.typeText(it)
+	if !ok1 || !ok2 {
+		return "", false
+	}
+	xs, ys := c.text(c.off(b.X.Pos()), op), c.text(op+2, c.off(b.Y.End()))
+	params := "__goldpei " + its + ", __goldpep " + pts
+	if iy {
+		params = "__goldpep " + pts + ", __goldpei " + its
+	}
+	return "func(" + params + ") bool { __goldpev, ok := __goldpei.(" + pts + "); return ok && __goldpev == __goldpep }(" + xs + "," + ys + ")", true
 }

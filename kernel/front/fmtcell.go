@@ -216,7 +216,7 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 				return
 			}
 		default:
-			if c.nestedTree(t, v) || v == "v" && strings.Contains(flags, "+") && c.unexportedFields(t) {
+			if c.nestedTree(t, v) || oddPrinter(t) || v == "v" && strings.Contains(flags, "+") && c.unexportedFields(t) {
 				if !c.replaceTree(a, t, flags, v) {
 					return
 				}
@@ -226,7 +226,10 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 			if named == nil {
 				continue
 			}
-			if hasMethod(named, "Format") || hasMethod(named, "GoString") && v == "v" {
+			if fmtMethods(types.NewPointer(named))["Format"] {
+				// fmt.Formatter (a method of another signature,
+				// time.Time's Format(string) promoted, is no
+				// concern of fmt)
 				continue
 			}
 			methods := types.NewMethodSet(t)
@@ -434,6 +437,37 @@ func runtimeName(t types.Type) string {
 		if s, ok := reflectName(t); ok {
 			return s // struct { A []main.E }, as reflect spaces it
 		}
+	case *types.Signature:
+		// reflect writes no parameter names: func(main.Pt) main.Score
+		var b strings.Builder
+		b.WriteString("func(")
+		for i := 0; i < t.Params().Len(); i++ {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			pt := t.Params().At(i).Type()
+			if t.Variadic() && i == t.Params().Len()-1 {
+				b.WriteString("..." + runtimeName(pt.(*types.Slice).Elem()))
+				continue
+			}
+			b.WriteString(runtimeName(pt))
+		}
+		b.WriteString(")")
+		switch r := t.Results(); r.Len() {
+		case 0:
+		case 1:
+			b.WriteString(" " + runtimeName(r.At(0).Type()))
+		default:
+			b.WriteString(" (")
+			for i := 0; i < r.Len(); i++ {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(runtimeName(r.At(i).Type()))
+			}
+			b.WriteString(")")
+		}
+		return b.String()
 	}
 	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
 }
@@ -563,6 +597,13 @@ func visit(t types.Type, f func(*types.Named)) {
 		case *types.Struct:
 			for i := 0; i < u.NumFields(); i++ {
 				walk(u.Field(i).Type())
+			}
+		case *types.Signature:
+			// %T of a func(main.Pt) main.Score names them
+			for _, tup := range []*types.Tuple{u.Params(), u.Results()} {
+				for i := 0; i < tup.Len(); i++ {
+					walk(tup.At(i).Type())
+				}
 			}
 		}
 	}

@@ -123,7 +123,28 @@ func (g *fmtGen) relevant(t types.Type, methodsOK bool) bool {
 		return false
 	}
 	m := fmtMethods(t)
-	return m["String"] || m["Error"] || m["Format"] || g.sharp && m["GoString"]
+	return m["String"] || m["Error"] || m["Format"] || g.sharp && m["GoString"] || oddPrinter(t)
+}
+
+// oddPrinter reports whether t (a cell type or a pointer to one) has a
+// method named Format or String of another signature than fmt's
+// (Format(w io.Writer), String(indent int) string, or time.Time's
+// Format(layout string) string promoted without its String): the
+// interpreter matches the wrapper it hands fmt by method names, and the
+// call failed ("reflect.Set: value of type func(string) string is not
+// assignable to type func(fmt.State, int32)"). Such values are described.
+func oddPrinter(t types.Type) bool {
+	base := t
+	if p, ok := t.Underlying().(*types.Pointer); ok && !isCell(t) {
+		base = p.Elem()
+	}
+	n, ok := types.Unalias(base).(*types.Named)
+	if !ok {
+		return false
+	}
+	m := fmtMethods(types.NewPointer(n))
+	ms := types.NewMethodSet(types.NewPointer(n))
+	return ms.Lookup(nil, "Format") != nil && !m["Format"] || ms.Lookup(nil, "String") != nil && !m["String"]
 }
 
 // needs reports whether the value at this position must be described
@@ -156,8 +177,14 @@ func (g *fmtGen) needs(t types.Type, depth int, methodsOK bool, seen map[types.T
 	case *types.Map:
 		return g.needs(u.Key(), depth+1, true, seen) || g.needs(u.Elem(), depth+1, true, seen)
 	case *types.Struct:
+		lib := isLibStruct(t)
 		for i := 0; i < u.NumFields(); i++ {
 			f := u.Field(i)
+			if lib && !f.Exported() {
+				// a compiled type: fmt formats its unexported
+				// fields itself (time.Time's wall, ext, loc)
+				continue
+			}
 			if !f.Exported() && (g.sharp || g.plus) {
 				return true // the interpreter renames unexported fields
 			}
@@ -177,6 +204,17 @@ func (g *fmtGen) needs(t types.Type, depth int, methodsOK bool, seen map[types.T
 		return g.sharp && (&Checked{}).hasCellType(t)
 	}
 	return false
+}
+
+// isLibStruct reports whether t is a struct type a library declares
+// (time.Time), without cell types among its type arguments: compiled
+// code has its fields as Go has them.
+func isLibStruct(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || isCell(n) || n.Obj().Pkg() == nil {
+		return false
+	}
+	return !(&Checked{}).hasCellType(t)
 }
 
 // implementer returns the name of a type of the session's cells that
@@ -665,7 +703,7 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 			if g.refuse != "" {
 				return "nil"
 			}
-			b.WriteString("if " + z + ", ok := " + y + ".(" + ctt + "); ok" + g.c.boxedTest(ct, y) + " { return " + node + " }; ")
+			b.WriteString("if " + z + ", ok := " + anyFor(y, ct) + ".(" + ctt + "); ok" + g.c.boxedTest(ct, y) + " { return " + node + " }; ")
 		}
 	}
 	anons, why := g.c.anonCands(iface)
@@ -809,7 +847,7 @@ func (c *Checked) dynTypeName(a ast.Expr, t types.Type, fmtSel *ast.SelectorExpr
 		if !ok || !ok2 {
 			return "", false
 		}
-		b.WriteString("if _, ok := " + v + ".(" + ctt + "); ok { return " + strconv.Quote(name) + " }; ")
+		b.WriteString("if _, ok := " + anyFor(v, ct) + ".(" + ctt + "); ok { return " + strconv.Quote(name) + " }; ")
 	}
 	b.WriteString("return " + c.text(c.off(fmtSel.X.Pos()), c.off(fmtSel.X.End())) + ".Sprintf(\"%T\", " + v + ") }(" + c.text(c.off(a.Pos()), c.off(a.End())) + ")")
 	return b.String(), true
@@ -985,7 +1023,7 @@ func (c *Checked) dynFunc(t types.Type, flags, v string, at token.Pos, spacing b
 		if g.refuse != "" {
 			return "", g.refuse
 		}
-		b.WriteString("if " + y + ", ok := " + x + ".(" + ctt + "); ok" + c.boxedTest(ct, x) + " { return " + node + " }; ")
+		b.WriteString("if " + y + ", ok := " + anyFor(x, ct) + ".(" + ctt + "); ok" + c.boxedTest(ct, x) + " { return " + node + " }; ")
 	}
 	return "func(" + x + " " + tt + ") any { " + g.defs() + b.String() + "return " + x + " }", ""
 }

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 	"sort"
+	"strconv"
 )
 
 // Rule fmtwrapped: a value of a cell type that compiled code hands back as
@@ -14,10 +15,13 @@ import (
 // %T where Go prints {3 Nice 340000} and main.City. When the interface has
 // none of fmt's methods (String, Error, Format, GoString: the wrapper of
 // fmt.Stringer or error calls the value's) and a type of the session
-// implements it, fmt and log operands of that interface type (also as
-// elements of slices, arrays and maps) are refused, naming what works:
-// print the fields through the cell type's variable or a method, or
-// convert to the cell type with a comma-ok assertion of a pointer.
+// implements it, fmt and log operands holding that interface type (as
+// elements of slices, arrays and maps, fields, or a cell's last value) are
+// refused, naming what works: print the fields through the cell type's
+// variable or a method, or convert to the cell type with a comma-ok
+// assertion of a pointer. An operand of the interface type itself stops
+// the cell with that message only when it holds a wrapper (H.FmtWrapped):
+// it may as well hold a compiled value, which prints as in Go.
 func init() {
 	register(rule{"fmtwrapped", 49, 0, func(c *Checked) {
 		if !c.hasCellTypes() {
@@ -82,9 +86,19 @@ func (c *Checked) refuseWrapped(e ast.Expr, what string) {
 	}
 	if impl := c.sessionImplementer(iface); impl != "" {
 		in := types.TypeString(iface, func(p *types.Package) string { return p.Name() })
-		c.refuse(e, what+" the interpreter's wrapper of "+in+", not the "+impl+
-			" (a type of the cells) it may hold, whose fields the wrapper does not keep: print them field by field from a variable of type "+
-			impl+" (or *"+impl+", which an assertion gets back from the interface)")
+		msg := what + " the interpreter's wrapper of " + in + ", not the " + impl +
+			" (a type of the cells) it may hold, whose fields the wrapper does not keep: print them field by field from a variable of type " +
+			impl + " (or *" + impl + ", which an assertion gets back from the interface)"
+		if what == "fmt would print" && types.Identical(c.typeOf(e), iface) && c.sess.PanicHook != "" && !c.overlapsEdit(e) {
+			// an operand of the interface type itself may as well
+			// hold a compiled value (a sort.IntSlice in a
+			// sort.Interface), which prints as in Go: the check
+			// waits for the value
+			c.insert(e.Pos(), c.sess.PanicHook+".FmtWrapped(")
+			c.insert(e.End(), ", "+c.panicPos(e)+", "+strconv.Quote("notebook Go: "+msg)+")")
+			return
+		}
+		c.refuse(e, msg)
 	}
 }
 

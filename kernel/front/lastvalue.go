@@ -18,7 +18,11 @@ import (
 // goes through the description of fmt's interface operands (dynFunc),
 // which picks the tree of the cell type it holds: the interpreter showed
 // its own box ({0xc000... {...}}) for a value of a cell type of a basic
-// kind with methods. Values whose type has display methods (Renders) keep
+// kind with methods. So is a value of a cell type with a Format or String
+// method of another signature than fmt's (oddPrinter), or whose String or
+// Error method is promoted from a library type (type Event struct{
+// time.Time; ... }: the interpreter showed the struct, Go's fmt calls
+// time.Time's String). Values whose type has display methods (Renders) keep
 // their rich forms; a value the tree cannot describe is left as it is.
 func init() {
 	register(rule{"lastvalue", 52, 0, func(c *Checked) {
@@ -40,7 +44,7 @@ func init() {
 			return
 		}
 		loose := !c.hasCellType(t) && looseIface(t) // []any: boxes inside
-		if !c.hasCellType(t) && !loose || !loose && !c.nestedTree(t, "v") && !floatsOfCellType(t) {
+		if !c.hasCellType(t) && !loose || !loose && !c.nestedTree(t, "v") && !floatsOfCellType(t) && !oddPrinter(t) && !libPrinter(t) {
 			return
 		}
 		if c.overlapsEdit(e) {
@@ -61,4 +65,26 @@ func floatsOfCellType(t types.Type) bool {
 	}
 	b, ok := s.Elem().Underlying().(*types.Basic)
 	return ok && b.Kind() == types.Float64 && !types.Identical(t, types.NewSlice(types.Typ[types.Float64]))
+}
+
+// libPrinter reports whether t, a cell type or a pointer to one, has a
+// String, Error or Format method fmt calls that is promoted from an
+// embedded library type (time.Time's String).
+func libPrinter(t types.Type) bool {
+	if _, ptr := cellNamed(t); !isCell(t) && !ptr {
+		return false
+	}
+	m := fmtMethods(t)
+	ms := types.NewMethodSet(t)
+	for _, name := range []string{"String", "Error", "Format"} {
+		if !m[name] {
+			continue
+		}
+		if sel := ms.Lookup(nil, name); sel != nil && len(sel.Index()) > 1 {
+			if p := sel.Obj().Pkg(); p != nil && p.Path() != mainPath {
+				return true
+			}
+		}
+	}
+	return false
 }

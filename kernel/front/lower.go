@@ -404,6 +404,18 @@ func (c *Checked) eachRange(f func(r *ast.RangeStmt, t types.Type) bool) {
 	})
 }
 
+// insertedAt reports whether a rule already inserted text at p (a call
+// around the operand that starts there).
+func (c *Checked) insertedAt(p token.Pos) bool {
+	at := c.off(p)
+	for _, ed := range c.edits {
+		if ed.start == at && ed.end == at {
+			return true
+		}
+	}
+	return false
+}
+
 // overlapsEdit reports whether an edit recorded so far overlaps e or
 // touches one of its ends (the rules that convert a whole operand leave
 // one another rule already changed).

@@ -16,10 +16,18 @@ import (
 // another type of the same structure (type C int: m[C(1)] and m[1] were
 // one entry): indexing such a map with a value of a type that has such a
 // twin in the session, or with an interface value when the session has
-// twins, is refused.
+// twins, is refused. A map keyed by a type parameter is left alone: the
+// interpreter gets its instances, keyed by concrete types; an instance
+// of a generic of the cells with an interface for a comparable type
+// parameter (Set[any]) is refused when the session has such twins, or
+// when the interface is one of the cells (its values may be map keys in
+// the instance).
 func init() {
-	register(rule{"mapkey", 8, kIndex | kComposite, func(c *Checked) {
+	register(rule{"mapkey", 8, kIndex | kComposite | kCall, func(c *Checked) {
 		if !c.hasCellTypes() {
+			return
+		}
+		if c.refuseInterfaceInstance() {
 			return
 		}
 		ast.Inspect(c.File, func(n ast.Node) bool {
@@ -39,6 +47,12 @@ func init() {
 			}
 			m, ok := t.Underlying().(*types.Map)
 			if !ok || !types.IsInterface(m.Key()) {
+				return true
+			}
+			// a key of a type parameter (type Set[T comparable]
+			// map[T]struct{}) is concrete in every instance the
+			// interpreter gets (rule monomorph)
+			if _, tp := m.Key().(*types.TypeParam); tp {
 				return true
 			}
 			if named, _ := cellNamed(m.Key()); named != nil && named.Underlying().(*types.Interface).NumMethods() > 0 {
@@ -105,4 +119,52 @@ func (c *Checked) keyTwin(t types.Type) (string, string) {
 		}
 	}
 	return "", ""
+}
+
+// refuseInterfaceInstance refuses an instantiation of a generic of the
+// cells that gives an interface type to a comparable type parameter
+// (which the generic may use as a map key) when the interpreter cannot
+// tell some types of the session apart as keys, or when the interface is
+// one of the cells' own; it reports whether it refused.
+func (c *Checked) refuseInterfaceInstance() bool {
+	for id, inst := range c.Info.Instances {
+		if !isCellGeneric(c.Info.Uses[id]) {
+			continue
+		}
+		tparams := genericTypeParams(c.Info.Uses[id])
+		for i := 0; i < inst.TypeArgs.Len() && i < len(tparams); i++ {
+			arg := inst.TypeArgs.At(i)
+			if hasTypeParam(arg) || !types.IsInterface(arg) {
+				continue
+			}
+			if !tparams[i].Constraint().Underlying().(*types.Interface).IsComparable() {
+				continue
+			}
+			if named, _ := cellNamed(arg); named != nil && named.Underlying().(*types.Interface).NumMethods() > 0 {
+				c.refuse(id, "the interpreter cannot use values of an interface of the cells ("+named.Obj().Name()+") as map keys, which "+id.Name+"'s comparable type parameter may be: instantiate "+id.Name+" with a concrete type")
+				return true
+			}
+			if a, b := c.shapeTwins(); a != "" {
+				c.refuse(id, "the interpreter cannot tell "+a+" from "+b+" (the same structure) as map keys or with ==, which "+id.Name+"'s comparable type parameter may be used for: instantiate "+id.Name+" with a concrete type")
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// genericTypeParams returns the type parameters of a generic function or
+// type.
+func genericTypeParams(obj types.Object) []*types.TypeParam {
+	switch o := obj.(type) {
+	case *types.Func:
+		if sig, ok := o.Type().(*types.Signature); ok {
+			return tparamList(sig.TypeParams())
+		}
+	case *types.TypeName:
+		if n, ok := o.Type().(*types.Named); ok {
+			return tparamList(n.TypeParams())
+		}
+	}
+	return nil
 }

@@ -13,6 +13,16 @@ import (
 // copy explicit:
 //
 //	f := pt.Norm  →  f := func(r T) func() float64 { return r.Norm }(pt)
+//
+// The receiver Go binds is evaluated then too, and the interpreter read
+// it late as well: the address of an element for a pointer method
+// (cs[i].Inc in a loop bound every value to the last element), the
+// pointer of an embedded pointer field (w.Inc of a struct{ *Counter }
+// after w.Counter changed), the value a pointer points to for a value
+// method ((&c).Get). Such receivers are evaluated as Go does, as the
+// argument of the literal (boundReceiver):
+//
+//	cs[i].Inc  →  func(r *Counter) func() { return r.Inc }(&cs[i])
 func init() {
 	register(rule{"methodvalue", 30, kSelector, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
@@ -39,12 +49,23 @@ func init() {
 			}
 			recvT := c.typeOf(sel.X)
 			sig := s.Obj().Type().(*types.Signature)
+			path, iface := embeddedPath(s.Recv(), s.Index()) // rule promoted
+			if iface == nil {
+				if arg, at, ok := c.boundReceiver(sel, s, sig); ok {
+					rt, ok1 := c.typeText(at)
+					ft, ok2 := c.typeText(c.typeOf(sel))
+					if ok1 && ok2 {
+						r := c.temp("r")
+						c.replaceRange(c.off(sel.Pos()), c.off(sel.End()), "func("+r+" "+rt+") "+ft+" { return "+r+"."+sel.Sel.Name+" }("+arg+")")
+						return true
+					}
+				}
+			}
 			if _, ptr := sig.Recv().Type().(*types.Pointer); ptr {
 				if _, isPtr := recvT.Underlying().(*types.Pointer); !isPtr {
 					return true // binds &x: the interpreter reads the same variable
 				}
 			}
-			path, iface := embeddedPath(s.Recv(), s.Index()) // rule promoted
 			if iface != nil {
 				// bind the embedded interface's value (what Go
 				// evaluates): the interpreter crashed on the method
@@ -68,4 +89,55 @@ func init() {
 			return true
 		})
 	}})
+}
+
+// boundReceiver returns, for the method value sel (selection s of a method
+// with signature sig) whose receiver the interpreter would read late, the
+// expression Go evaluates as the receiver and its type: the operand
+// followed through the embedded fields, its address for a pointer method,
+// what it points to for a value method. ok is false when the operand is a
+// plain variable with nothing to follow (the value-method copy and the
+// pointer-method address are then the rule's general case).
+func (c *Checked) boundReceiver(sel *ast.SelectorExpr, s *types.Selection, sig *types.Signature) (arg string, t types.Type, ok bool) {
+	x := c.text(c.off(sel.X.Pos()), c.off(sel.X.End()))
+	t = c.typeOf(sel.X)
+	_, plain := ast.Unparen(sel.X).(*ast.Ident)
+	followed := false
+	for _, i := range s.Index()[:len(s.Index())-1] {
+		u := t
+		if p, isPtr := u.Underlying().(*types.Pointer); isPtr {
+			u = p.Elem()
+		}
+		st, isStruct := u.Underlying().(*types.Struct)
+		if !isStruct || i >= st.NumFields() {
+			return "", nil, false
+		}
+		f := st.Field(i)
+		if !f.Exported() && (f.Pkg() == nil || f.Pkg().Path() != mainPath) {
+			return "", nil, false
+		}
+		x = "(" + x + ")." + f.Name()
+		t = f.Type()
+		followed = true
+	}
+	_, ptrRecv := sig.Recv().Type().(*types.Pointer)
+	_, isPtr := t.Underlying().(*types.Pointer)
+	switch {
+	case ptrRecv && !isPtr:
+		if plain && !followed {
+			return "", nil, false // &v: the same variable either way
+		}
+		return "&(" + x + ")", types.NewPointer(t), true
+	case ptrRecv && isPtr:
+		if !followed {
+			return "", nil, false
+		}
+		return x, t, true
+	case !ptrRecv && isPtr:
+		return "*(" + x + ")", t.Underlying().(*types.Pointer).Elem(), true
+	}
+	if !followed {
+		return "", nil, false // the general case copies x
+	}
+	return x, t, true
 }

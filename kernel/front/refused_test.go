@@ -38,7 +38,6 @@ func TestRefused(t *testing.T) {
 		{"a type switch case of a basic type when a cell type has it as underlying type", "type C int\nfunc f(v any) { switch v.(type) { case int: } }", "switch on a method"},
 		{"min of a function-local type", "func f() { type L int; var a, b L; _ = min(a, b) }", "compare the values with if"},
 		{"clear of a type parameter", "func z[S ~[]int](s S) { clear(s) }\nfunc w[M map[int]int | map[int]bool](m M) { clear(m) }", "in a loop"},
-		{"a method value of a function-local type", "type X int\nfunc (X) M() {}\nfunc g() { type L struct{ X }; var l L; _ = l.M }", "copy it first"},
 		{"a type switch case of a function-local type", "func f(v any) { type L struct{ x int }; switch v.(type) { case L: } }", "use a type assertion"},
 		{"a type switch case of a cell type with the shape of another", "type Cat struct{}\ntype Dog struct{}\nfunc f(v any) { switch v.(type) { case Cat: } }", "give them different fields"},
 		{"a type switch case of a cell interface implemented by a cell type with the shape of another", "type I interface{ M() }\ntype A struct{}\nfunc (A) M() {}\ntype B struct{}\nfunc f(v any) { switch v.(type) { case I: } }", "switch on the concrete types"},
@@ -55,6 +54,13 @@ func TestRefused(t *testing.T) {
 		{"an assertion to a cell type of a basic kind from an empty interface", "type C float64\nvar a any = 2.5\n_, ok := a.(C)\n_ = ok", "make C a struct"},
 		{"a type switch case of a cell type of a basic kind on an empty interface", "type C float64\nvar a any = 2.5\nswitch a.(type) {\ncase C:\n}", "make C a struct"},
 		{"== between interface values that may hold cell types of the same structure", "type I interface{ M() }\ntype A struct{ n int }\nfunc (A) M() {}\ntype B struct{ n int }\nfunc (B) M() {}\nvar x, y I = A{1}, B{1}\nfmt.Println(x == y)", "compare the concrete values"},
+		{"an instance of a generic with an interface for a comparable type parameter when a cell type has a basic underlying type", "type C int\ntype Set[T comparable] map[T]bool\ns := Set[any]{}\n_ = s", "instantiate Set with a concrete type"},
+		{"an instance of a generic with an interface of the cells for a comparable type parameter", "type I interface{ M() }\nfunc Has[T comparable](m map[T]bool, v T) bool { return m[v] }\n_ = Has(map[I]bool{}, nil)", "instantiate Has with a concrete type"},
+		{"a top-level deferred function literal that calls recover", "defer func() { recover() }()\npanic(1)", "put the statements in a function with the defer"},
+		{"a top-level deferred call of a function of the cell that calls recover", "func h() { recover() }\ndefer h()", "put the statements in a function with the defer"},
+		{"a generic type alias", "type Set[T comparable] = map[T]struct{}", "declare a generic type instead (type Set[T comparable] map[T]struct{})"},
+		{"== of structs with an interface field when the cells declare types", "type H struct{ V any }\n_ = H{1} == H{1}", "compare the fields one by one"},
+		{"a map keyed by a struct with an interface field when the cells declare types", "type K struct{ V any }\nm := map[K]int{}\n_ = m[K{1}]", "key the map by a string or a struct without interface fields"},
 		{"a map keyed by an interface of the cells", "type Shape interface{ Area() float64 }\nm := map[Shape]int{}\n_ = m[nil]", "map[any]V"},
 		{"%w with a cell type that is no error", "type E struct{}\nfmt.Errorf(\"x: %w\", E{})", "wrap its text with %v"},
 		{"%w with a conversion of a cell type that is no error", "type E struct{}\nfmt.Errorf(\"x: %w\", any(E{}))", "wrap an error"},
@@ -147,6 +153,7 @@ func TestRefused(t *testing.T) {
 		msg       string
 	}{
 		{"redefining a generic type", []string{"type G[T any] struct{ v T }", "type G[T any] struct{ v, w T }"}, "give the new type another name"},
+		{"a method declared in a later cell with the name of a method promoted from an embedded library field", []string{"import \"time\"\ntype Event struct{ time.Time }", "func (e Event) String() string { return \"e\" }"}, "declare String in the cell of Event"},
 		{"an embedded field of a redefined type", []string{"type B struct{ ID int }", "type B struct{ ID, Rev int }", "type D struct{ B }"}, "name the field (B B)"},
 	} {
 		s := newTestSession()
@@ -168,7 +175,7 @@ func TestRefused(t *testing.T) {
 		cells     []string
 		msg       string
 	}{
-		{"a method declared in a later cell with the name of one promoted from a library type (promotedlib)", []string{"import \"time\"\ntype T struct{ time.Duration }", "func (T) String() string { return \"t\" }"}, "declare the type under a new name together with its String method"},
+		{"a method declared in a later cell with the name of one promoted from a library type (promotedlib)", []string{"import \"time\"\ntype T struct{ time.Duration }", "func (T) String() string { return \"t\" }"}, "declare String in the cell of T"},
 	} {
 		s := newTestSession()
 		var err error

@@ -145,7 +145,11 @@ func (c *Checked) typeSwitch(ts *ast.TypeSwitchStmt) {
 					c.refuse(e, "the interpreter matches interface cases of a type switch wrongly and this type cannot be named here: use a type assertion (if x, ok := v.(T); ok { ... })")
 					return
 				}
-				cond := "func() bool { _, ok := " + v + ".(" + t + "); return ok }()"
+				av := v
+				if viaAny(c.typeOf(e), c.typeOf(x)) {
+					av = "any(" + v + ")"
+				}
+				cond := "func() bool { _, ok := " + av + ".(" + t + "); return ok }()"
 				if types.IsInterface(c.typeOf(e)) {
 					// the interpreter's assertion also matches a
 					// value of a cell type whose pointer has the
@@ -168,6 +172,8 @@ func (c *Checked) typeSwitch(ts *ast.TypeSwitchStmt) {
 				} else if c.libIface(c.typeOf(cl.List[0]), ts.Pos()) {
 					_, conv := c.libMatch(v, c.typeOf(cl.List[0]), ts.Pos())
 					b.WriteString(" " + bind + " := " + conv + "; _ = " + bind + ";")
+				} else if viaAny(c.typeOf(cl.List[0]), c.typeOf(x)) {
+					b.WriteString(" " + bind + " := any(" + v + ").(" + t + "); _ = " + bind + ";")
 				} else {
 					b.WriteString(" " + bind + " := " + v + ".(" + t + "); _ = " + bind + ";")
 				}
@@ -313,12 +319,12 @@ func (c *Checked) candMatch(v string, t types.Type, at token.Pos, via bool) (tt 
 	b.WriteString("func() " + tt + " { ")
 	for _, ct := range cands {
 		ctt, _ := c.typeText(ct)
-		conds = append(conds, "func() bool { _, ok := "+v+".("+ctt+"); return ok }()")
+		conds = append(conds, "func() bool { _, ok := "+anyFor(v, ct)+".("+ctt+"); return ok }()")
 		ret := "return x"
 		if via {
 			ret = "var y " + tt + " = x; return y"
 		}
-		b.WriteString("if x, ok := " + v + ".(" + ctt + "); ok { " + ret + " }; ")
+		b.WriteString("if x, ok := " + anyFor(v, ct) + ".(" + ctt + "); ok { " + ret + " }; ")
 	}
 	return tt, conds, b
 }

@@ -96,6 +96,14 @@ func (c *Checked) wrapGuard(x ast.Expr, targets []ast.Expr, at ast.Node, inSwitc
 	if !ok {
 		return wrapCannot, "", false
 	}
+	for _, e := range targets {
+		if !inSwitch && viaAny(c.typeOf(e), c.typeOf(x)) {
+			// rule assert asserts to such a type from an any (a
+			// type switch's variable keeps the operand's type; its
+			// cases convert it themselves)
+			tt = "any"
+		}
+	}
 	result, ret := tt, w
 	if unwrap {
 		result, ret = "any", h+".WrapHeld("+w+")"
