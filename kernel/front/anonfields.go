@@ -286,30 +286,8 @@ func inFunc(stack []ast.Node) bool {
 func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, stack []ast.Node) {
 	inFunc := inFunc(stack)
 	fn, _ := c.selectedFunc(call)
-	if fn == nil || fn.Pkg() == nil {
-		return
-	}
-	name := fn.Name()
-	switch fn.Pkg().Path() {
-	case "fmt":
-	case "log":
-		if name = logAsFmt[name]; name == "" {
-			return
-		}
-	default:
-		return
-	}
-	first := 0
-	switch name {
-	case "Print", "Println", "Sprint", "Sprintln":
-	case "Fprint", "Fprintln", "Append", "Appendln", "Printf", "Sprintf", "Errorf":
-		first = 1
-	case "Fprintf", "Appendf":
-		first = 2
-	default:
-		return
-	}
-	if len(call.Args) <= first {
+	name, first, ok := fmtFunc(fn)
+	if !ok || len(call.Args) <= first {
 		return
 	}
 	args := call.Args[first:]

@@ -76,19 +76,46 @@ var logAsFmt = map[string]string{
 	"Printf": "Sprintf", "Fatalf": "Sprintf", "Panicf": "Sprintf",
 }
 
+// fmtFirst returns the index of the first operand that fmt's function
+// name formats; ok is false for a function of fmt that formats none.
+func fmtFirst(name string) (first int, ok bool) {
+	switch name {
+	case "Print", "Println", "Sprint", "Sprintln":
+		return 0, true
+	case "Fprint", "Fprintln", "Append", "Appendln", "Printf", "Sprintf", "Errorf":
+		return 1, true
+	case "Fprintf", "Appendf":
+		return 2, true
+	}
+	return 0, false
+}
+
+// fmtFunc returns the function of fmt whose formatting a call of fn
+// does (fn itself, or for package log's see logAsFmt) and the index of
+// its first formatted operand; ok is false for other functions.
+func fmtFunc(fn *types.Func) (name string, first int, ok bool) {
+	if fn == nil || fn.Pkg() == nil {
+		return "", 0, false
+	}
+	name = fn.Name()
+	switch fn.Pkg().Path() {
+	case "fmt":
+	case "log":
+		if name = logAsFmt[name]; name == "" {
+			return "", 0, false
+		}
+	default:
+		return "", 0, false
+	}
+	first, ok = fmtFirst(name)
+	return name, first, ok
+}
+
 // fmtCall checks one call of a fmt function (or of log's that formats as
 // fmt's name does); stmt: the call is a statement of its own.
 func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr, stmt bool) {
-	first := 0 // index of the first formatted operand
-	switch name {
-	case "Print", "Println", "Sprint", "Sprintln":
-	case "Fprint", "Fprintln", "Append", "Appendln":
-		first = 1
-	case "Printf", "Sprintf", "Errorf":
-		first = 1
-	case "Fprintf", "Appendf":
-		first = 2
-	default:
+	first, ok := fmtFirst(name) // index of the first formatted operand
+	if !ok {
 		return
 	}
 	if call.Ellipsis.IsValid() || len(call.Args) < first {

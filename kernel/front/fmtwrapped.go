@@ -40,30 +40,8 @@ func init() {
 				return c.refused == nil
 			}
 			fn, _ := c.selectedFunc(call)
-			if fn == nil || fn.Pkg() == nil {
-				return true
-			}
-			name := fn.Name()
-			switch fn.Pkg().Path() {
-			case "fmt":
-			case "log":
-				if name = logAsFmt[name]; name == "" {
-					return true
-				}
-			default:
-				return true
-			}
-			first := 0
-			switch name {
-			case "Print", "Println", "Sprint", "Sprintln":
-			case "Fprint", "Fprintln", "Append", "Appendln", "Printf", "Sprintf", "Errorf":
-				first = 1
-			case "Fprintf", "Appendf":
-				first = 2
-			default:
-				return true
-			}
-			if len(call.Args) < first {
+			_, first, ok := fmtFunc(fn)
+			if !ok || len(call.Args) < first {
 				return true
 			}
 			for _, a := range call.Args[first:] {
