@@ -12,8 +12,9 @@ const monitorPeriod = 50 * time.Millisecond
 // Why: the worker reads requests and writes events with raw system calls
 // (rawReader, rawWriter, pollNow), which, unlike ordinary ones, do not
 // wake that thread when a cell starts, so it stays asleep through a
-// trivial cell instead of polling every 20 µs (60-80 µs of CPU and two or
-// three context switches a cell; bench/kernel/goclient -quick, paired).
+// trivial cell instead of polling every 20 µs (45-110 µs of CPU and three
+// context switches a cell; bench/kernel/goclient -quick, paired: see
+// package rawio).
 // But the thread is also what preempts goroutines that keep every
 // processor busy without allocating or making a system call; asleep, it
 // would leave the worker's request reader (interrupts) without a
