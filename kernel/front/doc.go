@@ -139,6 +139,9 @@
 //	             constant expressions converted to interfaces get their type
 //	ifaceconv    conversions of cell values to interfaces with methods
 //	             (error(&E{})) through a function literal
+//	embedconv    a struct value of a cell type embedding an interface,
+//	             assigned to a variable of an interface type with
+//	             methods, is converted by a call
 //	errorsas     errors.Is/As/Unwrap through the engine's helpers, which see
 //	             cell error types and their Is, As and Unwrap methods
 //	errorseq     == and != between errors through the engine's helper

@@ -111,6 +111,12 @@ func (c *Checked) forwarders(ts *ast.TypeSpec) string {
 		if sig.Results().Len() > 0 {
 			call = "return " + call
 		}
+		if len(sel.Index()) == 2 && types.IsInterface(st.Field(sel.Index()[0]).Type()) && c.sess != nil && c.sess.PanicHook != "" {
+			// a nil interface field: Go's nil dereference, where the
+			// interpreter's call panics with reflect's "Method on nil
+			// interface value" (fmt prints it in its PANIC= text)
+			call = "if __goldpr" + path + " == nil { " + c.sess.PanicHook + ".Fault(" + c.panicPos(ts) + ", " + strconv.Quote(faultNil) + ") }; " + call
+		}
 		b.WriteString("; func (" + recv + ") " + fn.Name() + "(" + params + ")" + results + " { " + call + " }")
 	}
 	return b.String()

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 )
 
 // Rule ifaceloop: converted to a compiled interface (error, fmt.Stringer,
@@ -212,6 +213,9 @@ func (c *Checked) convByCall(e ast.Expr, t, target types.Type) {
 	for _, ed := range c.edits {
 		if ed.start <= start && end <= ed.end && (ed.start < start || end < ed.end) {
 			return // inside the edit of another rule (errorsas, fmtspread)
+		}
+		if ed.start == start && ed.end == end && strings.HasPrefix(ed.text, "func(__goldpcv ") {
+			return // converted by a call already (embedconv, then ifaceloop)
 		}
 	}
 	if emptyIface(target) && boxTwin(t) {
