@@ -3,7 +3,6 @@ package front
 import (
 	"go/ast"
 	"go/types"
-	"sort"
 	"strconv"
 )
 
@@ -155,20 +154,9 @@ func (c *Checked) sessionImplementer(iface types.Type) string {
 	if !ok {
 		return ""
 	}
-	sc := c.sessionScope()
-	names := sc.Names()
-	sort.Strings(names)
-	for _, n := range names {
-		tn, ok := sc.Lookup(n).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		named, ok := tn.Type().(*types.Named)
-		if !ok || named.TypeParams() != nil || types.IsInterface(named) {
-			continue
-		}
-		if types.Implements(named, it) || types.Implements(types.NewPointer(named), it) {
-			return n
+	for _, named := range c.sessionTypes(nil) {
+		if !types.IsInterface(named) && (types.Implements(named, it) || types.Implements(types.NewPointer(named), it)) {
+			return named.Obj().Name()
 		}
 	}
 	return ""

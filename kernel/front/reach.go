@@ -280,6 +280,25 @@ func (c *Checked) sessionScope() *types.Scope {
 	return c.Pkg.Scope()
 }
 
+// sessionTypes returns the session's defined types that are neither
+// aliases nor generic, in the order of their names, for which keep
+// (nil: every one) is true.
+func (c *Checked) sessionTypes(keep func(*types.Named) bool) []*types.Named {
+	scope := c.sessionScope()
+	var out []*types.Named
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		n, ok := tn.Type().(*types.Named)
+		if ok && n.TypeParams().Len() == 0 && (keep == nil || keep(n)) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // sessionVars is sessionScope for a rule that looks at every variable of
 // the session: it needs the whole session.
 func (c *Checked) sessionVars() *types.Scope {

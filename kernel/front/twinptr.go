@@ -97,21 +97,11 @@ func init() {
 // ptrTwins are the session's cell types whose underlying type is neither
 // a struct nor an interface and whose pointer has a method fmt calls.
 func (c *Checked) ptrTwins() []*types.Named {
-	scope := c.sessionScope()
-	var out []*types.Named
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		n, ok := tn.Type().(*types.Named)
-		if !ok || n.TypeParams().Len() > 0 || !twinType(n) {
-			continue
+	return c.sessionTypes(func(n *types.Named) bool {
+		if !twinType(n) {
+			return false
 		}
 		m := fmtMethods(types.NewPointer(n))
-		if m["String"] || m["Error"] || m["Format"] || m["GoString"] {
-			out = append(out, n)
-		}
-	}
-	return out
+		return m["String"] || m["Error"] || m["Format"] || m["GoString"]
+	})
 }

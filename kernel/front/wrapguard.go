@@ -267,22 +267,10 @@ func (c *Checked) wrappableStructs() []*types.Named {
 
 // cellStructs are the session's struct types (not generic).
 func (c *Checked) cellStructs() []*types.Named {
-	scope := c.sessionScope()
-	var out []*types.Named
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		named, ok := tn.Type().(*types.Named)
-		if !ok || named.TypeParams().Len() > 0 {
-			continue
-		}
-		if _, ok := named.Underlying().(*types.Struct); ok {
-			out = append(out, named)
-		}
-	}
-	return out
+	return c.sessionTypes(func(n *types.Named) bool {
+		_, ok := n.Underlying().(*types.Struct)
+		return ok
+	})
 }
 
 // methodNames are the names of the methods in t's method set.
