@@ -65,7 +65,7 @@ func goldenRun(t *testing.T, data string, file string) string {
 	cells := strings.Split(strings.TrimSuffix(data, "\n"), "\n%%\n")
 	s := newTestSession()
 	switch file {
-	case "panics.txtar", "faults.txtar", "wrapguard.txtar", "assertmsg.txtar":
+	case "panics.txtar", "faults.txtar", "wrapguard.txtar", "assertmsg.txtar", "fmtwrapped.txtar":
 		s.PanicHook = "H"
 	case "errorsas.txtar", "nilconv.txtar":
 		s.ErrorsHook = "H"
