@@ -91,10 +91,12 @@ func BenchmarkCheckLargeSessionIface(b *testing.B) {
 	s := newTestSession()
 	s.FmtHook = "H"
 	for i := range 40 {
-		cell := fmt.Sprintf("type P%d struct{ X, Y float64; Name string }\n"+
-			"func (p P%d) Norm() float64 { return p.X*p.X + p.Y*p.Y }\n"+
+		// each type of its own structure: fmt of an any is refused
+		// when the interpreter cannot tell two types apart
+		cell := fmt.Sprintf("type P%d struct{ X%d, Y float64; Name string }\n"+
+			"func (p P%d) Norm() float64 { return p.X%d*p.X%d + p.Y*p.Y }\n"+
 			"func f%d(xs []float64, k int) (float64, error) { return xs[k], nil }\n"+
-			"v%d := P%d{1, 2, \"a\"}\nm%d := mat.NewDense(2, 2, nil)", i, i, i, i, i, i)
+			"v%d := P%d{1, 2, \"a\"}\nm%d := mat.NewDense(2, 2, nil)", i, i, i, i, i, i, i, i, i)
 		if _, err := s.Check(cell, 1, 1, nil); err != nil {
 			b.Fatal(err)
 		}
