@@ -386,7 +386,7 @@ func (c *Checked) anonCands(iface *types.Interface) ([]types.Type, string) {
 		}
 		scope := c.sessionScope()
 		for _, name := range scope.Names() {
-			if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() && types.IdenticalIgnoreTags(tn.Type().Underlying(), t) {
+			if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() && types.IdenticalIgnoreTags(tn.Type().Underlying(), t) && c.twinTag(tn) == "" {
 				return nil, "it cannot tell " + name + " from a struct without a name of the same fields"
 			}
 		}

@@ -66,6 +66,16 @@ func (s *Session) commit(c *Checked, defined func(string) bool) {
 		if c.gens[base] == nil {
 			delete(s.generics, n)
 		}
+		if _, ok := c.Pkg.Scope().Lookup(n).(*types.TypeName); ok {
+			if tag := c.twinTags()[n]; tag != "" {
+				if s.twinTags == nil {
+					s.twinTags = map[string]string{}
+				}
+				s.twinTags[n] = tag
+			} else {
+				delete(s.twinTags, n)
+			}
+		}
 		src, opaque := s.declSource(c, n, methods[n])
 		if src == "" && opaque == nil {
 			continue

@@ -47,7 +47,10 @@
 //	             types with MarshalJSON, MarshalText, ... are refused, and
 //	             templates executed with cell types with String or Error
 //	reflectname  reflect.TypeOf(v).Name() and .String() of cell types give
-//	             the name; other uses of reflect.TypeOf on them are refused
+//	             the name; other uses of reflect.TypeOf on them, or on an
+//	             interface that may hold them, are refused
+//	twintag      a struct type with the fields of an earlier one gets a
+//	             hidden tag goldp:"Name", so the interpreter tells them apart
 //	deepequal    reflect.DeepEqual of operands of different types is false
 //	fallthroughdefault  a switch with fallthrough and a default clause
 //	             not last becomes a switch selecting the clause's index and

@@ -500,7 +500,7 @@ func (c *Checked) sameShapeError(n *types.Named, methods bool) string {
 		if !ok || !isErrorType(o) || methods && !(hasErrorMethods(n) || hasErrorMethods(o)) {
 			continue
 		}
-		if types.Identical(o.Underlying(), n.Underlying()) {
+		if types.Identical(o.Underlying(), n.Underlying()) && c.sameRuntimeType(tn, n.Obj()) {
 			return name
 		}
 	}

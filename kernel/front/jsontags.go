@@ -28,9 +28,7 @@ func init() {
 			switch n := n.(type) {
 			case *ast.StructType:
 				c.noteAnon(n, stack)
-				if c.sess == nil || !c.sess.plainFields {
-					c.hideUnexported(n)
-				}
+				c.fieldTags(n, c.sess == nil || !c.sess.plainFields, c.structTwinTag(n, stack))
 			case *ast.CallExpr:
 				c.encodingEmbedded(n)
 			}
@@ -39,19 +37,18 @@ func init() {
 	}})
 }
 
-// hideUnexported tags the unexported fields of st json:"-" xml:"-".
-func (c *Checked) hideUnexported(st *ast.StructType) {
-	for _, f := range st.Fields.List {
-		if len(f.Names) == 0 {
-			continue // embedded
-		}
-		hidden := true
+// fieldTags writes the tags of st's fields the interpreter gets: with
+// hide, json:"-" xml:"-" on each unexported field; twin (rule twintag's,
+// "" for none) on the first field.
+func (c *Checked) fieldTags(st *ast.StructType, hide bool, twin string) {
+	for i, f := range st.Fields.List {
+		hidden := hide && len(f.Names) > 0 // embedded fields are kept
 		for _, n := range f.Names {
 			if n.IsExported() || n.Name == "_" {
 				hidden = false
 			}
 		}
-		if !hidden {
+		if !hidden && (i > 0 || twin == "") {
 			continue
 		}
 		old := ""
@@ -62,7 +59,13 @@ func (c *Checked) hideUnexported(st *ast.StructType) {
 			}
 			old = s
 		}
-		tag := hiddenTag(old)
+		tag := old
+		if hidden {
+			tag = hiddenTag(old)
+		}
+		if i == 0 && twin != "" {
+			tag = strings.TrimSpace(tag + " " + twin)
+		}
 		lit := "`" + tag + "`"
 		if strings.Contains(tag, "`") {
 			lit = strconv.Quote(tag)

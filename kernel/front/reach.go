@@ -225,6 +225,12 @@ func (s *Session) sessionFiles(f *ast.File, declared, skip map[string]bool, leve
 		switch n := n.(type) {
 		case *ast.Ident:
 			reached[n.Name] = true
+		case *ast.TypeSpec:
+			// rule twintag compares a struct type the cell declares
+			// with every type of the cells (twinTags)
+			if _, ok := n.Type.(*ast.StructType); ok {
+				level = max(level, reachTypes)
+			}
 		case *ast.TypeSwitchStmt, *ast.TypeAssertExpr:
 			// the rules of type switches and assertions compare
 			// the case's type with every type of the cells

@@ -14,17 +14,23 @@ import (
 // .Kind(), .NumField(), .Field(i) and .FieldByName(n) are right as they
 // are, also through a variable (t := reflect.TypeOf(p)) that the cell uses
 // only so. Any other use of reflect.TypeOf of a value whose type is or
-// holds a cell type is refused, naming %T as the alternative.
+// holds a cell type, or of an interface that may hold one (its name is
+// known only at run time), is refused, naming %T as the alternative; so
+// are the names of a reflect.Type from elsewhere (reflectTypeUse).
 func init() {
 	register(rule{"reflectname", 5, kCall, func(c *Checked) {
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) != 1 || !c.isFunc(call.Fun, "reflect.TypeOf") {
+			if !ok {
 				return true
+			}
+			if len(call.Args) != 1 || !c.isFunc(call.Fun, "reflect.TypeOf") {
+				return c.reflectTypeUse(call)
 			}
 			arg := call.Args[0]
 			t := c.typeOf(arg)
-			if t == nil || types.IsInterface(t) || !c.hasCellType(t) {
+			iface := t != nil && types.IsInterface(t)
+			if t == nil || iface && !c.mayHoldCellType(t) || !iface && !c.hasCellType(t) {
 				return true
 			}
 			method, outer := "", ast.Node(nil)
@@ -39,9 +45,14 @@ func init() {
 			if method == "" && c.onlyShapeUses(call, stack) {
 				return true
 			}
-			switch method {
-			case "Kind", "NumField", "Field", "FieldByName":
+			if shapeMethods[method] {
 				return true
+			}
+			if iface {
+				c.refuse(call, "reflect sees the types of the cells without their names in the interpreter, and this operand may hold one: print the type with %T (fmt.Sprintf(\"%T\", v)), or ask reflect only for Kind, NumField and Field")
+				return false
+			}
+			switch method {
 			case "String":
 				name = c.goTypeName(t)
 			case "Name":
@@ -125,4 +136,78 @@ func (c *Checked) onlyShapeUses(call *ast.CallExpr, stack []ast.Node) bool {
 		return ok
 	})
 	return ok && used
+}
+
+// mayHoldCellType reports whether a value of the interface type t may
+// hold a value of a type of the cells (or a pointer to one).
+func (c *Checked) mayHoldCellType(t types.Type) bool {
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok || !c.hasCellTypes() {
+		return false
+	}
+	return len(c.sessionTypes(func(n *types.Named) bool { return mayImplement(n, iface) })) > 0
+}
+
+// reflectTypeUse refuses, while the session has types of its own, a
+// call that hands compiled code or the cell a reflect.Type's name from
+// anywhere but reflect.TypeOf (whose uses rule reflectname sees): the
+// Name, String or PkgPath method of such a reflect.Type (v.Type().Name(),
+// t.Elem().String()), or such a reflect.Type given to fmt or log, which
+// print its String. It may describe a type of the cells, whose name the
+// interpreter does not give reflect. It returns whether the walk goes
+// into call.
+func (c *Checked) reflectTypeUse(call *ast.CallExpr) bool {
+	if !c.hasCellTypes() {
+		return true
+	}
+	isType := func(e ast.Expr) bool {
+		t := c.typeOf(e)
+		if t == nil {
+			return false
+		}
+		n, ok := types.Unalias(t).(*types.Named)
+		return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "reflect" && n.Obj().Name() == "Type"
+	}
+	// reflect.TypeOf(x), whose uses reflectname sees, or a type got from
+	// one by Elem, Key, In or Out (reflectname refused those of a cell
+	// type's or an interface's reflect.Type)
+	var direct func(e ast.Expr) bool
+	direct = func(e ast.Expr) bool {
+		in, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		if len(in.Args) == 1 && c.isFunc(in.Fun, "reflect.TypeOf") {
+			return true
+		}
+		sel, ok := ast.Unparen(in.Fun).(*ast.SelectorExpr)
+		if !ok || !isType(sel.X) {
+			return false
+		}
+		switch sel.Sel.Name {
+		case "Elem", "Key", "In", "Out":
+			return direct(sel.X)
+		}
+		return false
+	}
+	why := "reflect sees the types of the cells without their names in the interpreter, and this reflect.Type may describe one: print a value's type with %T (fmt.Sprintf(\"%T\", v)), or ask reflect only for Kind, NumField and Field"
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		switch sel.Sel.Name {
+		case "Name", "String", "PkgPath":
+			if len(call.Args) == 0 && isType(sel.X) && !direct(sel.X) {
+				c.refuse(call, why)
+				return false
+			}
+		}
+	}
+	fn, _ := c.selectedFunc(call)
+	if _, _, ok := fmtFunc(fn); ok {
+		for _, a := range call.Args {
+			if isType(a) && !direct(a) {
+				c.refuse(a, why)
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -133,8 +133,11 @@ type Session struct {
 	// as they were before a cell declared them again to what they hold
 	// (stalevalues.go).
 	staleVals map[string]string
-	redef     redefState // sources of declarations, redefined types (redefine.go)
-	vm        vmState    // what the interpreter has (chunks.go)
+	// twinTags maps the struct types of the cells that rule twintag
+	// tagged to their tags' values (twintag.go).
+	twinTags map[string]string
+	redef    redefState // sources of declarations, redefined types (redefine.go)
+	vm       vmState    // what the interpreter has (chunks.go)
 }
 
 // NewSession returns an empty session.
@@ -169,6 +172,9 @@ type Checked struct {
 	ps   *Positioner
 	// items are the cell's items as parsed, before lower.
 	items []PlanItem
+	// twins holds the tags rule twintag gives the cell's struct types,
+	// nil until asked for (twintag.go).
+	twins map[string]string
 	// declared holds the names the cell declares at top level.
 	declared map[string]bool
 	// rangeDefers names, by function body, the list of calls deferred in

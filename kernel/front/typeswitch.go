@@ -199,7 +199,7 @@ func (c *Checked) sameShape(n *types.Named) string {
 		if types.IsInterface(tn.Type()) {
 			continue
 		}
-		if types.Identical(tn.Type().Underlying(), n.Underlying()) {
+		if types.Identical(tn.Type().Underlying(), n.Underlying()) && c.sameRuntimeType(tn, n.Obj()) {
 			return name
 		}
 	}
