@@ -4,7 +4,8 @@
 #
 #   1. tools/setup.sh: Debian packages (only when missing), bin/goldp, kernelspec
 #   2. gofmt and go vet (Linux, and macOS by cross-compilation)
-#   3. go test ./... (unit, property, statistical tests, fuzz seed corpora)
+#   3. go test ./... (unit, property, statistical tests, fuzz seed corpora),
+#      and every benchmark once (-benchtime 1x)
 #   4. Python protocol/notebook tests against the installed kernel (pytest)
 #
 # GOLDP_TEST_SKIP_SETUP=1 skips step 1 (when you know the machine is set up).
@@ -27,6 +28,13 @@ GOOS=darwin GOARCH=arm64 go vet ./...
 
 echo "== go test"
 go test -count=1 ./...
+
+# Every benchmark runs once, so that a broken one fails here (figures
+# come from bench/ runs, never from this).
+echo "== benchmarks, one iteration each"
+if ! out=$(go test -run '^$' -bench . -benchtime 1x ./... 2>&1); then
+  echo "$out" | grep -vE '^(goos|goarch|pkg|cpu|Benchmark|PASS|ok )' ; exit 1
+fi
 
 if ls tests/test_*.py >/dev/null 2>&1; then
   echo "== python tests (kernel protocol, notebooks)"
