@@ -38,7 +38,7 @@ func init() {
 			}
 			v := c.temp("av")
 			cond, conv := c.libMatch(v, t, ta.Pos())
-			c.replace(ta, "func("+v+" "+st+") ("+tt+", bool) { if "+cond+" { return "+conv+", true }; return nil, false }("+c.text(c.off(ta.X.Pos()), c.off(ta.X.End()))+")")
+			c.replace(ta, "func("+v+" "+st+") ("+tt+", bool) { if "+v+" != nil && "+cond+" { return "+conv+", true }; return nil, false }("+c.text(c.off(ta.X.Pos()), c.off(ta.X.End()))+")")
 			return true
 		})
 	}})

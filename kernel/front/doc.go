@@ -49,6 +49,9 @@
 //	reflectname  reflect.TypeOf(v).Name() and .String() of cell types give
 //	             the name; other uses of reflect.TypeOf on them, or on an
 //	             interface that may hold them, are refused
+//	ifacenil     nil values of interfaces of the cells passed, returned or
+//	             converted as other interfaces stay nil; comma-ok assertions
+//	             of nil to library interfaces give nil, false
 //	twintag      a struct type with the fields of an earlier one gets a
 //	             hidden tag goldp:"Name", so the interpreter tells them apart
 //	deepequal    reflect.DeepEqual of operands of different types is false
@@ -194,8 +197,8 @@
 //	newexpr      new(expr) (Go 1.26) points to a variable holding expr
 //	genericalias generic type aliases (Go 1.24) are refused
 //	gomethod     go p.M() of a value method copies *p at the go statement
-//	structeq     == of structs or arrays with interface fields, and maps
-//	             keyed by such structs, are refused once types are declared
+//	structeq     == of structs or arrays with interface fields is written
+//	             field by field; maps keyed by such structs are refused
 //	selectbranch a continue, or a break of a loop, written as a statement
 //	             of a select case goes into an if (the interpreter ended
 //	             only the select: for { select { case <-done: break loop } }

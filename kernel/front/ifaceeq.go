@@ -43,59 +43,68 @@ func init() {
 				return true
 			}
 			start, end := c.off(b.Pos()), c.off(b.End())
-			for _, ed := range c.edits {
-				contains := ed.start <= start && end <= ed.end && ed.start < ed.end
-				crosses := ed.start < start && start < ed.end && ed.end < end || start < ed.start && ed.start < end && end < ed.end
-				atEnds := ed.start == ed.end && (ed.start == start || ed.start == end)
-				if contains || crosses || atEnds {
-					return true // another rule's edit (errorseq's) holds it; edits inside are taken along
-				}
+			if c.edited(start, end) {
+				return true // another rule's edit (errorseq's) holds it; edits inside are taken along
 			}
-			// values of types the interpreter cannot tell apart
-			// compare equal there (any(C(1)) == any(1))
-			var ta, tb string
-			switch {
-			case !types.IsInterface(tx):
-				ta, tb = c.keyTwin(tx)
-			case !types.IsInterface(ty):
-				ta, tb = c.keyTwin(ty)
-			default:
-				ta, tb = c.shapeTwins()
-			}
-			if ta != "" {
-				c.refuse(b, "the interpreter cannot tell "+ta+" from "+tb+" (the same structure) when it compares interface values: compare the concrete values (v, ok := x.(T))")
-				return false
-			}
-			cands, why := c.eqCandidates(tx, ty, b.Pos())
+			text, why := c.ifaceEq(tx, ty, c.text(c.off(b.X.Pos()), c.off(b.X.End())), c.text(c.off(b.Y.Pos()), c.off(b.Y.End())), b.Op == token.NEQ, b)
 			if why != "" {
-				c.refuse(b, "the interpreter cannot compare interface values holding "+why+": compare the concrete values (v, ok := x.(T))")
+				c.refuse(b, why)
 				return false
 			}
-			x, y := c.temp("ex"), c.temp("ey")
-			guard := ""
-			if len(cands) > 0 || types.IsInterface(tx) && types.IsInterface(ty) {
-				// an operand of a type that is not a cell type
-				// (v == "yes") is never equal to a wrapper
-				guard = c.wrapEqGuard(x, y, b)
+			if text != "" {
+				c.replaceRange(start, end, text)
 			}
-			if len(cands) == 0 && guard == "" {
-				return true
-			}
-			var s strings.Builder
-			if b.Op == token.NEQ {
-				s.WriteString("!")
-			}
-			s.WriteString("func(" + x + ", " + y + " any) bool { " + guard)
-			for _, ct := range cands {
-				v, w := c.temp("ev"), c.temp("ew")
-				s.WriteString("if " + v + ", ok := " + x + ".(" + ct + "); ok { " + w + ", ok := " + y + ".(" + ct + "); return ok && " + v + " == " + w + " }; ")
-			}
-			s.WriteString("return " + x + " == " + y + " }(")
-			s.WriteString(c.text(c.off(b.X.Pos()), c.off(b.X.End())) + ", " + c.text(c.off(b.Y.Pos()), c.off(b.Y.End())) + ")")
-			c.replaceRange(start, end, s.String())
 			return true
 		})
 	}})
+}
+
+// ifaceEq returns the comparison (== or, with neq, !=) of the operands
+// written x and y, of types tx and ty (one of them an interface), as rule
+// ifaceeq writes it for the node at: "" when the interpreter's == is
+// right as it is; or why it cannot be made right.
+func (c *Checked) ifaceEq(tx, ty types.Type, x, y string, neq bool, at ast.Node) (text, why string) {
+	// values of types the interpreter cannot tell apart compare equal
+	// there (any(C(1)) == any(1))
+	var ta, tb string
+	switch {
+	case !types.IsInterface(tx):
+		ta, tb = c.keyTwin(tx)
+	case !types.IsInterface(ty):
+		ta, tb = c.keyTwin(ty)
+	default:
+		ta, tb = c.shapeTwins()
+	}
+	if ta != "" {
+		return "", "the interpreter cannot tell " + ta + " from " + tb + " (the same structure) when it compares interface values: compare the concrete values (v, ok := x.(T))"
+	}
+	cands, why := c.eqCandidates(tx, ty, at.Pos())
+	if why != "" {
+		return "", "the interpreter cannot compare interface values holding " + why + ": compare the concrete values (v, ok := x.(T))"
+	}
+	vx, vy := c.temp("ex"), c.temp("ey")
+	guard := ""
+	if len(cands) > 0 || types.IsInterface(tx) && types.IsInterface(ty) {
+		// an operand of a type that is not a cell type (v == "yes") is
+		// never equal to a wrapper
+		guard = c.wrapEqGuard(vx, vy, at)
+	}
+	if len(cands) == 0 && guard == "" {
+		return "", ""
+	}
+	var s strings.Builder
+	if neq {
+		s.WriteString("!")
+	}
+	// a nil value of an interface of the cells made an any the
+	// interpreter's assertions panic on (rule ifacenil)
+	s.WriteString("func(" + vx + ", " + vy + " any) bool { if " + vx + " == nil || " + vy + " == nil { return " + vx + " == nil && " + vy + " == nil }; " + guard)
+	for _, ct := range cands {
+		v, w := c.temp("ev"), c.temp("ew")
+		s.WriteString("if " + v + ", ok := " + vx + ".(" + ct + "); ok { " + w + ", ok := " + vy + ".(" + ct + "); return ok && " + v + " == " + w + " }; ")
+	}
+	s.WriteString("return " + vx + " == " + vy + " }(" + x + ", " + y + ")")
+	return s.String(), ""
 }
 
 // eqCandidates returns the comparable cell types with methods (written as
@@ -135,4 +144,19 @@ func (c *Checked) eqCandidates(tx, ty types.Type, at token.Pos) ([]string, strin
 		out = append(out, t)
 	}
 	return out, ""
+}
+
+// edited reports whether an edit of another rule holds the text from
+// start to end, crosses one of its ends, or inserts at one of them (edits
+// strictly inside are taken along by a rewrite of the range).
+func (c *Checked) edited(start, end int) bool {
+	for _, ed := range c.edits {
+		contains := ed.start <= start && end <= ed.end && ed.start < ed.end
+		crosses := ed.start < start && start < ed.end && ed.end < end || start < ed.start && ed.start < end && end < ed.end
+		atEnds := ed.start == ed.end && (ed.start == start || ed.start == end)
+		if contains || crosses || atEnds {
+			return true
+		}
+	}
+	return false
 }

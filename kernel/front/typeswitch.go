@@ -44,6 +44,9 @@ func (c *Checked) typeSwitch(ts *ast.TypeSwitchStmt) {
 	for _, cl := range ts.Body.List {
 		for _, e := range cl.(*ast.CaseClause).List {
 			t := c.typeOf(e)
+			if t != nil && c.Info.Types[e].IsNil() && c.nilMisses(c.typeOf(switchSubject(ts))) {
+				rewrite = true
+			}
 			if t == nil || c.Info.Types[e].IsNil() {
 				continue
 			}
@@ -161,6 +164,16 @@ func (c *Checked) typeSwitch(ts *ast.TypeSwitchStmt) {
 				}
 				conds = append(conds, cond)
 			}
+			if n, _ := cellNamed(c.typeOf(x)); n != nil && types.IsInterface(n) {
+				// the interpreter's assertion of a nil value of an
+				// interface of the cells to a library interface
+				// panics (rule ifacenil); nil matches no type
+				for i, e := range cl.List {
+					if t := c.typeOf(e); t != nil && types.IsInterface(t) && !c.Info.Types[e].IsNil() {
+						conds[i] = "(" + v + " != nil && " + conds[i] + ")"
+					}
+				}
+			}
 			b.WriteString("case " + strings.Join(conds, " || ") + ":")
 		}
 		if bind != "" {
@@ -221,6 +234,26 @@ func underlyingTwin(n *types.Named, x types.Type) string {
 		return ""
 	}
 	return types.TypeString(u, func(p *types.Package) string { return p.Name() })
+}
+
+// nilMisses reports whether the interpreter's case nil can miss a nil
+// value of the interface type t: t is an interface of the cells, or an
+// interface that may hold a nil one converted (a nil Shape passed to a
+// func(v any) is no nil to the interpreter's case nil, though v == nil).
+// The lowered switch tests nil with ==.
+func (c *Checked) nilMisses(t types.Type) bool {
+	if t == nil || !types.IsInterface(t) {
+		return false
+	}
+	if n, _ := cellNamed(t); n != nil {
+		return true
+	}
+	for _, n := range c.sessionTypes(func(n *types.Named) bool { return types.IsInterface(n) }) {
+		if types.AssignableTo(n, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // switchSubject returns the expression a type switch switches on.
