@@ -211,10 +211,12 @@ func (c *Checked) resultsText(sig *types.Signature) (string, bool) {
 	return " (" + strings.Join(rs, ", ") + ")", true
 }
 
-// refuseLateOverride refuses a method the cell declares on a type of an
+// refuseLateOverride finds a method the cell declares on a type of an
 // earlier cell when an embedded library field of that type promotes a
-// method of that name (forwarded when the type was declared); it reports
-// whether it refused.
+// method of that name (forwarded when the type was declared, and kept by
+// the interpreter): the cell is checked again with the type declared
+// anew (c.lateOverride, redefinitions), and refused if that could not be
+// done; it reports whether it refused.
 func (c *Checked) refuseLateOverride() bool {
 	for _, d := range c.File.Decls {
 		fd, ok := d.(*ast.FuncDecl)
@@ -233,29 +235,48 @@ func (c *Checked) refuseLateOverride() bool {
 		if !ok || named.TypeParams().Len() > 0 || c.Fset.File(named.Obj().Pos()) == c.Fset.File(c.File.Pos()) {
 			continue // declared with its type, or generic
 		}
-		st, ok := named.Underlying().(*types.Struct)
-		if !ok {
-			continue
-		}
-		for i := 0; i < st.NumFields(); i++ {
-			f := st.Field(i)
-			if !f.Embedded() {
-				continue
-			}
-			ft := f.Type()
-			if p, ok := ft.(*types.Pointer); ok {
-				ft = p.Elem()
-			}
-			if n, ok := types.Unalias(ft).(*types.Named); !ok || isCell(n) && !types.IsInterface(n) {
-				continue
-			}
-			if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(ft), true, nil, fd.Name.Name); obj != nil {
-				if _, isFunc := obj.(*types.Func); isFunc {
-					c.refuse(fd.Name, "the interpreter keeps the method "+fd.Name.Name+" that "+named.Obj().Name()+" gets from its embedded field "+f.Name()+", declared with the type: declare "+fd.Name.Name+" in the cell of "+named.Obj().Name()+" and run that cell again")
-					return true
+		if f := promotedLib(named, fd.Name.Name); f != "" {
+			if c.redef == nil && c.sess != nil && c.sess.lateOverride == nil {
+				// checked again with the type declared anew
+				if c.lateOverride == nil {
+					c.lateOverride = map[string]bool{}
 				}
+				c.lateOverride[named.Obj().Name()] = true
+				continue
 			}
+			c.refuse(fd.Name, "the interpreter keeps the method "+fd.Name.Name+" that "+named.Obj().Name()+" gets from its embedded field "+f+", declared with the type: declare "+fd.Name.Name+" in the cell of "+named.Obj().Name()+" and run that cell again")
+			return true
 		}
 	}
 	return false
+}
+
+// promotedLib returns the name of the embedded field of the struct type
+// named, of a library type or an interface, that promotes the method
+// name (forwarded by rule embedlib when the type is declared), "" if
+// none does.
+func promotedLib(named *types.Named, name string) string {
+	st, ok := named.Underlying().(*types.Struct)
+	if !ok {
+		return ""
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if !f.Embedded() {
+			continue
+		}
+		ft := f.Type()
+		if p, ok := ft.(*types.Pointer); ok {
+			ft = p.Elem()
+		}
+		if n, ok := types.Unalias(ft).(*types.Named); !ok || isCell(n) && !types.IsInterface(n) {
+			continue
+		}
+		if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(ft), true, nil, name); obj != nil {
+			if _, isFunc := obj.(*types.Func); isFunc {
+				return f.Name()
+			}
+		}
+	}
+	return ""
 }

@@ -257,6 +257,13 @@ func (s *Session) redefinitions(c *Checked) (*cellRedef, error) {
 			changed[strings.SplitN(k, ".", 2)[0]] = true
 		}
 	}
+	for t := range s.lateOverride {
+		// a new method over one an embedded library field promotes
+		// (refuseLateOverride found it in a first check)
+		if d := st.decls[t]; d != nil && d.kind == 't' && !d.generic {
+			changed[t] = true
+		}
+	}
 	anon := writesAnon(c.File)
 	seeds := s.stalePrinters(mine, anon)
 	if len(changed) > 0 {

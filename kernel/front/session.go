@@ -136,8 +136,12 @@ type Session struct {
 	// twinTags maps the struct types of the cells that rule twintag
 	// tagged to their tags' values (twintag.go).
 	twinTags map[string]string
-	redef    redefState // sources of declarations, redefined types (redefine.go)
-	vm       vmState    // what the interpreter has (chunks.go)
+	// lateOverride holds, while a cell is checked again, the types of
+	// earlier cells it gives a method an embedded library field
+	// promotes: they are declared again (refuseLateOverride).
+	lateOverride map[string]bool
+	redef        redefState // sources of declarations, redefined types (redefine.go)
+	vm           vmState    // what the interpreter has (chunks.go)
 }
 
 // NewSession returns an empty session.
@@ -172,6 +176,9 @@ type Checked struct {
 	ps   *Positioner
 	// items are the cell's items as parsed, before lower.
 	items []PlanItem
+	// lateOverride holds the types of earlier cells the cell gives a
+	// method an embedded library field promotes (refuseLateOverride).
+	lateOverride map[string]bool
 	// twins holds the tags rule twintag gives the cell's struct types,
 	// nil until asked for (twintag.go).
 	twins map[string]string
@@ -340,6 +347,12 @@ func (s *Session) check(src string, line0, col0 int, rd *cellRedef) (*Checked, e
 	c.Pkg, c.Info = pkg, info
 	c.sess = s
 	e := c.lowerRules()
+	if rd == nil && len(c.lateOverride) > 0 && s.lateOverride == nil {
+		// declare the types again with the methods (redefinitions)
+		s.lateOverride = c.lateOverride
+		defer func() { s.lateOverride = nil }()
+		return s.check(src, line0, col0, nil)
+	}
 	if c.need > c.level {
 		// A rule looked at every type (or variable) of the session,
 		// and the check had only those the cell reaches: check again
