@@ -49,7 +49,11 @@ func (g *fmtGen) defs() string {
 // fmtTree returns the expression that replaces operand a (of type t)
 // formatted with flags and verb v, or why it cannot.
 func (c *Checked) fmtTree(a ast.Expr, t types.Type, flags, v string) (string, string) {
+	// the tree is written where a is: types local to a function in
+	// scope there can be named (typeText)
+	c.typeAt = a.Pos()
 	fn, why := c.fmtTreeFunc(t, flags, v)
+	c.typeAt = token.NoPos
 	if why != "" {
 		return "", why
 	}

@@ -297,6 +297,9 @@ func (c *Checked) typeText(t types.Type) (string, bool) {
 		return p.Name()
 	})
 	if !ok || !writableIn(t) {
+		if c.typeAt.IsValid() {
+			return c.localTypeText(t, c.typeAt)
+		}
 		return "", false
 	}
 	if renamed {

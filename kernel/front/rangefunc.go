@@ -566,6 +566,12 @@ func (c *Checked) typeTextAt(t types.Type, pos token.Pos) (string, bool) {
 	if s, ok := c.typeText(t); ok {
 		return s, true
 	}
+	return c.localTypeText(t, pos)
+}
+
+// localTypeText writes t with the names in scope at pos, when typeText
+// cannot.
+func (c *Checked) localTypeText(t types.Type, pos token.Pos) (string, bool) {
 	scope := c.Pkg.Scope().Innermost(pos)
 	if scope == nil {
 		return "", false

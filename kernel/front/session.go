@@ -179,6 +179,10 @@ type Checked struct {
 	// lateOverride holds the types of earlier cells the cell gives a
 	// method an embedded library field promotes (refuseLateOverride).
 	lateOverride map[string]bool
+	// typeAt, when valid, is where the text typeText writes goes: a type
+	// local to a function in scope there is written by its name too
+	// (fmtTree).
+	typeAt token.Pos
 	// twins holds the tags rule twintag gives the cell's struct types,
 	// nil until asked for (twintag.go).
 	twins map[string]string
