@@ -125,6 +125,13 @@ func (c *Checked) forwarders(ts *ast.TypeSpec) string {
 // embedsLib reports whether st embeds a field of a type a library
 // declares (or a pointer to one), or of an interface type.
 func embedsLib(st *types.Struct) bool {
+	return len(libEmbedded(st)) > 0
+}
+
+// libEmbedded returns the embedded fields of st whose type (or the type a
+// pointer type points to) a library declares, or is an interface type.
+func libEmbedded(st *types.Struct) []*types.Var {
+	var out []*types.Var
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
 		if !f.Embedded() {
@@ -135,10 +142,10 @@ func embedsLib(st *types.Struct) bool {
 			t = p.Elem()
 		}
 		if n, ok := types.Unalias(t).(*types.Named); ok && (!isCell(n) || types.IsInterface(n)) {
-			return true
+			out = append(out, f)
 		}
 	}
-	return false
+	return out
 }
 
 // fieldPath writes the embedded fields index walks from the struct type
@@ -260,17 +267,10 @@ func promotedLib(named *types.Named, name string) string {
 	if !ok {
 		return ""
 	}
-	for i := 0; i < st.NumFields(); i++ {
-		f := st.Field(i)
-		if !f.Embedded() {
-			continue
-		}
+	for _, f := range libEmbedded(st) {
 		ft := f.Type()
 		if p, ok := ft.(*types.Pointer); ok {
 			ft = p.Elem()
-		}
-		if n, ok := types.Unalias(ft).(*types.Named); !ok || isCell(n) && !types.IsInterface(n) {
-			continue
 		}
 		if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(ft), true, nil, name); obj != nil {
 			if _, isFunc := obj.(*types.Func); isFunc {
