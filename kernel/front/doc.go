@@ -189,7 +189,8 @@
 //	toprecover   a top-level deferred recover is refused (it runs after
 //	             the cell's panic)
 //	newexpr      new(expr) (Go 1.26) points to a variable holding expr
-//	genericalias generic type aliases (Go 1.24) are refused
+//	genericalias instances of generic type aliases (Go 1.24) are written
+//	             as the types they stand for; the declarations blanked
 //	gomethod     go p.M() of a value method copies *p at the go statement
 //	structeq     == of structs or arrays with interface fields, and maps
 //	             keyed by such structs, are refused once types are declared

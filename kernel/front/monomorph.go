@@ -57,7 +57,7 @@ type hole struct {
 	t    types.Type   // holeType
 	name string       // holeSite: the generic's name
 	args []types.Type // holeSite: its type arguments
-	pos  token.Pos    // holeSite: where the cell instantiates (refusals)
+	pos  token.Pos    // holeSite, and holeType of an alias instance: where the cell instantiates (refusals)
 }
 
 // A generic is a generic function or type of the cells, kept as a template.
@@ -197,7 +197,7 @@ func (c *Checked) markGenerics() {
 		m := &genMethod{tparams: tparamList(sig.RecvTypeParams())}
 		c.genDecls = append(c.genDecls, &genDecl{g: g, method: m, start: c.off(fd.Pos()), end: c.off(fd.End()), selfFrom: rt.Pos(), selfTo: rt.End()})
 	}
-	if len(c.gens) == 0 && !c.usesGenerics() {
+	if len(c.gens) == 0 && !c.usesGenerics() && !c.usesGenericAliases() {
 		return
 	}
 	// holes: type parameters and instantiations
@@ -219,8 +219,12 @@ func (c *Checked) markGenerics() {
 			} else {
 				x = n.(*ast.IndexListExpr).X
 			}
-			if id, ok := ast.Unparen(x).(*ast.Ident); ok && c.site(id, n) {
+			if id, ok := ast.Unparen(x).(*ast.Ident); ok && (c.aliasSite(id, n) || c.site(id, n)) {
 				return false
+			}
+		case *ast.TypeSpec:
+			if isGenericAliasSpec(n) {
+				return false // blanked (genericalias.go)
 			}
 		case *ast.Ident:
 			if c.site(n, n) {
@@ -453,8 +457,8 @@ func (c *Checked) monomorphize() *Error {
 	// where the instances go: in front of the first item that uses one
 	at := -1
 	for _, h := range c.holes {
-		if h.kind != holeSite || c.inGenericDecl(h.pos) {
-			continue
+		if (h.kind != holeSite && !h.pos.IsValid()) || c.inGenericDecl(h.pos) {
+			continue // (a type hole with a position: an alias instance)
 		}
 		if o := c.itemStart(h.pos); o >= 0 && (at < 0 || o < at) {
 			at = o
@@ -557,11 +561,22 @@ func (c *Checked) fill(text string, holes []*hole, env map[*types.TypeParam]boun
 			b.WriteString(self)
 		case holeType:
 			r := &renderer{c: c}
+			saved := c.instPos
+			if h.pos.IsValid() && !saved.IsValid() {
+				c.instPos = h.pos // an alias instance naming instances
+			}
 			s := r.typ(h.t, env)
+			c.instPos = saved
 			if r.err != nil {
 				return "", r.err
 			}
-			if strings.HasPrefix(s, "*") || strings.HasPrefix(s, "func") || strings.HasPrefix(s, "chan") || strings.HasPrefix(s, "<-") {
+			// Parentheses where the text needs them: a conversion or a
+			// method expression ((func(int) int)(f), (*T).M), and a
+			// receive-only channel (chan (<-chan int)); elsewhere the
+			// interpreter fails on them (var g (func(int) int) = f:
+			// index out of range [-1]).
+			next := strings.TrimLeft(text, " \t")
+			if (strings.HasPrefix(s, "*") || strings.HasPrefix(s, "func") || strings.HasPrefix(s, "chan")) && (strings.HasPrefix(next, "(") || strings.HasPrefix(next, ".")) || strings.HasPrefix(s, "<-") {
 				s = "(" + s + ")"
 			}
 			b.WriteString(s)

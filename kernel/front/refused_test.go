@@ -58,7 +58,7 @@ func TestRefused(t *testing.T) {
 		{"an instance of a generic with an interface of the cells for a comparable type parameter", "type I interface{ M() }\nfunc Has[T comparable](m map[T]bool, v T) bool { return m[v] }\n_ = Has(map[I]bool{}, nil)", "instantiate Has with a concrete type"},
 		{"a top-level deferred function literal that calls recover", "defer func() { recover() }()\npanic(1)", "put the statements in a function with the defer"},
 		{"a top-level deferred call of a function of the cell that calls recover", "func h() { recover() }\ndefer h()", "put the statements in a function with the defer"},
-		{"a generic type alias", "type Set[T comparable] = map[T]struct{}", "declare a generic type instead (type Set[T comparable] map[T]struct{})"},
+		{"a generic type alias inside a function", "func f() {\n\ttype S[T any] = []T\n\tvar s S[int]\n\t_ = s\n}", "declare it at the top level of a cell"},
 		{"== of structs with an interface field when the cells declare types", "type H struct{ V any }\n_ = H{1} == H{1}", "compare the fields one by one"},
 		{"a map keyed by a struct with an interface field when the cells declare types", "type K struct{ V any }\nm := map[K]int{}\n_ = m[K{1}]", "key the map by a string or a struct without interface fields"},
 		{"a map keyed by an interface of the cells", "type Shape interface{ Area() float64 }\nm := map[Shape]int{}\n_ = m[nil]", "map[any]V"},
@@ -176,6 +176,8 @@ func TestRefused(t *testing.T) {
 		msg       string
 	}{
 		{"a method declared in a later cell with the name of one promoted from a library type (promotedlib)", []string{"import \"time\"\ntype T struct{ time.Duration }", "func (T) String() string { return \"t\" }"}, "declare String in the cell of T"},
+		{"a generic type alias declared again with another definition", []string{"type Set[T comparable] = map[T]struct{}", "type Set[T comparable] = map[T]bool"}, "give the new alias another name"},
+		{"the name of a generic type alias declared again as something else", []string{"type Set[T comparable] = map[T]struct{}", "type Set struct{}"}, "use another name"},
 	} {
 		s := newTestSession()
 		var err error
