@@ -106,7 +106,7 @@ func TestRefused(t *testing.T) {
 		{"iota after a line of several constant names, in a value another rule rewrote", "import \"math\"\nconst (\n\tA, B = complex(math.Pi, iota), 2\n\tC, D\n)", "one name per line"},
 		{"cmp.Or of errors", "var a, b error\n_ = cmp.Or(a, b)", "use if and else"},
 		{"cmp.Or with a spread slice", "xs := []int{0, 1}\n_ = cmp.Or(xs...)", "use if and else"},
-		{"iter.Pull", "import \"iter\"\nseq := func(yield func(int) bool) {}\nnext, stop := iter.Pull(iter.Seq[int](seq))\n_, _ = next, stop", "coroutines"},
+		{"iter.Pull of values of a function-local type", "import \"iter\"\nfunc f() {\n\ttype L int\n\tseq := func(yield func(L) bool) {}\n\tnext, stop := iter.Pull(seq)\n\t_, _ = next, stop\n}", "range over the sequence"},
 		{"%T of an iterator with a format that is not a literal", "const f = \"%T\"\nfmt.Printf(f, slices.Values([]int{1}))", "assign the value to a variable first"},
 		{"%T of an interface when the session has iterators", "seq := slices.Values([]int{1})\nvar a any = seq\nfmt.Printf(\"%T\", a)", "print the name yourself"},
 		{"another generic library function", "import \"reflect\"\n_ = reflect.TypeFor[int]()", "reflect.TypeOf"},
