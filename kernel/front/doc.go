@@ -171,7 +171,9 @@
 //	             deferred call running a closure of its function hung)
 //	typeswitch   interface cases and cell types in type switches
 //	genlib       calls of the generic standard library (slices, maps,
-//	             cmp, rand.N, sync.OnceValue) run compiled (kernel/generic)
+//	             cmp, rand.N, sync.OnceValue, iter.Pull) run compiled
+//	             (kernel/generic); atomicpointer: atomic.Pointer[T] is
+//	             kernel/generic's Pointer, its calls given *T
 //	imports      packages the interpreter cannot load are refused
 //	redefine     a redefined type gets a fresh name in the interpreter;
 //	             what used it is declared again or dropped (redefine.go)

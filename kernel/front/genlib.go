@@ -35,7 +35,7 @@ import (
 // before the rules that rebuild statements from the edited text (loops,
 // defer, type switches), so that they carry its edits along.
 func init() {
-	register(rule{"genlib", 22, kCall, func(c *Checked) {
+	register(rule{"genlib", 22, kCall | kSelector, func(c *Checked) {
 		for _, p := range c.genlibPlans() {
 			c.applyGenlib(p)
 		}
@@ -181,6 +181,8 @@ func (c *Checked) genlibPlans() map[*ast.SelectorExpr]*genPlan {
 				c.genPlans[sel] = p
 			} else if p := c.genlibSeqType(sel, stack); p != nil {
 				c.genPlans[sel] = p
+			} else if p := c.genlibPointerType(sel, stack); p != nil {
+				c.genPlans[sel] = p // atomicpointer.go
 			}
 		}
 		return true

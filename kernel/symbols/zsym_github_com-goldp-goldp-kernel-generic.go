@@ -67,5 +67,8 @@ func init() {
 		"SortedFunc":       reflect.ValueOf(generic.SortedFunc),
 		"SortedStableFunc": reflect.ValueOf(generic.SortedStableFunc),
 		"Values":           reflect.ValueOf(generic.Values),
+
+		// type definitions
+		"Pointer": reflect.ValueOf((*generic.Pointer)(nil)),
 	}
 }
