@@ -18,7 +18,8 @@ import (
 //	n := p.Load()                n := p.Load((*Node)(nil)).(*Node)
 //	old := p.Swap(nil)           old := p.Swap((*Node)(nil)).(*Node)
 //
-// Refused: method values and expressions of its methods, and values
+// Refused: an embedded atomic.Pointer (rule embedlib would forward its
+// generic methods), method values and expressions of its methods, and values
 // holding one outside a named type converted to an interface (fmt's %T
 // and %#v, and reflect, would see kernel/generic's type, not
 // atomic.Pointer[T]; fmt of a cell type holding one prints its fields as
@@ -53,6 +54,14 @@ func init() {
 						c.refuse(n, "a method value or expression of atomic.Pointer is not supported by the interpreter: call the method in a function literal (func() *T { return p.Load() })")
 						return false
 					}
+				}
+			case *ast.Field:
+				if len(stack) < 2 {
+					break
+				}
+				if _, inStruct := stack[len(stack)-2].(*ast.StructType); inStruct && len(n.Names) == 0 && isAtomicPointer(c.typeOf(n.Type)) != nil {
+					c.refuse(n, "an embedded atomic.Pointer is not supported by the interpreter: name the field (P "+c.src(n.Type)+") and call its methods through it")
+					return false
 				}
 			case *ast.AssignStmt, *ast.ValueSpec, *ast.CompositeLit, *ast.SendStmt, *ast.ReturnStmt:
 				c.convOperands(n, stack, func(e ast.Expr, target types.Type) {
@@ -156,7 +165,7 @@ func (c *Checked) atomicPointerCall(call *ast.CallExpr, stack []ast.Node) {
 	if fn == nil {
 		return
 	}
-	inst := isAtomicPointer(c.Info.Selections[sel].Recv())
+	inst := isAtomicPointer(fn.Type().(*types.Signature).Recv().Type())
 	if inst == nil || inst.TypeArgs().Len() != 1 {
 		return
 	}

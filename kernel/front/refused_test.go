@@ -110,6 +110,7 @@ func TestRefused(t *testing.T) {
 		{"%T of an iterator with a format that is not a literal", "const f = \"%T\"\nfmt.Printf(f, slices.Values([]int{1}))", "assign the value to a variable first"},
 		{"%T of an interface when the session has iterators", "seq := slices.Values([]int{1})\nvar a any = seq\nfmt.Printf(\"%T\", a)", "print the name yourself"},
 		{"another generic library function", "import \"reflect\"\n_ = reflect.TypeFor[int]()", "reflect.TypeOf"},
+		{"an embedded atomic.Pointer", "import \"sync/atomic\"\ntype S struct{ atomic.Pointer[int] }", "name the field"},
 		{"a method value of atomic.Pointer", "import \"sync/atomic\"\nvar p atomic.Pointer[int]\nload := p.Load\n_ = load", "call the method in a function literal"},
 		{"an atomic.Pointer outside a named type converted to an interface", "import \"sync/atomic\"\nvar p atomic.Pointer[int]\nfmt.Printf(\"%T\", &p)", "use the pointer it holds (p.Load())"},
 		{"a constraint of the library is not refused", "func Max[T cmp.Ordered](a, b T) T { if a > b { return a }; return b }\nMax(1, 2)\nstrings.Lines(\"a\")", "strings.Lines"},
