@@ -139,6 +139,10 @@
 //	             constant expressions converted to interfaces get their type
 //	ifaceconv    conversions of cell values to interfaces with methods
 //	             (error(&E{})) through a function literal
+//	embedinstance  a struct embedding an instance of a generic type of
+//	             the cells embeds the instance; values holding one given
+//	             to interfaces are refused (its field name is the
+//	             instance's in the interpreter)
 //	embedconv    a struct value of a cell type embedding an interface,
 //	             assigned to a variable of an interface type with
 //	             methods, is converted by a call
