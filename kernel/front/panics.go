@@ -27,7 +27,10 @@ import (
 // check them already (constant indexes into an array or a constant
 // string). An index kept in range by its loop (for i := range s, for i
 // := 0; i < len(s); i++, see inRange) is left as it is. An explicit panic
-// notes its position: panic(v) → panic(H.At("cell:line:col", v)).
+// notes its position: panic(v) → panic(H.At("cell:line:col", v)); a v of
+// a named type of a basic kind without Error or String methods, which Go
+// prints as main.Code(7), is given with its name: panic(H.AtNamed(pos,
+// "main.Code", v)).
 //
 // recover() → H.Recover(recover()) turns the interpreter's panic values
 // that stand for Go's runtime errors into those errors: reflect's error on
@@ -72,6 +75,20 @@ func init() {
 				// this one (fmtcell's %w) can still edit inside it
 				a := n.Args[0]
 				open := c.sess.PanicHook + ".At(" + c.panicPos(n) + ", "
+				if name := panicTypeName(c.typeOf(a)); name != "" {
+					// Go prints main.Code(7); the interpreter's value
+					// is the 7 alone
+					open = c.sess.PanicHook + ".AtNamed(" + c.panicPos(n) + ", " + strconv.Quote(name) + ", "
+				} else if m := panicMethod(c.typeOf(a)); m != "" {
+					if t, ok := c.typeTextAt(c.typeOf(a), a.Pos()); ok {
+						// Go prints what v.Error() or v.String()
+						// returns; the interpreter's value lost its
+						// methods
+						v := c.temp("pv")
+						c.wrap(a, "func("+v+" "+t+") any { return "+c.sess.PanicHook+".AtText("+c.panicPos(n)+", "+v+", "+v+"."+m+"()) }(", ")")
+						continue
+					}
+				}
 				if t := c.typeOf(a); t != nil && isPointer(t) && c.hasCellType(t) && types.Implements(t, errorInterface()) && c.nonNil(a, nil) {
 					// the runtime prints a panic value's Error; the
 					// interpreter hands a pointer of a cell type over
@@ -84,11 +101,52 @@ func init() {
 					open += "func() error { return "
 					c.insert(a.End(), " }()")
 				}
-				c.insert(a.Pos(), open)
-				c.insert(a.End(), ")")
+				// wrapped: a rule rewriting the operand's callee
+				// (ifaceconv's error(E{})) leaves the wrap outside
+				c.wrap(a, open, ")")
 			}
 		}
 	}})
+}
+
+// panicMethod returns the method Go's runtime calls to print a panic
+// value of the named type t that is not a pointer or an interface: Error
+// if it has one, else String; "" if it has neither.
+func panicMethod(t types.Type) string {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || types.IsInterface(n) {
+		return ""
+	}
+	if _, ptr := n.Underlying().(*types.Pointer); ptr {
+		return ""
+	}
+	ms := types.NewMethodSet(n)
+	for _, m := range []string{"Error", "String"} {
+		if sel := ms.Lookup(nil, m); sel != nil {
+			if sig, ok := sel.Type().(*types.Signature); ok && sig.Params().Len() == 0 && sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Typ[types.String]) {
+				return m
+			}
+		}
+	}
+	return ""
+}
+
+// panicTypeName is the name Go's runtime prints around a panic value of
+// type t (main.Code for type Code int: panic: main.Code(7)), "" when it
+// prints the value alone: a type without a name or not of a basic kind,
+// or one with an Error or String method, which it calls.
+func panicTypeName(t types.Type) string {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return ""
+	}
+	if _, basic := n.Underlying().(*types.Basic); !basic {
+		return ""
+	}
+	if panicMethod(n) != "" {
+		return ""
+	}
+	return runtimeName(n)
 }
 
 // panicPos is the position the helpers report for n, quoted.
