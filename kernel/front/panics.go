@@ -42,11 +42,13 @@ func init() {
 			return
 		}
 		var nodes []ast.Node
+		reads := map[*ast.IndexExpr]bool{}
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.IndexExpr:
 				if !c.inRange(n, stack) {
 					nodes = append(nodes, n)
+					reads[n] = readOnly(n, stack)
 				}
 			case *ast.SliceExpr:
 				nodes = append(nodes, n)
@@ -63,7 +65,7 @@ func init() {
 		for i := len(nodes) - 1; i >= 0; i-- {
 			switch n := nodes[i].(type) {
 			case *ast.IndexExpr:
-				c.checkedIndex(n)
+				c.checkedIndex(n, reads[n])
 			case *ast.SliceExpr:
 				c.checkedSlice(n)
 			case *ast.CallExpr:
@@ -158,13 +160,19 @@ func (c *Checked) panicPos(n ast.Node) string {
 	return strconv.Quote(fmt.Sprintf("%d:%d:%d", c.sess.Cell, l, col))
 }
 
-func (c *Checked) checkedIndex(ix *ast.IndexExpr) {
+func (c *Checked) checkedIndex(ix *ast.IndexExpr, read bool) {
 	tv, ok := c.Info.Types[ix.Index]
 	if !ok || !tv.IsValue() {
 		return // an instantiation f[int]
 	}
 	kind, ok := c.sliceable(ix.X)
-	if !ok || !callFree(ix.X) {
+	if !ok {
+		return
+	}
+	if !callFree(ix.X) {
+		if read {
+			c.checkedCallIndex(ix)
+		}
 		return
 	}
 	if tv.Value != nil && (kind == kindArray || c.Info.Types[ix.X].Value != nil) {
@@ -181,6 +189,59 @@ func (c *Checked) checkedIndex(ix *ast.IndexExpr) {
 		return
 	}
 	c.replace(ix.Index, c.sess.PanicHook+".Index("+i+", len("+x+"), "+c.panicPos(ix)+")")
+}
+
+// checkedCallIndex checks an index into an operand with calls, read
+// only (f()[i]), in a function literal that gets the operand and the
+// index in Go's order of evaluation:
+//
+//	f()[i]  →  func(__goldpx []T, __goldpi int) T { return __goldpx[H.Index(__goldpi, len(__goldpx), pos)] }(f(), i)
+func (c *Checked) checkedCallIndex(ix *ast.IndexExpr) {
+	if c.Info.Types[ix.Index].Value != nil && c.Info.Types[ix.X].Value != nil {
+		return
+	}
+	i, ok := c.intText(ix.Index)
+	if !ok {
+		return
+	}
+	xt, ok1 := c.typeTextAt(c.typeOf(ix.X), ix.Pos())
+	et, ok2 := c.typeTextAt(c.typeOf(ix), ix.Pos())
+	if !ok1 || !ok2 {
+		return
+	}
+	if b, ok := c.typeOf(ix.X).Underlying().(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+		return
+	}
+	x, n := c.temp("ix"), c.temp("ii")
+	c.replace(ix, "func("+x+" "+xt+", "+n+" int) "+et+" { return "+x+"["+c.sess.PanicHook+".Index("+n+", len("+x+"), "+c.panicPos(ix)+")] }("+c.text(c.off(ix.X.Pos()), c.off(ix.X.End()))+", "+i+")")
+}
+
+// readOnly reports whether the index expression n, whose ancestors are
+// stack, is only read: not assigned, incremented or addressed, nor the
+// operand of a selector, index or slice expression (which may be).
+func readOnly(n ast.Expr, stack []ast.Node) bool {
+	if len(stack) == 0 {
+		return false
+	}
+	switch p := stack[len(stack)-1].(type) {
+	case *ast.AssignStmt:
+		for _, l := range p.Lhs {
+			if l == n {
+				return false
+			}
+		}
+	case *ast.IndexExpr:
+		return p.X != n
+	case *ast.SliceExpr:
+		return p.X != n
+	case *ast.RangeStmt:
+		return p.X == n
+	case *ast.IncDecStmt, *ast.SelectorExpr, *ast.ParenExpr:
+		return false
+	case *ast.UnaryExpr:
+		return p.Op != token.AND
+	}
+	return true
 }
 
 // checkedSlice routes x[lo:hi] through the engine's check of both bounds,
