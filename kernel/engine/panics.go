@@ -23,6 +23,11 @@ import (
 type panicAt struct {
 	v   any
 	pos string
+	// name is the Go name of the static type of an explicit panic's
+	// value of a named basic type (rtAtNamed), printed around it; text
+	// is what its Error or String method returned (rtAtText), which Go
+	// prints instead of the value
+	name, text string
 }
 
 // runtimeError is a runtime.Error of Go's (an index or slice bound out of
@@ -86,7 +91,7 @@ const nilMapWrite = "assignment to entry in nil map"
 // raise panics with the runtime error e, noting pos.
 func (s *Session) raise(pos string, e *runtimeError) {
 	s.cellMu.Lock()
-	s.at = panicAt{e, pos}
+	s.at = panicAt{v: e, pos: pos}
 	s.cellMu.Unlock()
 	panic(e)
 }
@@ -216,9 +221,55 @@ var conversionRE = regexp.MustCompile(`^(?:_\.go:)?(\d+):(\d+): (interface conve
 // rtAt notes the position of an explicit panic(v) and returns v.
 func (s *Session) rtAt(pos string, v any) any {
 	s.cellMu.Lock()
-	s.at = panicAt{v, pos}
+	s.at = panicAt{v: v, pos: pos}
 	s.cellMu.Unlock()
 	return v
+}
+
+// rtAtNamed is rtAt for a value of the named type name of a basic kind
+// without Error or String methods, which Go prints as main.Code(7) (the
+// interpreter's value is the 7 alone).
+func (s *Session) rtAtNamed(pos, name string, v any) any {
+	s.cellMu.Lock()
+	s.at = panicAt{v: v, pos: pos, name: name}
+	s.cellMu.Unlock()
+	return v
+}
+
+// rtAtText is rtAt for a value whose Error or String method Go's runtime
+// calls to print it, which the interpreter's value has lost: text is what
+// the method returned.
+func (s *Session) rtAtText(pos string, v any, text string) any {
+	s.cellMu.Lock()
+	s.at = panicAt{v: v, pos: pos, text: text}
+	s.cellMu.Unlock()
+	return v
+}
+
+// panicText is the text Go's runtime prints for the panic value v, msg
+// as the engine has it: main.Code(7) for a value rtAtNamed noted, with
+// strings quoted as main.Name("x") and complex numbers without their
+// parentheses, as the runtime writes them.
+func (s *Session) panicText(v any, msg string) string {
+	s.cellMu.Lock()
+	at := s.at
+	s.cellMu.Unlock()
+	if rv, isRV := v.(reflect.Value); isRV && rv.IsValid() && rv.CanInterface() {
+		v = rv.Interface()
+	}
+	if at.name == "" && at.text == "" || !same(at.v, v) {
+		return msg
+	}
+	if at.text != "" {
+		return at.text
+	}
+	switch reflect.ValueOf(v).Kind() {
+	case reflect.String:
+		return at.name + `("` + msg + `")`
+	case reflect.Complex64, reflect.Complex128:
+		return at.name + strings.TrimSuffix(msg, ")") + ")"
+	}
+	return at.name + "(" + msg + ")"
 }
 
 // panicPos returns the position a helper noted for the panic value v.
@@ -261,6 +312,9 @@ func same(a, b any) (eq bool) {
 				return ca == cb
 			}
 		}
+	}
+	if a != a && b != b && reflect.TypeOf(a) == reflect.TypeOf(b) {
+		return true // the same NaN (panic(math.NaN()))
 	}
 	return a == b
 }
@@ -351,7 +405,7 @@ func (s *Session) rtAssertTo(v, like any, spec string, cells ...any) any {
 	}
 	e := &conversionError{msg}
 	s.cellMu.Lock()
-	s.at = panicAt{e, a.pos}
+	s.at = panicAt{v: e, pos: a.pos}
 	s.cellMu.Unlock()
 	panic(e)
 }

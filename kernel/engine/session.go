@@ -258,6 +258,8 @@ func (s *Session) runtimeExports() interp.Exports {
 			"IndexU":     reflect.ValueOf(s.rtIndexU),
 			"Fault":      reflect.ValueOf(s.rtFault),
 			"At":         reflect.ValueOf(s.rtAt),
+			"AtNamed":    reflect.ValueOf(s.rtAtNamed),
+			"AtText":     reflect.ValueOf(s.rtAtText),
 			"Slice":      reflect.ValueOf(s.rtSlice),
 			"Slice3":     reflect.ValueOf(s.rtSlice3),
 			"Recover":    reflect.ValueOf(s.rtRecovered),
@@ -864,7 +866,7 @@ func (s *Session) runError(ctx context.Context, err error, c *front.Chunk) *cell
 		if e, ok := p.Value.(error); ok {
 			msg = e.Error()
 		}
-		msg = userNames(goPanicText(msg))
+		msg = s.panicText(p.Value, userNames(goPanicText(msg)))
 		convLine, convCol := 0, 0
 		if m := conversionRE.FindStringSubmatch(msg); m != nil {
 			convLine, _ = strconv.Atoi(m[1])

@@ -49,7 +49,7 @@ func (s *Session) rtWrapStop(v any, pos, target, name string, ptrOK bool, method
 		msg = "notebook Go: this value was converted to " + iface + " (an interface compiled code declares), which the interpreter keeps without the fields of a struct value, so it cannot tell " + what + ": store pointers (&" + name + "{...}) and assert to *" + name + ", or keep " + name + " values in variables of type " + name + " or any, not " + iface
 	}
 	s.cellMu.Lock()
-	s.at = panicAt{msg, pos}
+	s.at = panicAt{v: msg, pos: pos}
 	s.cellMu.Unlock()
 	panic(msg)
 }
@@ -81,7 +81,7 @@ func (s *Session) rtFmtWrapped(v any, pos, msg string) any {
 		return v
 	}
 	s.cellMu.Lock()
-	s.at = panicAt{msg, pos}
+	s.at = panicAt{v: msg, pos: pos}
 	s.cellMu.Unlock()
 	panic(msg)
 }

@@ -31,6 +31,14 @@ func init() {
 			if !ok || !c.compiledCallee(call) {
 				return true
 			}
+			if sel := calledSelector(call); sel != nil {
+				if fn, ok := c.genFuncOf(sel); ok && genPairs[fn.entry] {
+					// iter.Pull's goroutine recovers a panic of the
+					// sequence and raises it again in next or stop, on
+					// the caller's goroutine, as Go does (kernel/generic)
+					return true
+				}
+			}
 			for _, a := range call.Args {
 				if lit, ok := a.(*ast.FuncLit); ok {
 					l, col := c.Pos(lit.Pos())

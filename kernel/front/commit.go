@@ -60,8 +60,16 @@ func (s *Session) commit(c *Checked, defined func(string) bool) {
 	}
 	for _, n := range names {
 		base, _, _ := strings.Cut(n, ".")
-		if defined != nil && !defined(n) && c.gens[base] == nil {
+		if defined != nil && !defined(n) && c.gens[base] == nil && !c.genAliases[n] {
 			continue
+		}
+		if c.genAliases[n] {
+			if s.genAliases == nil {
+				s.genAliases = map[string]bool{}
+			}
+			s.genAliases[n] = true
+		} else {
+			delete(s.genAliases, n)
 		}
 		if c.gens[base] == nil {
 			delete(s.generics, n)
@@ -124,6 +132,9 @@ func (s *Session) declSource(c *Checked, name string, method *ast.FuncDecl) (str
 	switch o := obj.(type) {
 	case *types.TypeName:
 		if o.IsAlias() {
+			if isCellGenericAlias(o) {
+				return s.genericAliasSource(o), nil
+			}
 			return "type " + name + " = " + s.typeString(types.Unalias(o.Type())), nil
 		}
 		named, ok := o.Type().(*types.Named)

@@ -145,6 +145,10 @@
 //	             constant expressions converted to interfaces get their type
 //	ifaceconv    conversions of cell values to interfaces with methods
 //	             (error(&E{})) through a function literal
+//	embedinstance  a struct embedding an instance of a generic type of
+//	             the cells embeds the instance; values holding one given
+//	             to interfaces are refused (its field name is the
+//	             instance's in the interpreter)
 //	embedconv    a struct value of a cell type embedding an interface,
 //	             assigned to a variable of an interface type with
 //	             methods, is converted by a call
@@ -177,7 +181,9 @@
 //	             deferred call running a closure of its function hung)
 //	typeswitch   interface cases and cell types in type switches
 //	genlib       calls of the generic standard library (slices, maps,
-//	             cmp, rand.N, sync.OnceValue) run compiled (kernel/generic)
+//	             cmp, rand.N, sync.OnceValue, iter.Pull) run compiled
+//	             (kernel/generic); atomicpointer: atomic.Pointer[T] is
+//	             kernel/generic's Pointer, its calls given *T
 //	imports      packages the interpreter cannot load are refused
 //	redefine     a redefined type gets a fresh name in the interpreter;
 //	             what used it is declared again or dropped (redefine.go)
@@ -195,7 +201,8 @@
 //	toprecover   a top-level deferred recover is refused (it runs after
 //	             the cell's panic)
 //	newexpr      new(expr) (Go 1.26) points to a variable holding expr
-//	genericalias generic type aliases (Go 1.24) are refused
+//	genericalias instances of generic type aliases (Go 1.24) are written
+//	             as the types they stand for; the declarations blanked
 //	gomethod     go p.M() of a value method copies *p at the go statement
 //	structeq     == of structs or arrays with interface fields is written
 //	             field by field; maps keyed by such structs are refused

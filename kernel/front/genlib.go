@@ -35,7 +35,7 @@ import (
 // before the rules that rebuild statements from the edited text (loops,
 // defer, type switches), so that they carry its edits along.
 func init() {
-	register(rule{"genlib", 22, kCall, func(c *Checked) {
+	register(rule{"genlib", 22, kCall | kSelector, func(c *Checked) {
 		for _, p := range c.genlibPlans() {
 			c.applyGenlib(p)
 		}
@@ -117,7 +117,17 @@ var genFuncs = map[string]genFunc{
 	"math/rand/v2.N":          {"N", gOrdered, true},
 	"sync.OnceValue":          {"OnceValue", gPass, true},
 	"sync.OnceValues":         {"OnceValues", gPass, true},
+	"iter.Pull":               {"Pull", gPass, true},
+	"iter.Pull2":              {"Pull2", gPass, true},
 }
+
+// genPairs are the entries of kernel/generic that return a function to
+// assert to its type and a second result as it is (iter.Pull's next and
+// stop): the call is written in a function literal returning both,
+//
+//	next, stop := iter.Pull(seq)
+//	next, stop := func() (func() (int, bool), func()) { n, s := G.Pull(seq); return n.(func() (int, bool)), s }()
+var genPairs = map[string]bool{"Pull": true, "Pull2": true}
 
 // A genPlan is the rewriting of one call.
 type genPlan struct {
@@ -129,6 +139,7 @@ type genPlan struct {
 	group  string              // the type of the variadic operands grouped into a slice
 	spread bool                // the variadic operand is spread (s...): pass it as is
 	assert string              // the result type asserted to, or ""
+	second string              // genPairs: the type of the second result
 	// A function used as a value (slices.SortFunc(xs, cmp.Compare)) is
 	// node, replaced by the function literal value.
 	node  ast.Node
@@ -160,11 +171,18 @@ func (c *Checked) genlibPlans() map[*ast.SelectorExpr]*genPlan {
 		return true
 	})
 	c.walk(func(n ast.Node, stack []ast.Node) bool {
-		if sel, ok := n.(*ast.SelectorExpr); ok && !called[sel] {
-			if p := c.genlibValue(sel, stack); p != nil {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if called[sel] {
+				// a conversion to iter.Seq[V] is a call too
+				if p := c.genlibSeqType(sel, stack); p != nil {
+					c.genPlans[sel] = p
+				}
+			} else if p := c.genlibValue(sel, stack); p != nil {
 				c.genPlans[sel] = p
 			} else if p := c.genlibSeqType(sel, stack); p != nil {
 				c.genPlans[sel] = p
+			} else if p := c.genlibPointerType(sel, stack); p != nil {
+				c.genPlans[sel] = p // atomicpointer.go
 			}
 		}
 		return true
@@ -206,7 +224,7 @@ func (c *Checked) genFuncOf(sel *ast.SelectorExpr) (genFunc, bool) {
 // calling kernel/generic; nil if there is none.
 func (c *Checked) genlibValue(sel *ast.SelectorExpr, stack []ast.Node) *genPlan {
 	fn, ok := c.genFuncOf(sel)
-	if !ok || fn.entry == "Or" {
+	if !ok || fn.entry == "Or" || genPairs[fn.entry] {
 		return nil
 	}
 	inst, ok := c.Info.Instances[sel.Sel]
@@ -297,6 +315,11 @@ func (c *Checked) genlibSeqType(sel *ast.SelectorExpr, stack []ast.Node) *genPla
 	t, ok := c.typeText(tv.Type.Underlying())
 	if !ok {
 		return nil
+	}
+	if len(stack) > 1 {
+		if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok && call.Fun == node {
+			t = "(" + t + ")" // a conversion: (func(yield func(int) bool))(f)
+		}
 	}
 	return &genPlan{sel: sel, node: node, value: t}
 }
@@ -400,6 +423,13 @@ func (c *Checked) genlibPlan(call *ast.CallExpr, stack []ast.Node) *genPlan {
 			if p.assert, ok = c.typeText(r); !ok {
 				return nil
 			}
+			if genPairs[fn.entry] {
+				second, ok := c.typeText(genResultType(sig.Results().At(1).Type()))
+				if !ok {
+					return nil
+				}
+				p.second = second
+			}
 		}
 	}
 	return p
@@ -457,7 +487,10 @@ func (c *Checked) applyGenlib(p *genPlan) {
 			c.insert(call.Lparen+1, p.group+"(nil)")
 		}
 	}
-	if p.assert != "" {
+	if p.second != "" {
+		c.insert(call.Pos(), "func() ("+p.assert+", "+p.second+") { __goldpn, __goldps := ")
+		c.insert(call.End(), "; return __goldpn.("+p.assert+"), __goldps }()")
+	} else if p.assert != "" {
 		c.insert(call.End(), ".("+p.assert+")")
 	}
 }

@@ -69,8 +69,8 @@ func init() {
 // slices.Contains on interface elements, comparing them as the cell's ==
 // does.
 var alternatives = map[string]string{
-	"iter.Pull":             "iter.Pull needs coroutines, which the interpreter lacks: range over the sequence, or call it with a yield function (seq(func(v T) bool { ...; return true }))",
-	"iter.Pull2":            "iter.Pull2 needs coroutines, which the interpreter lacks: range over the sequence, or call it with a yield function (seq(func(k K, v V) bool { ...; return true }))",
+	"iter.Pull":             "range over the sequence, or call it with a yield function (seq(func(v T) bool { ...; return true }))",
+	"iter.Pull2":            "range over the sequence, or call it with a yield function (seq(func(k K, v V) bool { ...; return true }))",
 	"sync/atomic.Pointer":   "use atomic.Value, or a sync.Mutex and a pointer variable",
 	"reflect.TypeFor":       "use reflect.TypeOf((*T)(nil)).Elem()",
 	"unique.Make":           "compare the values themselves, or intern them in a map",

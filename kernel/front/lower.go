@@ -277,6 +277,9 @@ func (c *Checked) typeOf(e ast.Expr) types.Type {
 // of this one by name, those of packages by the name the cell reaches them
 // under. ok is false when the cell cannot name t.
 func (c *Checked) typeText(t types.Type) (string, bool) {
+	if c.sess != nil && (len(c.sess.genAliases) > 0 || len(c.genAliases) > 0) {
+		t = unaliasCell(t) // genericalias.go
+	}
 	if needsHole(t) {
 		// written per instance, or naming an instance (monomorph.go)
 		return c.marker(&hole{kind: holeType, t: t}), true

@@ -57,7 +57,7 @@ type hole struct {
 	t    types.Type   // holeType
 	name string       // holeSite: the generic's name
 	args []types.Type // holeSite: its type arguments
-	pos  token.Pos    // holeSite: where the cell instantiates (refusals)
+	pos  token.Pos    // holeSite, and holeType of an alias instance: where the cell instantiates (refusals)
 }
 
 // A generic is a generic function or type of the cells, kept as a template.
@@ -197,7 +197,7 @@ func (c *Checked) markGenerics() {
 		m := &genMethod{tparams: tparamList(sig.RecvTypeParams())}
 		c.genDecls = append(c.genDecls, &genDecl{g: g, method: m, start: c.off(fd.Pos()), end: c.off(fd.End()), selfFrom: rt.Pos(), selfTo: rt.End()})
 	}
-	if len(c.gens) == 0 && !c.usesGenerics() {
+	if len(c.gens) == 0 && !c.usesGenerics() && !c.usesGenericAliases() {
 		return
 	}
 	// holes: type parameters and instantiations
@@ -219,8 +219,12 @@ func (c *Checked) markGenerics() {
 			} else {
 				x = n.(*ast.IndexListExpr).X
 			}
-			if id, ok := ast.Unparen(x).(*ast.Ident); ok && c.site(id, n) {
+			if id, ok := ast.Unparen(x).(*ast.Ident); ok && (c.aliasSite(id, n) || c.site(id, n)) {
 				return false
+			}
+		case *ast.TypeSpec:
+			if isGenericAliasSpec(n) {
+				return false // blanked (genericalias.go)
 			}
 		case *ast.Ident:
 			if c.site(n, n) {
@@ -231,19 +235,23 @@ func (c *Checked) markGenerics() {
 					c.replace(n, c.marker(&hole{kind: holeType, t: tp}))
 				}
 			}
-		case *ast.Field:
-			if len(stack) < 2 {
-				break
-			}
-			if _, inStruct := stack[len(stack)-2].(*ast.StructType); inStruct && len(n.Names) == 0 && c.embedsInstance(n.Type) {
-				c.refuse(n, "an embedded instance of a generic type of the cells would change the field's name in the interpreter: name the field (F "+c.src(n.Type)+")")
-				return false
+		case *ast.KeyValueExpr:
+			// Named[T]{List: ...}: the key of an embedded instance
+			if id, ok := n.Key.(*ast.Ident); ok {
+				if f, ok := c.Info.Uses[id].(*types.Var); ok && f.IsField() {
+					c.embeddedSite(f, id)
+				}
 			}
 		case *ast.TypeAssertExpr, *ast.TypeSwitchStmt:
 			if gd := inGeneric(n.Pos()); gd != nil && gd.g.risky == "" {
 				gd.g.risky = "a type assertion or type switch"
 			}
 		case *ast.SelectorExpr:
+			if sel, ok := c.Info.Selections[n]; ok && sel.Kind() == types.FieldVal {
+				if f, ok := sel.Obj().(*types.Var); ok {
+					c.embeddedSite(f, n.Sel) // n.List of an embedded instance
+				}
+			}
 			// a method value of a type parameter's value: bound to a
 			// copy by methodvalue for cell types, which it cannot see here
 			sel, ok := c.Info.Selections[n]
@@ -279,24 +287,39 @@ func (c *Checked) markGenerics() {
 	}
 }
 
-// embedsInstance reports whether the embedded field type t is an
-// instance of a generic type of the cells.
-func (c *Checked) embedsInstance(t ast.Expr) bool {
-	t = ast.Unparen(t)
-	if st, ok := t.(*ast.StarExpr); ok {
-		t = ast.Unparen(st.X)
+// embeddedSite replaces id, naming the field f, by a hole for the name of
+// the instance f embeds when f is an embedded instance of a generic type
+// of the cells: the interpreter names an embedded field after its type,
+// which is the instance (struct{ List[T] } is struct{ __goldpList_1 }).
+// The field keeps Go's name where fmt shows it (fmttree names fields
+// from the checker's types) and in the cell's text.
+func (c *Checked) embeddedSite(f *types.Var, id *ast.Ident) {
+	if !f.Embedded() {
+		return
 	}
-	var x ast.Expr
-	switch e := t.(type) {
-	case *ast.IndexExpr:
-		x = e.X
-	case *ast.IndexListExpr:
-		x = e.X
-	default:
-		return false
+	n := embeddedInstance(f.Type())
+	if n == nil {
+		return
 	}
-	id, ok := ast.Unparen(x).(*ast.Ident)
-	return ok && isCellGeneric(c.Info.Uses[id])
+	args := make([]types.Type, n.TypeArgs().Len())
+	for i := range args {
+		args[i] = n.TypeArgs().At(i)
+	}
+	c.replace(id, c.marker(&hole{kind: holeSite, name: n.Obj().Name(), args: args, pos: id.Pos()}))
+}
+
+// embeddedInstance returns the instance of a generic type of the cells
+// that an embedded field of type t names (List[T] or *List[T]), nil if
+// it names another type.
+func embeddedInstance(t types.Type) *types.Named {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	if !ok || n.TypeArgs().Len() == 0 || !isCellGeneric(n.Obj()) {
+		return nil
+	}
+	return n
 }
 
 func (c *Checked) addGeneric(g *generic) {
@@ -453,8 +476,8 @@ func (c *Checked) monomorphize() *Error {
 	// where the instances go: in front of the first item that uses one
 	at := -1
 	for _, h := range c.holes {
-		if h.kind != holeSite || c.inGenericDecl(h.pos) {
-			continue
+		if (h.kind != holeSite && !h.pos.IsValid()) || c.inGenericDecl(h.pos) {
+			continue // (a type hole with a position: an alias instance)
 		}
 		if o := c.itemStart(h.pos); o >= 0 && (at < 0 || o < at) {
 			at = o
@@ -557,11 +580,22 @@ func (c *Checked) fill(text string, holes []*hole, env map[*types.TypeParam]boun
 			b.WriteString(self)
 		case holeType:
 			r := &renderer{c: c}
+			saved := c.instPos
+			if h.pos.IsValid() && !saved.IsValid() {
+				c.instPos = h.pos // an alias instance naming instances
+			}
 			s := r.typ(h.t, env)
+			c.instPos = saved
 			if r.err != nil {
 				return "", r.err
 			}
-			if strings.HasPrefix(s, "*") || strings.HasPrefix(s, "func") || strings.HasPrefix(s, "chan") || strings.HasPrefix(s, "<-") {
+			// Parentheses where the text needs them: a conversion or a
+			// method expression ((func(int) int)(f), (*T).M), and a
+			// receive-only channel (chan (<-chan int)); elsewhere the
+			// interpreter fails on them (var g (func(int) int) = f:
+			// index out of range [-1]).
+			next := strings.TrimLeft(text, " \t")
+			if (strings.HasPrefix(s, "*") || strings.HasPrefix(s, "func") || strings.HasPrefix(s, "chan")) && (strings.HasPrefix(next, "(") || strings.HasPrefix(next, ".")) || strings.HasPrefix(s, "<-") {
 				s = "(" + s + ")"
 			}
 			b.WriteString(s)
@@ -885,7 +919,7 @@ func (r *renderer) typ(t types.Type, env map[*types.TypeParam]bound) string {
 		for i := 0; i < t.NumFields(); i++ {
 			f := t.Field(i)
 			s := r.typ(f.Type(), env)
-			if f.Embedded() && !r.key && needsHole(f.Type()) {
+			if f.Embedded() && !r.key && needsHole(f.Type()) && embeddedInstance(f.Type()) == nil {
 				return r.fail("an embedded instance of a generic type of the cells would change the field's name in the interpreter: name the field")
 			}
 			if !f.Embedded() {

@@ -27,7 +27,10 @@ import (
 // check them already (constant indexes into an array or a constant
 // string). An index kept in range by its loop (for i := range s, for i
 // := 0; i < len(s); i++, see inRange) is left as it is. An explicit panic
-// notes its position: panic(v) → panic(H.At("cell:line:col", v)).
+// notes its position: panic(v) → panic(H.At("cell:line:col", v)); a v of
+// a named type of a basic kind without Error or String methods, which Go
+// prints as main.Code(7), is given with its name: panic(H.AtNamed(pos,
+// "main.Code", v)).
 //
 // recover() → H.Recover(recover()) turns the interpreter's panic values
 // that stand for Go's runtime errors into those errors: reflect's error on
@@ -39,11 +42,13 @@ func init() {
 			return
 		}
 		var nodes []ast.Node
+		reads := map[*ast.IndexExpr]bool{}
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.IndexExpr:
 				if !c.inRange(n, stack) {
 					nodes = append(nodes, n)
+					reads[n] = readOnly(n, stack)
 				}
 			case *ast.SliceExpr:
 				nodes = append(nodes, n)
@@ -60,7 +65,7 @@ func init() {
 		for i := len(nodes) - 1; i >= 0; i-- {
 			switch n := nodes[i].(type) {
 			case *ast.IndexExpr:
-				c.checkedIndex(n)
+				c.checkedIndex(n, reads[n])
 			case *ast.SliceExpr:
 				c.checkedSlice(n)
 			case *ast.CallExpr:
@@ -72,6 +77,20 @@ func init() {
 				// this one (fmtcell's %w) can still edit inside it
 				a := n.Args[0]
 				open := c.sess.PanicHook + ".At(" + c.panicPos(n) + ", "
+				if name := panicTypeName(c.typeOf(a)); name != "" {
+					// Go prints main.Code(7); the interpreter's value
+					// is the 7 alone
+					open = c.sess.PanicHook + ".AtNamed(" + c.panicPos(n) + ", " + strconv.Quote(name) + ", "
+				} else if m := panicMethod(c.typeOf(a)); m != "" {
+					if t, ok := c.typeTextAt(c.typeOf(a), a.Pos()); ok {
+						// Go prints what v.Error() or v.String()
+						// returns; the interpreter's value lost its
+						// methods
+						v := c.temp("pv")
+						c.wrap(a, "func("+v+" "+t+") any { return "+c.sess.PanicHook+".AtText("+c.panicPos(n)+", "+v+", "+v+"."+m+"()) }(", ")")
+						continue
+					}
+				}
 				if t := c.typeOf(a); t != nil && isPointer(t) && c.hasCellType(t) && types.Implements(t, errorInterface()) && c.nonNil(a, nil) {
 					// the runtime prints a panic value's Error; the
 					// interpreter hands a pointer of a cell type over
@@ -84,11 +103,52 @@ func init() {
 					open += "func() error { return "
 					c.insert(a.End(), " }()")
 				}
-				c.insert(a.Pos(), open)
-				c.insert(a.End(), ")")
+				// wrapped: a rule rewriting the operand's callee
+				// (ifaceconv's error(E{})) leaves the wrap outside
+				c.wrap(a, open, ")")
 			}
 		}
 	}})
+}
+
+// panicMethod returns the method Go's runtime calls to print a panic
+// value of the named type t that is not a pointer or an interface: Error
+// if it has one, else String; "" if it has neither.
+func panicMethod(t types.Type) string {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || types.IsInterface(n) {
+		return ""
+	}
+	if _, ptr := n.Underlying().(*types.Pointer); ptr {
+		return ""
+	}
+	ms := types.NewMethodSet(n)
+	for _, m := range []string{"Error", "String"} {
+		if sel := ms.Lookup(nil, m); sel != nil {
+			if sig, ok := sel.Type().(*types.Signature); ok && sig.Params().Len() == 0 && sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Typ[types.String]) {
+				return m
+			}
+		}
+	}
+	return ""
+}
+
+// panicTypeName is the name Go's runtime prints around a panic value of
+// type t (main.Code for type Code int: panic: main.Code(7)), "" when it
+// prints the value alone: a type without a name or not of a basic kind,
+// or one with an Error or String method, which it calls.
+func panicTypeName(t types.Type) string {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return ""
+	}
+	if _, basic := n.Underlying().(*types.Basic); !basic {
+		return ""
+	}
+	if panicMethod(n) != "" {
+		return ""
+	}
+	return runtimeName(n)
 }
 
 // panicPos is the position the helpers report for n, quoted.
@@ -100,13 +160,19 @@ func (c *Checked) panicPos(n ast.Node) string {
 	return strconv.Quote(fmt.Sprintf("%d:%d:%d", c.sess.Cell, l, col))
 }
 
-func (c *Checked) checkedIndex(ix *ast.IndexExpr) {
+func (c *Checked) checkedIndex(ix *ast.IndexExpr, read bool) {
 	tv, ok := c.Info.Types[ix.Index]
 	if !ok || !tv.IsValue() {
 		return // an instantiation f[int]
 	}
 	kind, ok := c.sliceable(ix.X)
-	if !ok || !callFree(ix.X) {
+	if !ok {
+		return
+	}
+	if !callFree(ix.X) {
+		if read {
+			c.checkedCallIndex(ix)
+		}
 		return
 	}
 	if tv.Value != nil && (kind == kindArray || c.Info.Types[ix.X].Value != nil) {
@@ -123,6 +189,59 @@ func (c *Checked) checkedIndex(ix *ast.IndexExpr) {
 		return
 	}
 	c.replace(ix.Index, c.sess.PanicHook+".Index("+i+", len("+x+"), "+c.panicPos(ix)+")")
+}
+
+// checkedCallIndex checks an index into an operand with calls, read
+// only (f()[i]), in a function literal that gets the operand and the
+// index in Go's order of evaluation:
+//
+//	f()[i]  →  func(__goldpx []T, __goldpi int) T { return __goldpx[H.Index(__goldpi, len(__goldpx), pos)] }(f(), i)
+func (c *Checked) checkedCallIndex(ix *ast.IndexExpr) {
+	if c.Info.Types[ix.Index].Value != nil && c.Info.Types[ix.X].Value != nil {
+		return
+	}
+	i, ok := c.intText(ix.Index)
+	if !ok {
+		return
+	}
+	xt, ok1 := c.typeTextAt(c.typeOf(ix.X), ix.Pos())
+	et, ok2 := c.typeTextAt(c.typeOf(ix), ix.Pos())
+	if !ok1 || !ok2 {
+		return
+	}
+	if b, ok := c.typeOf(ix.X).Underlying().(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+		return
+	}
+	x, n := c.temp("ix"), c.temp("ii")
+	c.replace(ix, "func("+x+" "+xt+", "+n+" int) "+et+" { return "+x+"["+c.sess.PanicHook+".Index("+n+", len("+x+"), "+c.panicPos(ix)+")] }("+c.text(c.off(ix.X.Pos()), c.off(ix.X.End()))+", "+i+")")
+}
+
+// readOnly reports whether the index expression n, whose ancestors are
+// stack, is only read: not assigned, incremented or addressed, nor the
+// operand of a selector, index or slice expression (which may be).
+func readOnly(n ast.Expr, stack []ast.Node) bool {
+	if len(stack) == 0 {
+		return false
+	}
+	switch p := stack[len(stack)-1].(type) {
+	case *ast.AssignStmt:
+		for _, l := range p.Lhs {
+			if l == n {
+				return false
+			}
+		}
+	case *ast.IndexExpr:
+		return p.X != n
+	case *ast.SliceExpr:
+		return p.X != n
+	case *ast.RangeStmt:
+		return p.X == n
+	case *ast.IncDecStmt, *ast.SelectorExpr, *ast.ParenExpr:
+		return false
+	case *ast.UnaryExpr:
+		return p.Op != token.AND
+	}
+	return true
 }
 
 // checkedSlice routes x[lo:hi] through the engine's check of both bounds,

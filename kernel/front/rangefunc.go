@@ -576,6 +576,9 @@ func (c *Checked) localTypeText(t types.Type, pos token.Pos) (string, bool) {
 	if scope == nil {
 		return "", false
 	}
+	if len(c.sess.genAliases) > 0 || len(c.genAliases) > 0 {
+		t = unaliasCell(t) // genericalias.go
+	}
 	inScope := func(o *types.TypeName) bool {
 		_, found := scope.LookupParent(o.Name(), pos)
 		return found == types.Object(o)

@@ -57,7 +57,7 @@ func TestRefused(t *testing.T) {
 		{"an instance of a generic with an interface of the cells for a comparable type parameter", "type I interface{ M() }\nfunc Has[T comparable](m map[T]bool, v T) bool { return m[v] }\n_ = Has(map[I]bool{}, nil)", "instantiate Has with a concrete type"},
 		{"a top-level deferred function literal that calls recover", "defer func() { recover() }()\npanic(1)", "put the statements in a function with the defer"},
 		{"a top-level deferred call of a function of the cell that calls recover", "func h() { recover() }\ndefer h()", "put the statements in a function with the defer"},
-		{"a generic type alias", "type Set[T comparable] = map[T]struct{}", "declare a generic type instead (type Set[T comparable] map[T]struct{})"},
+		{"a generic type alias inside a function", "func f() {\n\ttype S[T any] = []T\n\tvar s S[int]\n\t_ = s\n}", "declare it at the top level of a cell"},
 		{"== of structs with an error field when the cells declare types", "type H struct{ E error }\n_ = H{nil} == H{nil}", "compare the fields one by one"},
 		{"a map keyed by a struct with an interface field when the cells declare types", "type K struct{ V any }\nm := map[K]int{}\n_ = m[K{1}]", "key the map by a string or a struct without interface fields"},
 		{"a map keyed by an interface of the cells", "type Shape interface{ Area() float64 }\nm := map[Shape]int{}\n_ = m[nil]", "map[any]V"},
@@ -86,7 +86,7 @@ func TestRefused(t *testing.T) {
 		{"reflect.TypeOf of a cell type kept as a value", "import \"reflect\"\ntype P struct{ N int }\nt := reflect.TypeOf(P{})\nfmt.Println(t)", "print the type with %T"},
 		{"a cell value in the ...any parameter of a compiled method", "import \"log/slog\"\ntype L int\nfunc (L) String() string { return \"l\" }\nlg := slog.Default()\nlg.Info(\"m\", \"k\", L(1))", "fmt.Sprintln(...)"},
 		{"fmt of a compiled interface without fmt's methods that a cell type implements (fmtwrapped)", "import \"gonum.org/v1/gonum/graph\"\ntype City struct{ id int64 }\nfunc (c City) ID() int64 { return c.id }\nvar n graph.Node\nfmt.Println(n)", "print them field by field from a variable of type City"},
-		{"an embedded instance of a generic type of the cells", "type B[T any] struct{ v T }\ntype S struct{ B[int] }", "name the field (F B[int])"},
+		{"a struct embedding an instance of a generic type of the cells, given to an interface", "type B[T any] struct{ v T }\ntype S struct{ B[int] }\nfmt.Println(S{})", "print the fields"},
 		{"a generic taking a method value of a type parameter's value, instantiated with a cell type", "type C int\nfunc (C) Get() int { return 1 }\nfunc Bind[T interface{ Get() int }](x T) func() int { return x.Get }\nBind(C(1))", "write a non-generic version of Bind"},
 		{"a type local to a function as a type argument of a cell generic", "func Id[T any](x T) T { return x }\nfunc f() { type L int; _ = Id(L(1)) }", "declare L at the top level of a cell"},
 		{"a call of a function held by a variable of an earlier cell that formats interface values, with a type given methods since", "show := func(v any) { fmt.Println(v) }\n%%\ntype P struct{ X int }\nfunc (P) String() string { return \"p\" }\nshow(P{1})", "run the cell that declares show again"},
@@ -109,11 +109,13 @@ func TestRefused(t *testing.T) {
 		{"iota after a line of several constant names, in a value another rule rewrote", "import \"math\"\nconst (\n\tA, B = complex(math.Pi, iota), 2\n\tC, D\n)", "one name per line"},
 		{"cmp.Or of errors", "var a, b error\n_ = cmp.Or(a, b)", "use if and else"},
 		{"cmp.Or with a spread slice", "xs := []int{0, 1}\n_ = cmp.Or(xs...)", "use if and else"},
-		{"iter.Pull", "import \"iter\"\nseq := func(yield func(int) bool) {}\nnext, stop := iter.Pull(iter.Seq[int](seq))\n_, _ = next, stop", "coroutines"},
+		{"iter.Pull of values of a function-local type", "import \"iter\"\nfunc f() {\n\ttype L int\n\tseq := func(yield func(L) bool) {}\n\tnext, stop := iter.Pull(seq)\n\t_, _ = next, stop\n}", "range over the sequence"},
 		{"%T of an iterator with a format that is not a literal", "const f = \"%T\"\nfmt.Printf(f, slices.Values([]int{1}))", "assign the value to a variable first"},
 		{"%T of an interface when the session has iterators", "seq := slices.Values([]int{1})\nvar a any = seq\nfmt.Printf(\"%T\", a)", "print the name yourself"},
 		{"another generic library function", "import \"reflect\"\n_ = reflect.TypeFor[int]()", "reflect.TypeOf"},
-		{"a generic library type", "import \"sync/atomic\"\nvar p atomic.Pointer[int]\n_ = p", "atomic.Value"},
+		{"an embedded atomic.Pointer", "import \"sync/atomic\"\ntype S struct{ atomic.Pointer[int] }", "name the field"},
+		{"a method value of atomic.Pointer", "import \"sync/atomic\"\nvar p atomic.Pointer[int]\nload := p.Load\n_ = load", "call the method in a function literal"},
+		{"an atomic.Pointer outside a named type converted to an interface", "import \"sync/atomic\"\nvar p atomic.Pointer[int]\nfmt.Printf(\"%T\", &p)", "use the pointer it holds (p.Load())"},
 		{"a constraint of the library is not refused", "func Max[T cmp.Ordered](a, b T) T { if a > b { return a }; return b }\nMax(1, 2)\nstrings.Lines(\"a\")", "strings.Lines"},
 		{"a library name the interpreter's tables lack", "strings.Lines(\"a\")", "not in the interpreter's symbol tables"},
 		{"errors.As into a struct value type of the cells", "type E struct{ c int }\nfunc (E) Error() string { return \"e\" }\nvar err error\nvar e E\nerrors.As(err, &e)", "errors.As into *E"},
@@ -191,6 +193,34 @@ func TestRefused(t *testing.T) {
 		}
 		if c == nil || c.redef == nil || len(c.redef.types) != 1 {
 			t.Errorf("%q: the type is not declared again", cells[1])
+		}
+	}
+	// Refusals that need what the interpreter has (earlier cells planned
+	// and run).
+	for _, c := range []struct {
+		construct string
+		cells     []string
+		msg       string
+	}{
+		{"a generic type alias declared again with another definition", []string{"type Set[T comparable] = map[T]struct{}", "type Set[T comparable] = map[T]bool"}, "give the new alias another name"},
+		{"the name of a generic type alias declared again as something else", []string{"type Set[T comparable] = map[T]struct{}", "type Set struct{}"}, "use another name"},
+	} {
+		s := newTestSession()
+		var err error
+		for i, cell := range c.cells {
+			s.Cell = i + 1
+			var p *Plan
+			if p, err = s.Plan(cell, 1, 1); err != nil && i < len(c.cells)-1 {
+				t.Fatalf("%s: cell %d: %v", c.construct, i+1, err)
+			}
+			if err == nil {
+				for j := range p.Chunks {
+					s.Ran(&p.Chunks[j])
+				}
+			}
+		}
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: got %v, want a refusal naming %q", c.construct, err, c.msg)
 		}
 	}
 }

@@ -122,6 +122,9 @@ type Session struct {
 	instances  map[string]string
 	instCount  int
 	genVersion int
+	// genAliases holds the cells' generic type aliases, which the
+	// interpreter never sees (genericalias.go).
+	genAliases map[string]bool
 	anon       anonKinds    // what the cells' struct types without a name held (anonfields.go)
 	anonTypes  []types.Type // the cells' struct types without a name that anonKinds counts (anonfields.go)
 	// printers maps the declarations whose functions format values
@@ -226,8 +229,12 @@ type Checked struct {
 	// instances of generics the cell needs, on the line of the item that
 	// uses them first (insLen 0: none).
 	insAt, insLen int
-	redef         *cellRedef // what the cell redefines (redefine.go)
-	cell          int        // Session.Cell when the cell was checked
+	// genAliases holds the generic type aliases the cell declares, and
+	// aliasBlanks the ranges of their declarations (genericalias.go).
+	genAliases  map[string]bool
+	aliasBlanks [][2]int
+	redef       *cellRedef // what the cell redefines (redefine.go)
+	cell        int        // Session.Cell when the cell was checked
 	// genPlans are the rewritings of calls of the generic library
 	// (genlib.go), by the selector of the function.
 	genPlans map[*ast.SelectorExpr]*genPlan

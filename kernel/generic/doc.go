@@ -1,5 +1,6 @@
 // Package generic runs the generic standard library (slices, maps, cmp,
-// math/rand/v2's N, sync.OnceValue) for cells. The interpreter cannot run
+// math/rand/v2's N, sync.OnceValue, iter.Pull, sync/atomic's Pointer)
+// for cells. The interpreter cannot run
 // generic library code, so the front end (kernel/front, rule genlib)
 // rewrites a call such as slices.Sort(xs), whose type arguments the type
 // checker inferred, into a call of the function of the same name here,

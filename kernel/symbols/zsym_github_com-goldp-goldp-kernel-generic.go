@@ -55,6 +55,8 @@ func init() {
 		"OnceValue":        reflect.ValueOf(generic.OnceValue),
 		"OnceValues":       reflect.ValueOf(generic.OnceValues),
 		"Or":               reflect.ValueOf(generic.Or),
+		"Pull":             reflect.ValueOf(generic.Pull),
+		"Pull2":            reflect.ValueOf(generic.Pull2),
 		"Repeat":           reflect.ValueOf(generic.Repeat),
 		"Replace":          reflect.ValueOf(generic.Replace),
 		"Reverse":          reflect.ValueOf(generic.Reverse),
@@ -65,5 +67,8 @@ func init() {
 		"SortedFunc":       reflect.ValueOf(generic.SortedFunc),
 		"SortedStableFunc": reflect.ValueOf(generic.SortedStableFunc),
 		"Values":           reflect.ValueOf(generic.Values),
+
+		// type definitions
+		"Pointer": reflect.ValueOf((*generic.Pointer)(nil)),
 	}
 }
