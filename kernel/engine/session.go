@@ -257,6 +257,7 @@ func (s *Session) runtimeExports() interp.Exports {
 			"Index":      reflect.ValueOf(s.rtIndex),
 			"IndexU":     reflect.ValueOf(s.rtIndexU),
 			"Fault":      reflect.ValueOf(s.rtFault),
+			"Shift":      reflect.ValueOf(s.rtShift),
 			"At":         reflect.ValueOf(s.rtAt),
 			"Slice":      reflect.ValueOf(s.rtSlice),
 			"Slice3":     reflect.ValueOf(s.rtSlice3),

@@ -32,6 +32,8 @@
 //	             instantiated with method-free cell types
 //	faults       nil dereferences and integer divisions inside functions
 //	             checked before their statement, so panics name its line
+//	shiftcount   shifts by a signed count that is not a constant go
+//	             through a check: a negative count panics as in Go
 //	explicit     x := y[i] gets its type written out
 //	deftype      a type defined from a named type (type B A) is declared
 //	             with the underlying type, without A's methods
