@@ -71,7 +71,7 @@ func goldenRun(t *testing.T, data string, file string) string {
 		s.ErrorsHook = "H"
 	case "callbackguard.txtar":
 		s.CallbackHook = "CB"
-	case "rangefunc.txtar":
+	case "rangefunc.txtar", "deferlist.txtar":
 		s.RuntimeHook = "R"
 	}
 	s.FmtHook = "H"
