@@ -168,9 +168,10 @@
 //	             a deferred literal in a loop gets the loop's variables it
 //	             uses as arguments, or, if the loop changes them, is made
 //	             at the defer statement (deferclosure.go)
-//	deferlist    a function with several deferred calls that cannot
-//	             recover runs them as compiled deferred calls, so that
-//	             one that panics does not skip the others
+//	deferlist    a function with several deferred calls runs them as
+//	             compiled deferred calls, so that one that panics does
+//	             not skip the others; recover() in them takes the panic
+//	             the engine keeps pending
 //	deferlock    in a function with defer statements, function literals
 //	             made as values are made inside a call of their own (a
 //	             deferred call running a closure of its function hung)

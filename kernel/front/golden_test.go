@@ -65,13 +65,16 @@ func goldenRun(t *testing.T, data string, file string) string {
 	cells := strings.Split(strings.TrimSuffix(data, "\n"), "\n%%\n")
 	s := newTestSession()
 	switch file {
-	case "panics.txtar", "faults.txtar", "wrapguard.txtar", "assertmsg.txtar", "fmtwrapped.txtar", "shiftcount.txtar":
+	case "panics.txtar", "faults.txtar", "wrapguard.txtar", "assertmsg.txtar", "fmtwrapped.txtar", "shiftcount.txtar", "deferlist.txtar":
 		s.PanicHook = "H"
+		if file == "deferlist.txtar" {
+			s.RuntimeHook = "R"
+		}
 	case "errorsas.txtar", "nilconv.txtar":
 		s.ErrorsHook = "H"
 	case "callbackguard.txtar":
 		s.CallbackHook = "CB"
-	case "rangefunc.txtar", "deferlist.txtar":
+	case "rangefunc.txtar":
 		s.RuntimeHook = "R"
 	}
 	s.FmtHook = "H"
