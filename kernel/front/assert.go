@@ -67,7 +67,7 @@ func init() {
 					tt, ok2 := c.typeText(t)
 					if ok1 && ok2 {
 						v := c.temp("av")
-						cond, conv := c.ifaceMatch(v, t, ta.Pos())
+						cond, conv := c.ifaceMatch(v, c.typeOf(ta.X), t, ta.Pos())
 						c.replace(ta, "func("+v+" "+st+") ("+tt+", bool) { if "+v+" != nil && "+cond+" { return "+conv+", true }; return nil, false }("+c.text(c.off(ta.X.Pos()), c.off(ta.X.End()))+")")
 						return true
 					}

@@ -37,7 +37,7 @@ func init() {
 				return true
 			}
 			v := c.temp("av")
-			cond, conv := c.libMatch(v, t, ta.Pos())
+			cond, conv := c.libMatch(v, c.typeOf(ta.X), t, ta.Pos())
 			c.replace(ta, "func("+v+" "+st+") ("+tt+", bool) { if "+v+" != nil && "+cond+" { return "+conv+", true }; return nil, false }("+c.text(c.off(ta.X.Pos()), c.off(ta.X.End()))+")")
 			return true
 		})
@@ -67,11 +67,12 @@ func (c *Checked) libIface(t types.Type, at token.Pos) bool {
 // the expression converting v to t: first the cell types implementing t,
 // then the interpreter's own assertion, which is right for compiled types
 // but also matches a value of a cell type whose pointer alone has the
-// methods (ptrOnly), excluded.
-func (c *Checked) libMatch(v string, t types.Type, at token.Pos) (cond, conv string) {
-	tt, conds, b := c.candMatch(v, t, at, true)
+// methods (ptrOnly), excluded. src is the static type of v: cell types it
+// cannot hold are left out (their assertions would not compile).
+func (c *Checked) libMatch(v string, src, t types.Type, at token.Pos) (cond, conv string) {
+	tt, conds, b := c.candMatch(v, src, t, at, true)
 	own := "func() bool { _, ok := " + v + ".(" + tt + "); return ok }()"
-	for _, ct := range c.ptrOnly(t) {
+	for _, ct := range c.ptrOnly(src, t) {
 		own += " && !func() bool { _, ok := " + v + ".(" + ct + "); return ok }()"
 	}
 	conds = append(conds, "("+own+")")

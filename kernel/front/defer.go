@@ -183,6 +183,9 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 	switch {
 	case list != "":
 		stmt = list + " = append(" + list + ", func() { " + fun + "(" + strings.Join(args, ", ") + ell + ") })"
+		if c.ownDefers[enclosingBody(stack)] { // deferlist.go
+			stmt = list + " = append(" + list + ", func() func() { return func() { " + fun + "(" + strings.Join(args, ", ") + ell + ") } }())"
+		}
 		if len(names) > 0 {
 			stmt = "{ " + strings.Join(names, ", ") + " := " + strings.Join(values, ", ") + "; " + stmt + " }"
 		}

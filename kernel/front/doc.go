@@ -32,6 +32,8 @@
 //	             instantiated with method-free cell types
 //	faults       nil dereferences and integer divisions inside functions
 //	             checked before their statement, so panics name its line
+//	shiftcount   shifts by a signed count that is not a constant go
+//	             through a check: a negative count panics as in Go
 //	explicit     x := y[i] gets its type written out
 //	deftype      a type defined from a named type (type B A) is declared
 //	             with the underlying type, without A's methods
@@ -176,6 +178,10 @@
 //	             a deferred literal in a loop gets the loop's variables it
 //	             uses as arguments, or, if the loop changes them, is made
 //	             at the defer statement (deferclosure.go)
+//	deferlist    a function with several deferred calls runs them as
+//	             compiled deferred calls, so that one that panics does
+//	             not skip the others; recover() in them takes the panic
+//	             the engine keeps pending
 //	deferlock    in a function with defer statements, function literals
 //	             made as values are made inside a call of their own (a
 //	             deferred call running a closure of its function hung)

@@ -58,15 +58,18 @@ func TestGolden(t *testing.T) {
 }
 
 // goldenRun checks the cells in one session; the golden files of the
-// panics, faults, errorsas, nilconv and callbackguard rules enable the
+// panics, faults, shiftcount, errorsas, nilconv and callbackguard rules enable the
 // engine's helpers of those rules (their calls would clutter every other
 // golden file).
 func goldenRun(t *testing.T, data string, file string) string {
 	cells := strings.Split(strings.TrimSuffix(data, "\n"), "\n%%\n")
 	s := newTestSession()
 	switch file {
-	case "panics.txtar", "faults.txtar", "wrapguard.txtar", "assertmsg.txtar", "fmtwrapped.txtar":
+	case "panics.txtar", "faults.txtar", "wrapguard.txtar", "assertmsg.txtar", "fmtwrapped.txtar", "shiftcount.txtar", "deferlist.txtar":
 		s.PanicHook = "H"
+		if file == "deferlist.txtar" {
+			s.RuntimeHook = "R"
+		}
 	case "errorsas.txtar", "nilconv.txtar":
 		s.ErrorsHook = "H"
 	case "callbackguard.txtar":

@@ -194,7 +194,11 @@ type Checked struct {
 	// rangeDefers names, by function body, the list of calls deferred in
 	// the body of a loop over a function inside it (rangefunc.go).
 	rangeDefers map[*ast.BlockStmt]string
-	methods     []*ast.FuncDecl
+	// ownDefers marks the bodies among rangeDefers whose list the rule
+	// deferlist made: their calls are made inside a call of their own
+	// (a closure made in the function would hang when the list runs).
+	ownDefers map[*ast.BlockStmt]bool
+	methods   []*ast.FuncDecl
 	// values holds the positions of top-level expression statements, whose
 	// value the cell shows (Go would say it is not used).
 	values map[token.Pos]bool

@@ -134,12 +134,12 @@ func (c *Checked) typeSwitch(ts *ast.TypeSwitchStmt) {
 					continue
 				}
 				if named, _ := cellNamed(c.typeOf(e)); named != nil && types.IsInterface(named) {
-					cond, _ := c.ifaceMatch(v, c.typeOf(e), ts.Pos())
+					cond, _ := c.ifaceMatch(v, c.typeOf(x), c.typeOf(e), ts.Pos())
 					conds = append(conds, cond)
 					continue
 				}
 				if c.libIface(c.typeOf(e), ts.Pos()) {
-					cond, _ := c.libMatch(v, c.typeOf(e), ts.Pos())
+					cond, _ := c.libMatch(v, c.typeOf(x), c.typeOf(e), ts.Pos())
 					conds = append(conds, cond)
 					continue
 				}
@@ -157,7 +157,7 @@ func (c *Checked) typeSwitch(ts *ast.TypeSwitchStmt) {
 					// the interpreter's assertion also matches a
 					// value of a cell type whose pointer has the
 					// methods
-					for _, ct := range c.ptrOnly(c.typeOf(e)) {
+					for _, ct := range c.ptrOnly(c.typeOf(x), c.typeOf(e)) {
 						cond += " && !func() bool { _, ok := " + v + ".(" + ct + "); return ok }()"
 					}
 					cond = "(" + cond + ")"
@@ -180,10 +180,10 @@ func (c *Checked) typeSwitch(ts *ast.TypeSwitchStmt) {
 			if len(cl.List) == 1 && !c.Info.Types[cl.List[0]].IsNil() {
 				t, _ := c.typeText(c.typeOf(cl.List[0]))
 				if named, _ := cellNamed(c.typeOf(cl.List[0])); named != nil && types.IsInterface(named) {
-					_, conv := c.ifaceMatch(v, c.typeOf(cl.List[0]), ts.Pos())
+					_, conv := c.ifaceMatch(v, c.typeOf(x), c.typeOf(cl.List[0]), ts.Pos())
 					b.WriteString(" " + bind + " := " + conv + "; _ = " + bind + ";")
 				} else if c.libIface(c.typeOf(cl.List[0]), ts.Pos()) {
-					_, conv := c.libMatch(v, c.typeOf(cl.List[0]), ts.Pos())
+					_, conv := c.libMatch(v, c.typeOf(x), c.typeOf(cl.List[0]), ts.Pos())
 					b.WriteString(" " + bind + " := " + conv + "; _ = " + bind + ";")
 				} else if viaAny(c.typeOf(cl.List[0]), c.typeOf(x)) {
 					b.WriteString(" " + bind + " := any(" + v + ").(" + t + "); _ = " + bind + ";")
@@ -319,9 +319,10 @@ func (c *Checked) ifaceCands(t types.Type, at token.Pos) ([]types.Type, string) 
 // assertions to concrete cell types are right: the condition tries every
 // candidate, then the interpreter's own matching (for types declared after
 // this cell, which it may miss: a limit %help names). A value of a compiled type with t's methods stops the cell
-// (H.Implements), since the interpreter cannot convert it.
-func (c *Checked) ifaceMatch(v string, t types.Type, at token.Pos) (cond, conv string) {
-	tt, conds, b := c.candMatch(v, t, at, false)
+// (H.Implements), since the interpreter cannot convert it. src is the
+// static type of v (see candMatch).
+func (c *Checked) ifaceMatch(v string, src, t types.Type, at token.Pos) (cond, conv string) {
+	tt, conds, b := c.candMatch(v, src, t, at, false)
 	// the interpreter's own matching (no false matches) covers types
 	// of later cells that implement t
 	conds = append(conds, "func() bool { switch "+v+".(type) { case "+tt+": return true }; return false }()")
@@ -344,13 +345,18 @@ func (c *Checked) ifaceMatch(v string, t types.Type, at token.Pos) (cond, conv s
 // and the interface t: its text, a condition per cell type implementing t
 // ("v holds one"), and the conversion's function literal trying each of
 // them in turn, through a variable of type t when via (a library
-// interface the interpreter does not convert to by return).
-func (c *Checked) candMatch(v string, t types.Type, at token.Pos, via bool) (tt string, conds []string, b *strings.Builder) {
+// interface the interpreter does not convert to by return). Candidates
+// that v, of the static type src, cannot hold are left out: an assertion
+// of an io.Reader to a cell type without Read does not compile.
+func (c *Checked) candMatch(v string, src, t types.Type, at token.Pos, via bool) (tt string, conds []string, b *strings.Builder) {
 	cands, _ := c.ifaceCands(t, at)
 	tt, _ = c.typeText(t)
 	b = new(strings.Builder)
 	b.WriteString("func() " + tt + " { ")
 	for _, ct := range cands {
+		if !canHold(src, ct) {
+			continue
+		}
 		ctt, _ := c.typeText(ct)
 		conds = append(conds, "func() bool { _, ok := "+anyFor(v, ct)+".("+ctt+"); return ok }()")
 		ret := "return x"
@@ -374,8 +380,9 @@ func (c *Checked) inFuncDecl(p token.Pos) bool {
 }
 
 // ptrOnly returns the cell types T (as the cell writes them) whose pointer
-// implements the library interface t while T does not.
-func (c *Checked) ptrOnly(t types.Type) []string {
+// implements the library interface t while T does not, among those a
+// value of the static type src can hold.
+func (c *Checked) ptrOnly(src, t types.Type) []string {
 	iface, ok := t.Underlying().(*types.Interface)
 	if !ok {
 		return nil
@@ -390,7 +397,7 @@ func (c *Checked) ptrOnly(t types.Type) []string {
 		if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
 			continue
 		}
-		if !types.Implements(tn.Type(), iface) && types.Implements(types.NewPointer(tn.Type()), iface) {
+		if !types.Implements(tn.Type(), iface) && types.Implements(types.NewPointer(tn.Type()), iface) && canHold(src, tn.Type()) {
 			if tt, ok := c.typeText(tn.Type()); ok {
 				out = append(out, tt)
 			}
@@ -427,4 +434,18 @@ func recvGeneric(e ast.Expr) bool {
 		return true
 	}
 	return false
+}
+
+// canHold reports whether a value of the static type src may hold a value
+// of the concrete type t, so that an assertion of it to t compiles: src
+// is not an interface with methods, or t has them.
+func canHold(src, t types.Type) bool {
+	if src == nil {
+		return true
+	}
+	iface, ok := src.Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 {
+		return true
+	}
+	return types.AssertableTo(iface, t)
 }
