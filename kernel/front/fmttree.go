@@ -739,7 +739,9 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 		return g.fail("the interface type " + types.TypeString(t, nil) + " cannot be named here")
 	}
 	sig := "func(" + y + " " + tt + ") *" + g.hook + ".FmtNode"
-	g.decls = append(g.decls, "var "+fn+" func("+tt+") *"+g.hook+".FmtNode; "+fn+" = "+sig+" { "+b.String()+"return "+leaf+y+") }; ")
+	// a nil first: the interpreter's assertions panic on a nil value of
+	// an interface of the cells (rule ifacenil)
+	g.decls = append(g.decls, "var "+fn+" func("+tt+") *"+g.hook+".FmtNode; "+fn+" = "+sig+" { if "+y+" == nil { return "+leaf+y+") }; "+b.String()+"return "+leaf+y+") }; ")
 	return fn + "(" + x + ")"
 }
 
