@@ -304,7 +304,14 @@ func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, stack []ast.Node)
 	}
 	if inFunc {
 		if owner, ok := printOwner(stack); ok {
+			spacing := name == "Print" || name == "Sprint" || name == "Fprint" || name == "Append"
 			for i, a := range args {
+				if verbs != nil && !call.Ellipsis.IsValid() && verbs[i] != "" {
+					v := verbs[i]
+					if c.lateName(c.typeOf(a), v[:len(v)-1], v[len(v)-1:], spacing, stack) != "" {
+						continue // described when it runs (latebind.go)
+					}
+				}
 				if verbs == nil || verbs[i] != "" {
 					c.notePrinter(owner, c.typeOf(a), call.Ellipsis.IsValid())
 				}
@@ -369,7 +376,9 @@ func (c *Checked) anonCands(iface *types.Interface) ([]types.Type, string) {
 	if c.sess != nil {
 		all = append(all, c.sess.anonTypes...)
 	}
-	all = append(all, c.anonTypes...)
+	if !c.lateEarly {
+		all = append(all, c.anonTypes...)
+	}
 	var out []types.Type
 	for i, t := range all {
 		dup := false
@@ -386,7 +395,7 @@ func (c *Checked) anonCands(iface *types.Interface) ([]types.Type, string) {
 		}
 		scope := c.sessionScope()
 		for _, name := range scope.Names() {
-			if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() && types.IdenticalIgnoreTags(tn.Type().Underlying(), t) {
+			if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() && !c.lateSkip(tn) && types.IdenticalIgnoreTags(tn.Type().Underlying(), t) {
 				return nil, "it cannot tell " + name + " from a struct without a name of the same fields"
 			}
 		}

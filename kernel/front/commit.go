@@ -45,7 +45,7 @@ func (s *Session) commit(c *Checked, defined func(string) bool) {
 	}
 	if defined == nil {
 		// no interpreter reports what ran (Ran): the imports ran
-		s.Ran(&Chunk{Imports: c.imports})
+		s.Ran(&Chunk{Imports: c.imports, Vars: sortedKeys(c.lateNew)})
 	}
 	// generics never reach the interpreter (monomorph.go): their
 	// templates join the session with the cell; the instances the

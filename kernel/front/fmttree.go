@@ -662,7 +662,7 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 	y := g.c.temp("dv")
 	for _, tname := range scope.Names() {
 		tn, ok := scope.Lookup(tname).(*types.TypeName)
-		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) || g.c.lateSkip(tn) {
 			continue
 		}
 		named, ok := tn.Type().(*types.Named)
@@ -958,7 +958,7 @@ func (c *Checked) dynFunc(t types.Type, flags, v string, at token.Pos, spacing b
 	var cands []types.Type
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) || c.lateSkip(tn) {
 			continue
 		}
 		named := tn.Type().(*types.Named)
@@ -981,7 +981,7 @@ func (c *Checked) dynFunc(t types.Type, flags, v string, at token.Pos, spacing b
 				return "", "it cannot tell " + name + " from " + other + " (same underlying type)"
 			}
 
-			if c.Fset.File(tn.Pos()) == c.Fset.File(c.File.Pos()) && tn.Pos() > at && !c.inFuncDecl(at) {
+			if at.IsValid() && c.Fset.File(tn.Pos()) == c.Fset.File(c.File.Pos()) && tn.Pos() > at && !c.inFuncDecl(at) {
 				return "", name + " is declared after this statement (declare it first)"
 			}
 			if b, ok := ct.Underlying().(*types.Basic); ok && spacing && b.Info()&types.IsString != 0 {

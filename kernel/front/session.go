@@ -242,6 +242,12 @@ type Checked struct {
 	printers map[string]map[string]bool
 	// printersKnow are the types with methods those functions know.
 	printersKnow map[string]bool
+	// latebind.go: the dispatchers the cell declares, its texts that
+	// declare and assign them, and whether a description leaves out the
+	// cell's own types (the head's).
+	lateNew            map[string]bool
+	lateHead, lateTail string
+	lateEarly          bool
 }
 
 // Pos converts a position in the checked file to the cell's line and

@@ -1,0 +1,229 @@
+package front
+
+import (
+	"go/ast"
+	"go/types"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Rule latebind: an operand of an empty interface type (v any) formatted
+// by fmt or log inside a function is described by the cell types it may
+// hold (dynFunc), and which those are, and their methods, changes when a
+// later cell declares a type or gives one a method. The interpreter binds
+// the functions a function calls when it defines it, and a function value
+// keeps the code it was made with, so a description written into the
+// function would stay as it was. Instead the function calls a variable of
+// the session, a dispatcher, one per verb (and +, and the spacing of
+// Print), that describes the operand:
+//
+//	func show(v any) { fmt.Println(__goldpfmt_v(v)) }
+//
+// The cell that first uses a dispatcher declares it, first (with the
+// types of the earlier cells), and every cell that declares a type, a
+// method or a struct type without a name assigns every dispatcher anew
+// after its declarations, with the cell types of the session then. The
+// functions of earlier cells, the function values and closures made from
+// them, the methods of their types and the goroutines running them all
+// reach the new description without being declared again: such functions
+// are no "printers" (rule anonfields) for the operands the dispatcher
+// describes. A description that cannot be written for the types of a
+// later cell (two cell types of one structure) stops the print with a
+// panic that says why. Generic functions and methods of generic types are
+// left as they were (their instances are made anew, staleCallers).
+func init() {
+	register(rule{"latebind", 100, 0, func(c *Checked) {
+		if c.sess == nil || c.sess.FmtHook == "" {
+			return
+		}
+		regen := c.changesTypes()
+		if len(c.lateNew) == 0 && !regen {
+			return
+		}
+		var have []string
+		for n, kind := range c.sess.vm.names {
+			if kind == "var" && strings.HasPrefix(n, lateVar) && !c.lateNew[n] {
+				have = append(have, n)
+			}
+		}
+		if len(c.lateNew) == 0 && len(have) == 0 {
+			return
+		}
+		sort.Strings(have)
+		var head, tail strings.Builder
+		for _, n := range sortedKeys(c.lateNew) {
+			c.lateEarly = regen // the cell's own types are declared after the head
+			head.WriteString("var " + n + " func(any) any\n" + n + " = " + c.lateBody(n) + "\n")
+			c.lateEarly = false
+			if regen {
+				have = append(have, n)
+			}
+		}
+		if regen {
+			for _, n := range have {
+				tail.WriteString(n + " = " + c.lateBody(n) + "\n")
+			}
+		}
+		c.lateHead, c.lateTail = head.String(), tail.String()
+		end := len(c.Src)
+		c.edits = append(c.edits, edit{start: end, end: end, text: "\n" + c.lateHead + c.lateTail})
+	}})
+}
+
+// lateVar starts the name of every dispatcher.
+const lateVar = "__goldpfmt_"
+
+// lateName returns the dispatcher that describes an operand of type t
+// formatted with flags and verb v (spaced: by Print, Sprint, Fprint or
+// Append) in a call inside a function (stack), "" when the operand is
+// described in place: not an empty interface, a verb that names types or
+// takes pointers (T, p, w, #v), or a generic declaration.
+func (c *Checked) lateName(t types.Type, flags, v string, spaced bool, stack []ast.Node) string {
+	if c.sess == nil || c.sess.FmtHook == "" || t == nil || len(v) != 1 || !inCode(stack) || inGeneric(stack) {
+		return ""
+	}
+	if _, ok := t.(*types.TypeParam); ok {
+		return ""
+	}
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok || !iface.Empty() {
+		return ""
+	}
+	if r := v[0]; !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') || strings.Contains("Tpw", v) || strings.Contains(flags, "#") {
+		return ""
+	}
+	n := lateVar + v
+	if v == "v" && strings.Contains(flags, "+") {
+		n += "_plus"
+	}
+	if spaced {
+		n += "_spaced"
+	}
+	return n
+}
+
+// useLate notes that the cell calls the dispatcher n, declaring it when
+// the interpreter does not have it yet.
+func (c *Checked) useLate(n string) {
+	if c.sess.vm.names[n] == "var" {
+		return
+	}
+	if c.lateNew == nil {
+		c.lateNew = map[string]bool{}
+	}
+	c.lateNew[n] = true
+}
+
+// inCode reports whether the innermost node of stack is in a function
+// declaration or a function literal (not among the cell's statements,
+// which run once, with the types of their cell).
+func inCode(stack []ast.Node) bool {
+	for _, n := range stack {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			if n.Name.Name != "_" {
+				return true
+			}
+		case *ast.FuncLit:
+			return true
+		}
+	}
+	return false
+}
+
+// inGeneric reports whether the innermost node of stack is in a generic
+// function or a method of a generic type.
+func inGeneric(stack []ast.Node) bool {
+	for _, n := range stack {
+		if fd, ok := n.(*ast.FuncDecl); ok {
+			if fd.Type.TypeParams != nil {
+				return true
+			}
+			if fd.Recv != nil && len(fd.Recv.List) == 1 {
+				t := fd.Recv.List[0].Type
+				if st, ok := t.(*ast.StarExpr); ok {
+					t = st.X
+				}
+				switch t.(type) {
+				case *ast.IndexExpr, *ast.IndexListExpr:
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// changesTypes reports whether the cell may change what a dispatcher
+// writes: it declares a type or a method, writes a struct type without a
+// name, or declares types again (redefine.go).
+func (c *Checked) changesTypes() bool {
+	if c.redef != nil || len(c.anonTypes) > 0 {
+		return true
+	}
+	for _, d := range c.File.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv != nil {
+				return true
+			}
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				if _, ok := sp.(*ast.TypeSpec); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// lateBody returns the function literal the dispatcher n is assigned:
+// dynFunc's description of an operand of type any for the dispatcher's
+// verb, or one that panics with why it cannot be written.
+func (c *Checked) lateBody(n string) string {
+	key := strings.TrimPrefix(n, lateVar)
+	v, rest, _ := strings.Cut(key, "_")
+	flags := ""
+	if strings.Contains(rest, "plus") {
+		flags = "+"
+	}
+	fn, why := c.dynFunc(types.Universe.Lookup("any").Type(), flags, v, 0, strings.Contains(rest, "spaced"))
+	switch {
+	case why != "":
+		msg := "fmt cannot print this value as Go does: the interpreter prints a value of a cell type held by an interface without its String or Error methods, and " + why + " (since a later cell declared types): print it through a variable of its own type"
+		return "func(x any) any { panic(" + strconv.Quote(msg) + ") }"
+	case fn == "":
+		return "func(x any) any { return x }"
+	}
+	return fn
+}
+
+// lateSkip reports whether the type name tn (or the cell's struct types
+// without a name) are left out of a dispatcher's head: they are the
+// cell's own, declared after it.
+func (c *Checked) lateSkip(tn *types.TypeName) bool {
+	return c.lateEarly && c.Fset.File(tn.Pos()) == c.Fset.File(c.File.Pos())
+}
+
+// LateAt returns the offsets in Rewritten() where the declarations of the
+// dispatchers the cell declares (head) and the assignments of all of them
+// (tail) start; -1 for none. The interpreter must run the head before
+// anything else of the cell, the tail right after the cell's declarations
+// of types and methods.
+func (c *Checked) LateAt() (head, tail int) {
+	if c.lateHead == "" && c.lateTail == "" {
+		return -1, -1
+	}
+	r := c.Rewritten()
+	tail = len(r) - len(c.lateTail)
+	head = tail - len(c.lateHead)
+	if c.lateHead == "" {
+		head = -1
+	}
+	if c.lateTail == "" {
+		tail = -1
+	}
+	return head, tail
+}
