@@ -966,8 +966,8 @@ func (c *Checked) dynFunc(t types.Type, flags, v string, at token.Pos, spacing b
 			continue
 		}
 		for _, ct := range []types.Type{named, types.NewPointer(named)} {
-			if !strings.Contains("vsqxXd", v) && !(twinType(ct) && isBasic(ct)) {
-				continue // fmt calls no method for other verbs
+			if !strings.Contains("vsqxXd", v) && !(twinType(ct) && isBasic(ct)) && !fmtMethods(ct)["Format"] {
+				continue // fmt calls no method but Format for other verbs
 			}
 			g := &fmtGen{c: c, verb: v, plus: v == "v" && strings.Contains(flags, "+")}
 			// in an empty interface, a value of a type with methods

@@ -78,9 +78,10 @@ const lateVar = "__goldpfmt_"
 // formatted with flags and verb v (spaced: by Print, Sprint, Fprint or
 // Append) in a call inside a function (stack), "" when the operand is
 // described in place: not an empty interface, a verb that names types or
-// takes pointers (T, p, w, #v), or a generic declaration.
+// takes pointers (T, p, w, #v), a generic declaration, or a program
+// (goldp run: one cell, no later ones).
 func (c *Checked) lateName(t types.Type, flags, v string, spaced bool, stack []ast.Node) string {
-	if c.sess == nil || c.sess.FmtHook == "" || t == nil || len(v) != 1 || !inCode(stack) || inGeneric(stack) {
+	if c.sess == nil || c.sess.FmtHook == "" || c.sess.Script || t == nil || len(v) != 1 || !inCode(stack) || inGeneric(stack) {
 		return ""
 	}
 	if _, ok := t.(*types.TypeParam); ok {
