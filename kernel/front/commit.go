@@ -22,6 +22,16 @@ func (s *Session) commit(c *Checked, defined func(string) bool) {
 		methods[recvBase(fd)+"."+fd.Name.Name] = fd
 	}
 	s.anon |= c.anon
+	for n, why := range c.lateWrote {
+		if why == "" {
+			delete(s.lateBroken, n)
+			continue
+		}
+		if s.lateBroken == nil {
+			s.lateBroken = map[string]string{}
+		}
+		s.lateBroken[n] = why + " (since cell #" + itoa(c.cell) + ")"
+	}
 	for _, t := range c.anonTypes {
 		s.addAnonType(t)
 	}

@@ -201,7 +201,7 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 			if late != "" {
 				// a function of the cells: described when it runs,
 				// with the types of the session then (latebind.go)
-				c.useLate(late)
+				c.useLate(late, stack)
 				c.replace(a, late+"("+c.text(c.off(a.Pos()), c.off(a.End()))+")")
 			}
 			continue

@@ -37,38 +37,136 @@ func init() {
 		if c.sess == nil || c.sess.FmtHook == "" {
 			return
 		}
-		regen := c.changesTypes()
-		if len(c.lateNew) == 0 && !regen {
-			return
-		}
-		var have []string
-		for n, kind := range c.sess.vm.names {
-			if kind == "var" && strings.HasPrefix(n, lateVar) && !c.lateNew[n] {
-				have = append(have, n)
-			}
-		}
-		if len(c.lateNew) == 0 && len(have) == 0 {
-			return
-		}
-		sort.Strings(have)
-		var head, tail strings.Builder
-		for _, n := range sortedKeys(c.lateNew) {
-			c.lateEarly = regen // the cell's own types are declared after the head
-			head.WriteString("var " + n + " func(any) any\n" + n + " = " + c.lateBody(n) + "\n")
-			c.lateEarly = false
-			if regen {
-				have = append(have, n)
-			}
-		}
-		if regen {
-			for _, n := range have {
-				tail.WriteString(n + " = " + c.lateBody(n) + "\n")
-			}
-		}
-		c.lateHead, c.lateTail = head.String(), tail.String()
-		end := len(c.Src)
-		c.edits = append(c.edits, edit{start: end, end: end, text: "\n" + c.lateHead + c.lateTail})
+		c.writeLate()
+		c.refuseBroken()
 	}})
+}
+
+// writeLate appends to the cell the head that declares the dispatchers
+// it uses first and, when it may change what they write, the tail that
+// assigns every dispatcher anew.
+func (c *Checked) writeLate() {
+	regen := c.changesTypes()
+	if len(c.lateNew) == 0 && !regen {
+		return
+	}
+	var have []string
+	for n, kind := range c.sess.vm.names {
+		if kind == "var" && strings.HasPrefix(n, lateVar) && !c.lateNew[n] {
+			have = append(have, n)
+		}
+	}
+	if len(c.lateNew) == 0 && len(have) == 0 {
+		return
+	}
+	sort.Strings(have)
+	c.lateWrote = map[string]string{}
+	var head, tail strings.Builder
+	for _, n := range sortedKeys(c.lateNew) {
+		c.lateEarly = regen // the cell's own types are declared after the head
+		body, why := c.lateBody(n)
+		c.lateEarly = false
+		head.WriteString("var " + n + " func(any) any\n" + n + " = " + body + "\n")
+		if regen {
+			have = append(have, n)
+		} else {
+			c.lateWrote[n] = why
+		}
+	}
+	if regen {
+		for _, n := range have {
+			body, why := c.lateBody(n)
+			c.lateWrote[n] = why
+			tail.WriteString(n + " = " + body + "\n")
+		}
+	}
+	c.lateHead, c.lateTail = head.String(), tail.String()
+	end := len(c.Src)
+	c.edits = append(c.edits, edit{start: end, end: end, text: "\n" + c.lateHead + c.lateTail})
+}
+
+// refuseBroken refuses a use of a function, method or variable of earlier
+// cells whose code calls, directly or through others, a dispatcher the
+// session's types do not let the front end write (which would stop the
+// print with a panic).
+func (c *Checked) refuseBroken() {
+	s := c.sess
+	if len(s.lateBroken) == 0 && len(c.lateWrote) == 0 {
+		return
+	}
+	broken := map[string]string{}
+	for n, why := range s.lateBroken {
+		broken[n] = why
+	}
+	for n, why := range c.lateWrote {
+		if why != "" {
+			why += " (since this cell)"
+		}
+		broken[n] = why
+	}
+	// breadth first, as staleValue: the message names the nearest
+	reaches := func(key string) string {
+		from := map[string]string{key: ""}
+		queue := []string{key}
+		for len(queue) > 0 {
+			n := queue[0]
+			queue = queue[1:]
+			d := s.redef.decls[n]
+			if d == nil || n != key && c.declared[n] {
+				continue
+			}
+			for _, l := range sortedKeys(d.late) {
+				if why := broken[l]; why != "" {
+					via := ""
+					if n != key {
+						for p := from[n]; p != key; p = from[p] {
+							via = " through " + p + via
+						}
+						via = " uses " + n + via + ", which"
+					}
+					return key + via + " prints values held by an any, which the interpreter hands to fmt without their methods, and the front end cannot describe them for the types of the session: " + why + ": print them through a variable of their own type, or give the types different structures"
+				}
+			}
+			refs := d.refs
+			if d.kind == 'v' {
+				refs = d.fnRefs
+			} else if d.kind != 'f' && d.kind != 'm' {
+				continue
+			}
+			for _, r := range sortedKeys(refs) {
+				if _, seen := from[r]; !seen {
+					from[r] = n
+					queue = append(queue, r)
+				}
+			}
+		}
+		return ""
+	}
+	scope := c.Pkg.Scope()
+	c.walk(func(n ast.Node, stack []ast.Node) bool {
+		key := ""
+		switch x := n.(type) {
+		case *ast.Ident:
+			o := c.Info.Uses[x]
+			if o == nil || scope.Lookup(x.Name) != o {
+				return true
+			}
+			switch o.(type) {
+			case *types.Var, *types.Func:
+				key = x.Name
+			}
+		case *ast.SelectorExpr:
+			key = c.methodKey(x)
+		}
+		if key == "" || c.declared[key] || c.inReplay(n.Pos()) {
+			return true
+		}
+		if why := reaches(key); why != "" {
+			c.refuse(n, why)
+			return false
+		}
+		return true
+	})
 }
 
 // lateVar starts the name of every dispatcher.
@@ -104,9 +202,18 @@ func (c *Checked) lateName(t types.Type, flags, v string, spaced bool, stack []a
 	return n
 }
 
-// useLate notes that the cell calls the dispatcher n, declaring it when
-// the interpreter does not have it yet.
-func (c *Checked) useLate(n string) {
+// useLate notes that the cell calls the dispatcher n in the function
+// stack is in, declaring it when the interpreter does not have it yet.
+func (c *Checked) useLate(n string, stack []ast.Node) {
+	if owner, ok := printOwner(stack); ok {
+		if c.lateOwners == nil {
+			c.lateOwners = map[string]map[string]bool{}
+		}
+		if c.lateOwners[owner] == nil {
+			c.lateOwners[owner] = map[string]bool{}
+		}
+		c.lateOwners[owner][n] = true
+	}
 	if c.sess.vm.names[n] == "var" {
 		return
 	}
@@ -182,8 +289,8 @@ func (c *Checked) changesTypes() bool {
 
 // lateBody returns the function literal the dispatcher n is assigned:
 // dynFunc's description of an operand of type any for the dispatcher's
-// verb, or one that panics with why it cannot be written.
-func (c *Checked) lateBody(n string) string {
+// verb, or one that panics with why it cannot be written (why).
+func (c *Checked) lateBody(n string) (body, why string) {
 	key := strings.TrimPrefix(n, lateVar)
 	v, rest, _ := strings.Cut(key, "_")
 	flags := ""
@@ -194,11 +301,11 @@ func (c *Checked) lateBody(n string) string {
 	switch {
 	case why != "":
 		msg := "fmt cannot print this value as Go does: the interpreter prints a value of a cell type held by an interface without its String or Error methods, and " + why + " (since a later cell declared types): print it through a variable of its own type"
-		return "func(x any) any { panic(" + strconv.Quote(msg) + ") }"
+		return "func(x any) any { panic(" + strconv.Quote(msg) + ") }", why
 	case fn == "":
-		return "func(x any) any { return x }"
+		return "func(x any) any { return x }", ""
 	}
-	return fn
+	return fn, ""
 }
 
 // lateSkip reports whether the type name tn (or the cell's struct types

@@ -75,6 +75,8 @@ type declSrc struct {
 	// of the session its value may hold as function values (fnRefs,
 	// stalevalues.go).
 	fnRefs map[string]bool
+	// late holds the dispatchers its code calls (latebind.go).
+	late map[string]bool
 	// cell, line and col: where the declaration starts in its cell
 	cell, line, col int
 }
@@ -834,7 +836,7 @@ func (s *Session) record(c *Checked, defined func(string) bool) {
 			continue
 		}
 		delete(st.dropped, k)
-		d := &declSrc{text: c.declText(n), cell: c.cell, refs: c.refs(n)}
+		d := &declSrc{text: c.declText(n), cell: c.cell, refs: c.refs(n), late: c.lateOwners[k]}
 		d.line, d.col = c.Pos(n.Pos())
 		if old := st.decls[k]; old != nil && c.redef != nil && c.off(n.Pos()) >= c.redef.start {
 			d.cell, d.line, d.col = old.cell, old.line, old.col // declared again: still of its cell
@@ -873,7 +875,7 @@ func (s *Session) record(c *Checked, defined func(string) bool) {
 		}
 		delete(st.dropped, n)
 		delete(s.staleVals, n)
-		d := &declSrc{kind: 'v', refs: map[string]bool{}, cell: c.cell, fnRefs: fnRefs[n]}
+		d := &declSrc{kind: 'v', refs: map[string]bool{}, cell: c.cell, fnRefs: fnRefs[n], late: c.lateOwners[n]}
 		typeNames(o.Type(), d.refs, map[types.Type]bool{})
 		if _, ok := st.decls[n]; !ok {
 			st.order = append(st.order, n)

@@ -133,8 +133,11 @@ type Session struct {
 	// as they were before a cell declared them again to what they hold
 	// (stalevalues.go).
 	staleVals map[string]string
-	redef     redefState // sources of declarations, redefined types (redefine.go)
-	vm        vmState    // what the interpreter has (chunks.go)
+	// lateBroken maps the dispatchers a cell could not write for the
+	// types of the session to why (latebind.go).
+	lateBroken map[string]string
+	redef      redefState // sources of declarations, redefined types (redefine.go)
+	vm         vmState    // what the interpreter has (chunks.go)
 }
 
 // NewSession returns an empty session.
@@ -244,10 +247,15 @@ type Checked struct {
 	printersKnow map[string]bool
 	// latebind.go: the dispatchers the cell declares, its texts that
 	// declare and assign them, and whether a description leaves out the
-	// cell's own types (the head's).
+	// cell's own types (the head's); lateOwners maps the cell's
+	// declarations (and variables holding function literals) to the
+	// dispatchers they call, lateWrote the dispatchers the tail assigns
+	// to why they could not be written ("" when they could).
 	lateNew            map[string]bool
 	lateHead, lateTail string
 	lateEarly          bool
+	lateOwners         map[string]map[string]bool
+	lateWrote          map[string]string
 }
 
 // Pos converts a position in the checked file to the cell's line and
