@@ -308,8 +308,8 @@ func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, stack []ast.Node)
 			for i, a := range args {
 				if verbs != nil && !call.Ellipsis.IsValid() && verbs[i] != "" {
 					v := verbs[i]
-					if c.lateName(c.typeOf(a), v[:len(v)-1], v[len(v)-1:], spacing, stack) != "" {
-						continue // described when it runs (latebind.go)
+					if c.lateName(c.typeOf(a), v[:len(v)-1], v[len(v)-1:], spacing, stack) != "" || fmtFixed(a, c.typeOf(a), v) {
+						continue // described when it runs (latebind.go), or alike for every session
 					}
 				}
 				if verbs == nil || verbs[i] != "" {
@@ -348,6 +348,23 @@ func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, stack []ast.Node)
 			return
 		}
 	}
+}
+
+// fmtFixed reports whether operand a of type t, formatted with verb
+// (flags and letter), is lowered alike whatever types the session has: a
+// compiled interface with one of fmt's methods (error, fmt.Stringer),
+// whose values the interpreter hands to fmt with their methods, under a
+// verb that does not name types (%T, %#v) nor converts (%w of a
+// conversion, rule errorsas).
+func fmtFixed(a ast.Expr, t types.Type, verb string) bool {
+	if t == nil || !compiledIface(t) || wrappedIface(t, map[types.Type]bool{}) != nil {
+		return false
+	}
+	if strings.HasSuffix(verb, "T") || strings.Contains(verb, "#") {
+		return false
+	}
+	_, call := ast.Unparen(a).(*ast.CallExpr)
+	return !(strings.HasSuffix(verb, "w") && call)
 }
 
 // addAnonType keeps t among the session's struct types without a name,

@@ -45,13 +45,15 @@ func (c *Checked) hideUnexported(st *ast.StructType) {
 		if len(f.Names) == 0 {
 			continue // embedded
 		}
-		hidden := true
+		hidden, some := true, false
 		for _, n := range f.Names {
 			if n.IsExported() || n.Name == "_" {
 				hidden = false
+			} else {
+				some = true
 			}
 		}
-		if !hidden {
+		if !some {
 			continue
 		}
 		old := ""
@@ -66,6 +68,29 @@ func (c *Checked) hideUnexported(st *ast.StructType) {
 		lit := "`" + tag + "`"
 		if strings.Contains(tag, "`") {
 			lit = strconv.Quote(tag)
+		}
+		if !hidden {
+			// A, b string: one field each, so that b alone gets the
+			// tag (the type text, withTags, tags b alone)
+			typ := c.text(c.off(f.Type.Pos()), c.off(f.Type.End()))
+			keep := ""
+			if f.Tag != nil {
+				keep = " " + f.Tag.Value
+			}
+			var parts []string
+			for _, n := range f.Names {
+				if n.IsExported() || n.Name == "_" {
+					parts = append(parts, n.Name+" "+typ+keep)
+				} else {
+					parts = append(parts, n.Name+" "+typ+" "+lit)
+				}
+			}
+			end := f.Type.End()
+			if f.Tag != nil {
+				end = f.Tag.End()
+			}
+			c.replaceRange(c.off(f.Names[0].Pos()), c.off(end), strings.Join(parts, "; "))
+			continue
 		}
 		if f.Tag != nil {
 			c.replace(f.Tag, lit)
