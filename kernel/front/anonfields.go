@@ -138,7 +138,7 @@ func (c *Checked) stalePrinter(call *ast.CallExpr) {
 		if t == nil || !hasIface(t) && !c.hasCellType(t) {
 			continue
 		}
-		c.refuse(call, name+", declared in an earlier cell, formats values of interface type and was written before "+strings.Join(stale, ", ")+" had methods (or, for "+anonMark+", existed), so it would print their values as the interpreter represents them: run the cell that declares "+name+" again, then this one")
+		c.refuse(call, name+", declared in an earlier cell, formats values with fmt or log and was written before "+strings.Join(stale, ", ")+" had methods (or, for "+anonMark+", existed), so it would print their values as the interpreter represents them: run the cell that declares "+name+" again, then this one")
 		return
 	}
 }

@@ -62,6 +62,8 @@ type Chunk struct {
 	Line, Col int  // cell position where the chunk starts (for messages)
 	Wrapped   bool // Src is a statement wrapped in an init function
 	Decl      bool // Src holds declarations only (see emitDecl)
+	Late      bool // Src assigns the dispatchers anew (latebind.go)
+	Replay    bool // Src declares declarations of earlier cells again (redefine.go)
 }
 
 // Rich is a cell's last expression rendered through the display methods
@@ -103,6 +105,8 @@ type vmState struct {
 
 // Ran records what a chunk that compiled declared in the interpreter.
 func (s *Session) Ran(c *Chunk) {
+	s.lateRan = s.lateRan || c.Late
+	s.replayRan = s.replayRan || c.Replay
 	v := &s.vm
 	if v.names == nil {
 		*v = vmState{names: map[string]string{}, types: map[string]string{}, imported: map[string]string{}}
@@ -151,7 +155,7 @@ func (s *Session) Plan(src string, line0, col0 int) (*Plan, error) {
 	r.c, r.ps, r.items = c, c.ps, c.items
 	r.out.Checked = c
 	r.out.Notes = append(c.Notes(), c.Stale()...)
-	replay, lateHead, lateTail := -1, -1, -1
+	replay, replayAt, lateHead, lateTail := -1, -1, -1, -1
 	if text := c.Rewritten(); text != src || c.Src != src {
 		// The rules rewrote the cell (same lines): plan the program.
 		r.src, r.ps = text, NewPositioner(text, line0, col0)
@@ -162,6 +166,7 @@ func (s *Session) Plan(src string, line0, col0 int) (*Plan, error) {
 			return nil, err
 		}
 		replay = c.ReplayAt()
+		replayAt = replay
 		lateHead, lateTail = c.LateAt()
 		if replay < 0 {
 			replay = max(lateHead, lateTail)
@@ -203,6 +208,11 @@ func (s *Session) Plan(src string, line0, col0 int) (*Plan, error) {
 		}
 		if err := r.item(&items[i], i == len(items)-1); err != nil {
 			return nil, err
+		}
+		if n := len(r.out.Chunks); n > 0 {
+			at := items[i].Start
+			r.out.Chunks[n-1].Late = r.out.Chunks[n-1].Late || lateTail >= 0 && at >= lateTail
+			r.out.Chunks[n-1].Replay = r.out.Chunks[n-1].Replay || replayAt >= 0 && at >= replayAt && (lateHead < 0 || at < lateHead) && (lateTail < 0 || at < lateTail)
 		}
 	}
 	for i, it := range r.initAt {

@@ -22,6 +22,20 @@ func (s *Session) commit(c *Checked, defined func(string) bool) {
 		methods[recvBase(fd)+"."+fd.Name.Name] = fd
 	}
 	s.anon |= c.anon
+	if c.lateTail != "" {
+		// without an interpreter to say what ran (defined nil) it ran
+		s.lateDirty = defined != nil && !s.lateRan
+	}
+	s.lateRan = false
+	stopped := map[string]bool{}
+	if c.redef != nil && defined != nil && !s.replayRan {
+		for _, e := range c.redef.replay {
+			for _, k := range e.keys {
+				stopped[k] = true
+			}
+		}
+	}
+	s.replayRan = false
 	for n, why := range c.lateWrote {
 		if why == "" {
 			delete(s.lateBroken, n)
@@ -49,6 +63,12 @@ func (s *Session) commit(c *Checked, defined func(string) bool) {
 			s.printReach = map[string]map[string]bool{}
 		}
 		for p, reach := range c.printers {
+			if stopped[p] {
+				// to be declared again after where the cell
+				// stopped: the old one stays, with what it knew
+				// (stalePrinter refuses its calls)
+				continue
+			}
 			s.printers[p] = known
 			s.printReach[p] = reach
 		}

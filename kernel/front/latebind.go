@@ -23,7 +23,8 @@ import (
 // The cell that first uses a dispatcher declares it, first (with the
 // types of the earlier cells), and every cell that declares a type, a
 // method or a struct type without a name assigns every dispatcher anew
-// after its declarations, with the cell types of the session then. The
+// after its declarations, with the cell types of the session then (and
+// so does the cell after one that stopped before its assignments). The
 // functions of earlier cells, the function values and closures made from
 // them, the methods of their types and the goroutines running them all
 // reach the new description without being declared again: such functions
@@ -46,7 +47,7 @@ func init() {
 // it uses first and, when it may change what they write, the tail that
 // assigns every dispatcher anew.
 func (c *Checked) writeLate() {
-	regen := c.changesTypes()
+	regen := c.changesTypes() || c.sess.lateDirty
 	if len(c.lateNew) == 0 && !regen {
 		return
 	}

@@ -136,8 +136,14 @@ type Session struct {
 	// lateBroken maps the dispatchers a cell could not write for the
 	// types of the session to why (latebind.go).
 	lateBroken map[string]string
-	redef      redefState // sources of declarations, redefined types (redefine.go)
-	vm         vmState    // what the interpreter has (chunks.go)
+	// lateRan tells that the pending cell's assignments of the
+	// dispatchers ran; lateDirty that a cell's did not (it stopped
+	// before), so the next cell assigns them again.
+	lateRan, lateDirty bool
+	// replayRan tells that the pending cell's replay (redefine.go) ran.
+	replayRan bool
+	redef     redefState // sources of declarations, redefined types (redefine.go)
+	vm        vmState    // what the interpreter has (chunks.go)
 }
 
 // NewSession returns an empty session.
