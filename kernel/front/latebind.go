@@ -21,18 +21,21 @@ import (
 //	func show(v any) { fmt.Println(__goldpfmt_v(v)) }
 //
 // The cell that first uses a dispatcher declares it, first (with the
-// types of the earlier cells), and every cell that declares a type, a
-// method or a struct type without a name assigns every dispatcher anew
-// after its declarations, with the cell types of the session then (and
-// so does the cell after one that stopped before its assignments). The
-// functions of earlier cells, the function values and closures made from
-// them, the methods of their types and the goroutines running them all
-// reach the new description without being declared again: such functions
-// are no "printers" (rule anonfields) for the operands the dispatcher
-// describes. A description that cannot be written for the types of a
-// later cell (two cell types of one structure) stops the print with a
-// panic that says why. Generic functions and methods of generic types are
-// left as they were (their instances are made anew, staleCallers).
+// types of the earlier cells), and every cell that may change what the
+// dispatchers write (methods, types they would describe, struct types
+// without a name, redefinitions: regenerates) assigns every dispatcher
+// anew after its declarations, with the cell types of the session then
+// (and so does the cell after one that stopped before its assignments).
+// The functions of earlier cells, the function values and closures made
+// from them, the methods of their types and the goroutines running them
+// all reach the new description without being declared again: such
+// functions are no "printers" (rule anonfields) for the operands the
+// dispatcher describes. A description that cannot be written for the
+// types of a later cell (two cell types of one structure) is a panic that
+// says why, and a use of a function of the cells that reaches it is
+// refused (refuseBroken). Generic functions and methods of generic types
+// are left as they were (their instances are made anew, staleCallers).
+// Golden tests: testdata/latebind.txtar.
 func init() {
 	register(rule{"latebind", 100, 0, func(c *Checked) {
 		if c.sess == nil || c.sess.FmtHook == "" {
