@@ -292,10 +292,14 @@ func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, stack []ast.Node)
 	}
 	args := call.Args[first:]
 	var verbs []string // nil: each operand's verb is unknown
+	dynamic := false   // a format known only when the cell runs
 	if strings.HasSuffix(name, "f") {
-		if tv := c.Info.Types[call.Args[first-1]]; tv.Value != nil && tv.Value.Kind() == constant.String && !call.Ellipsis.IsValid() {
+		tv := c.Info.Types[call.Args[first-1]]
+		constFormat := tv.Value != nil && tv.Value.Kind() == constant.String
+		if constFormat && !call.Ellipsis.IsValid() {
 			verbs, _ = parseVerbs(constant.StringVal(tv.Value), len(args))
 		}
+		dynamic = !constFormat
 	} else {
 		verbs = make([]string, len(args))
 		for i := range verbs {
@@ -304,13 +308,13 @@ func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, stack []ast.Node)
 	}
 	if inFunc {
 		if owner, ok := printOwner(stack); ok {
-			spacing := name == "Print" || name == "Sprint" || name == "Fprint" || name == "Append"
 			for i, a := range args {
-				if verbs != nil && !call.Ellipsis.IsValid() && verbs[i] != "" {
-					v := verbs[i]
-					if c.lateName(c.typeOf(a), v[:len(v)-1], v[len(v)-1:], spacing, stack) != "" || fmtFixed(a, c.typeOf(a), v) {
-						continue // described when it runs (latebind.go), or alike for every session
-					}
+				verb := ""
+				if verbs != nil {
+					verb = verbs[i]
+				}
+				if c.lateOperand(call, fn, name, a, verb, dynamic, stack) {
+					continue // described when it runs (latebind.go), or alike for every session
 				}
 				if verbs == nil || verbs[i] != "" {
 					c.notePrinter(owner, c.typeOf(a), call.Ellipsis.IsValid())
@@ -348,6 +352,32 @@ func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, stack []ast.Node)
 			return
 		}
 	}
+}
+
+// lateOperand reports whether operand a of call (of fn, which formats as
+// fmt's name does, with verb, "" when unknown; dynamic: the format is
+// known only when the cell runs) is described the same way whatever types
+// later cells declare: through a dispatcher (rule latebind: fmtcell's
+// operands, those of a format known only when the cell runs, a slice
+// spread as fmtspread describes it), or alike for every session
+// (fmtFixed).
+func (c *Checked) lateOperand(call *ast.CallExpr, fn *types.Func, name string, a ast.Expr, verb string, dynamic bool, stack []ast.Node) bool {
+	t := c.typeOf(a)
+	switch {
+	case t == nil:
+		return false
+	case call.Ellipsis.IsValid():
+		sig := fn.Type().(*types.Signature)
+		st, ok := t.Underlying().(*types.Slice)
+		return ok && sig.Recv() == nil && sig.Variadic() && sig.Params().Len() == len(call.Args) && a == call.Args[len(call.Args)-1] &&
+			c.lateName(st.Elem(), "", "v", spreadSpacing(fn.Name()), stack) != ""
+	case dynamic:
+		return c.lateName(t, "", "v", false, stack) != ""
+	case verb == "":
+		return false // a * width, or a format fmtcell cannot follow
+	}
+	spacing := name == "Print" || name == "Sprint" || name == "Fprint" || name == "Append"
+	return c.lateName(t, verb[:len(verb)-1], verb[len(verb)-1:], spacing, stack) != "" || fmtFixed(a, t, verb)
 }
 
 // fmtFixed reports whether operand a of type t, formatted with verb

@@ -134,7 +134,7 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 		tv := c.Info.Types[f]
 		if tv.Value == nil || tv.Value.Kind() != constant.String {
 			// a format only known when the cell runs
-			c.dynamicFormat(call, first, stmt && name != "Sprintf" && name != "Errorf" && name != "Appendf")
+			c.dynamicFormat(call, first, stmt && name != "Sprintf" && name != "Errorf" && name != "Appendf", stack)
 			return
 		}
 		format = constant.StringVal(tv.Value)

@@ -9,7 +9,9 @@ import (
 )
 
 // Rule latebind: an operand of an empty interface type (v any) formatted
-// by fmt or log inside a function is described by the cell types it may
+// by fmt or log inside a function (and the elements of a slice of them
+// spread into fmt or log, fmtspread, and those of a format known only
+// when it runs, dynamicFormat) is described by the cell types it may
 // hold (dynFunc), and which those are, and their methods, changes when a
 // later cell declares a type or gives one a method. The interpreter binds
 // the functions a function calls when it defines it, and a function value
