@@ -25,7 +25,7 @@ import (
 // The cell that first uses a dispatcher declares it, first (with the
 // types of the earlier cells), and every cell that may change what the
 // dispatchers write (methods, types they would describe, struct types
-// without a name, redefinitions: regenerates) assigns every dispatcher
+// without a name, redefinitions: writeLate) assigns every dispatcher
 // anew after its declarations, with the cell types of the session then
 // (and so does the cell after one that stopped before its assignments).
 // The functions of earlier cells, the function values and closures made
@@ -52,7 +52,23 @@ func init() {
 // it uses first and, when it may change what they write, the tail that
 // assigns every dispatcher anew.
 func (c *Checked) writeLate() {
-	declares := c.changesTypes()
+	// methods, types declared again and struct types without a name
+	// change what the dispatchers write, a type may (lateRelevant)
+	changes := c.redef != nil || len(c.anonTypes) > 0
+	var specs []*ast.TypeSpec
+	for _, d := range c.File.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			changes = changes || d.Recv != nil
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				if ts, ok := sp.(*ast.TypeSpec); ok {
+					specs = append(specs, ts)
+				}
+			}
+		}
+	}
+	declares := changes || len(specs) > 0
 	if len(c.lateNew) == 0 && !declares && !c.sess.lateDirty {
 		return
 	}
@@ -66,7 +82,10 @@ func (c *Checked) writeLate() {
 		return
 	}
 	sort.Strings(have)
-	regen := c.sess.lateDirty || declares && c.regenerates(append(have, sortedKeys(c.lateNew)...))
+	regen := c.sess.lateDirty || changes
+	for _, ts := range specs {
+		regen = regen || c.lateRelevant(ts, append(have, sortedKeys(c.lateNew)...))
+	}
 	c.lateWrote = map[string]string{}
 	var head, tail strings.Builder
 	for _, n := range sortedKeys(c.lateNew) {
@@ -270,59 +289,10 @@ func inGeneric(stack []ast.Node) bool {
 	return false
 }
 
-// changesTypes reports whether the cell may change what a dispatcher
-// writes: it declares a type or a method, writes a struct type without a
-// name, or declares types again (redefine.go).
-func (c *Checked) changesTypes() bool {
-	if c.redef != nil || len(c.anonTypes) > 0 {
-		return true
-	}
-	for _, d := range c.File.Decls {
-		switch d := d.(type) {
-		case *ast.FuncDecl:
-			if d.Recv != nil {
-				return true
-			}
-		case *ast.GenDecl:
-			for _, sp := range d.Specs {
-				if _, ok := sp.(*ast.TypeSpec); ok {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// regenerates reports whether the cell, which declares types or methods
-// (changesTypes), may change what the dispatchers ds write: it gives a
-// type methods, declares types again, writes a struct type without a
-// name, or declares a type that dynFunc would describe (lateRelevant).
-// Most type declarations change nothing: assigning every dispatcher anew
-// then cost 70 ms in a session of 30 types with String methods.
-func (c *Checked) regenerates(ds []string) bool {
-	if c.redef != nil || len(c.anonTypes) > 0 {
-		return true
-	}
-	for _, d := range c.File.Decls {
-		switch d := d.(type) {
-		case *ast.FuncDecl:
-			if d.Recv != nil {
-				return true
-			}
-		case *ast.GenDecl:
-			for _, sp := range d.Specs {
-				if ts, ok := sp.(*ast.TypeSpec); ok && c.lateRelevant(ts, ds) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
 // lateRelevant reports whether the type ts declares may change what the
-// dispatchers ds write: it is generic, is described by them (it has
+// dispatchers ds write (most types change nothing: assigning every
+// dispatcher anew for them took 70 ms in a session of 30 types with
+// String methods): it is generic, is described by them (it has
 // methods, or is a candidate of dynFunc for a dispatcher's verb:
 // g.needs), has the structure of a struct type without a name or of a
 // type they describe, or the session has a struct type with an
