@@ -1046,7 +1046,10 @@ func (c *Checked) assertedText(t types.Type) (string, bool) {
 // so the value is Celsius's only when it comes with its interpreted type
 // (its box), which the engine's FmtBoxed sees; a value without one reads
 // as the underlying type. Rule twinbox writes the conversions of such
-// values that would drop the box as ones that keep it.
+// values that would drop the box as ones that keep it. x goes through a
+// composite literal of []any, which keeps the box: handed to FmtBoxed as
+// a value of an interface of the cells, it lost it (a Celsius in a Shape
+// printed as a float64).
 func (c *Checked) boxedTest(ct types.Type, x string) string {
 	if !twinType(ct) {
 		return ""
@@ -1055,7 +1058,7 @@ func (c *Checked) boxedTest(ct types.Type, x string) string {
 	if !ok {
 		return ""
 	}
-	return " && " + c.sess.FmtHook + ".FmtBoxed(" + x + ", []any{*new(" + tt + ")}[0])"
+	return " && " + c.sess.FmtHook + ".FmtBoxed([]any{" + x + "}[0], []any{*new(" + tt + ")}[0])"
 }
 
 // twinType reports whether t is a cell type (not a pointer to one) whose

@@ -8,8 +8,9 @@ import (
 	"strings"
 )
 
-// Rule latebind: an operand of an empty interface type (v any) formatted
-// by fmt or log inside a function (and the elements of a slice of them
+// Rule latebind: an operand of an empty interface type (v any), or of an
+// interface an earlier cell declared (s Shape), formatted by fmt or log
+// inside a function (and the elements of a slice of them
 // spread into fmt or log, fmtspread, and those of a format known only
 // when it runs, dynamicFormat) is described by the cell types it may
 // hold (dynFunc), and which those are, and their methods, changes when a
@@ -18,7 +19,7 @@ import (
 // keeps the code it was made with, so a description written into the
 // function would stay as it was. Instead the function calls a variable of
 // the session, a dispatcher, one per verb (and +, and the spacing of
-// Print), that describes the operand:
+// Print, and interface), that describes the operand:
 //
 //	func show(v any) { fmt.Println(__goldpfmt_v(v)) }
 //
@@ -90,9 +91,13 @@ func (c *Checked) writeLate() {
 	var head, tail strings.Builder
 	for _, n := range sortedKeys(c.lateNew) {
 		c.lateEarly = declares // the cell's own types are declared after the head
-		body, why := c.lateBody(n)
+		body, why, _ := c.lateBody(n)
 		c.lateEarly = false
-		head.WriteString("var " + n + " func(any) any\n" + n + " = " + body + "\n")
+		param := "any"
+		if _, _, _, in := lateKey(n); in != "" {
+			param = in
+		}
+		head.WriteString("var " + n + " func(" + param + ") any\n" + n + " = " + body + "\n")
 		if regen {
 			have = append(have, n)
 		} else {
@@ -101,9 +106,10 @@ func (c *Checked) writeLate() {
 	}
 	if regen {
 		for _, n := range have {
-			body, why := c.lateBody(n)
-			c.lateWrote[n] = why
-			tail.WriteString(n + " = " + body + "\n")
+			if body, why, ok := c.lateBody(n); ok {
+				c.lateWrote[n] = why
+				tail.WriteString(n + " = " + body + "\n")
+			}
 		}
 	}
 	c.lateHead, c.lateTail = head.String(), tail.String()
@@ -150,7 +156,7 @@ func (c *Checked) refuseBroken() {
 						}
 						via = " uses " + n + via + ", which"
 					}
-					return key + via + " prints values held by an any, which the interpreter hands to fmt without their methods, and the front end cannot describe them for the types of the session: " + why + ": print them through a variable of their own type, or give the types different structures"
+					return key + via + " prints values held by an interface, which the interpreter hands to fmt without their methods, and the front end cannot describe them for the types of the session: " + why + ": print them through a variable of their own type, or give the types different structures"
 				}
 			}
 			refs := d.refs
@@ -212,8 +218,18 @@ func (c *Checked) lateName(t types.Type, flags, v string, spaced bool, stack []a
 		return ""
 	}
 	iface, ok := t.Underlying().(*types.Interface)
-	if !ok || !iface.Empty() {
+	if !ok {
 		return ""
+	}
+	in := "" // the interface of the cells, by the interpreter's name
+	if !iface.Empty() {
+		named, ok := types.Unalias(t).(*types.Named)
+		if !ok || !isCell(named) || named.TypeParams().Len() > 0 || c.Fset.File(named.Obj().Pos()) == c.Fset.File(c.File.Pos()) {
+			return "" // declared by this cell: the head would come before it
+		}
+		if in = c.internalName(named.Obj().Name()); in == "" {
+			in = named.Obj().Name()
+		}
 	}
 	if r := v[0]; !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') || strings.Contains("Tpw", v) || strings.Contains(flags, "#") {
 		return ""
@@ -225,7 +241,26 @@ func (c *Checked) lateName(t types.Type, flags, v string, spaced bool, stack []a
 	if spaced {
 		n += "_spaced"
 	}
+	if in != "" {
+		n += "__" + in
+	}
 	return n
+}
+
+// lateKey parses the dispatcher name n: verb, flags ("+" or ""), spacing
+// and the interface of the cells it describes ("" for any).
+func lateKey(n string) (v, flags string, spaced bool, iface string) {
+	key, iface, _ := strings.Cut(strings.TrimPrefix(n, lateVar), "__")
+	parts := strings.Split(key, "_")
+	for _, p := range parts[1:] {
+		switch p {
+		case "plus":
+			flags = "+"
+		case "spaced":
+			spaced = true
+		}
+	}
+	return parts[0], flags, spaced, iface
 }
 
 // useLate notes that the cell calls the dispatcher n in the function
@@ -315,8 +350,8 @@ func (c *Checked) lateRelevant(ts *ast.TypeSpec, ds []string) bool {
 			return true
 		}
 		for _, d := range ds {
-			v, rest, _ := strings.Cut(strings.TrimPrefix(d, lateVar), "_")
-			g := &fmtGen{c: c, verb: v, plus: strings.Contains(rest, "plus")}
+			v, flags, _, _ := lateKey(d)
+			g := &fmtGen{c: c, verb: v, plus: flags == "+"}
 			if g.needs(n, 0, true, map[types.Type]bool{}) || g.needs(types.NewPointer(n), 0, true, map[types.Type]bool{}) {
 				return true
 			}
@@ -357,22 +392,36 @@ func hiddenIface(t types.Type) bool {
 // lateBody returns the function literal the dispatcher n is assigned:
 // dynFunc's description of an operand of type any for the dispatcher's
 // verb, or one that panics with why it cannot be written (why).
-func (c *Checked) lateBody(n string) (body, why string) {
-	key := strings.TrimPrefix(n, lateVar)
-	v, rest, _ := strings.Cut(key, "_")
-	flags := ""
-	if strings.Contains(rest, "plus") {
-		flags = "+"
+func (c *Checked) lateBody(n string) (body, why string, ok bool) {
+	v, flags, spaced, in := lateKey(n)
+	t := types.Universe.Lookup("any").Type()
+	if in != "" {
+		// the interface of the cells the interpreter knows by that
+		// name; none when it was declared again since (the functions
+		// that call the dispatcher were declared again, or dropped)
+		t = nil
+		for _, named := range c.sessionTypes(nil) {
+			if name := named.Obj().Name(); types.IsInterface(named) && (c.internalName(name) == in || c.internalName(name) == "" && name == in) {
+				t = named
+			}
+		}
+		if t == nil {
+			return "", "", false
+		}
 	}
-	fn, why := c.dynFunc(types.Universe.Lookup("any").Type(), flags, v, 0, strings.Contains(rest, "spaced"))
+	param := "any"
+	if in != "" {
+		param = in
+	}
+	fn, why := c.dynFunc(t, flags, v, 0, spaced)
 	switch {
 	case why != "":
 		msg := "fmt cannot print this value as Go does: the interpreter prints a value of a cell type held by an interface without its String or Error methods, and " + why + " (since a later cell declared types): print it through a variable of its own type"
-		return "func(x any) any { panic(" + strconv.Quote(msg) + ") }", why
+		return "func(x " + param + ") any { panic(" + strconv.Quote(msg) + ") }", why, true
 	case fn == "":
-		return "func(x any) any { return x }", ""
+		return "func(x " + param + ") any { return x }", "", true
 	}
-	return fn, ""
+	return fn, "", true
 }
 
 // lateSkip reports whether the type name tn (or the cell's struct types
