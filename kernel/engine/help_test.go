@@ -242,22 +242,24 @@ func TestHelpLimits(t *testing.T) {
 	if got := s.exec("close(quit)\ntime.Sleep(50 * time.Millisecond)\nfin.Load()*10 + woke.Load()"); got != "10" {
 		t.Errorf("deferred call of the stopped goroutine (tens), woken goroutine going on (units): %s", got)
 	}
-	// a helper that prints, written before a later cell gives a type
-	// String, is declared again with its callers; a variable holding a
-	// function value made from it is refused until its cell runs again
+	// a helper that prints an any, written before a later cell gives a
+	// type String, describes it when it runs (latebind), also through a
+	// function value made before; one that prints a Pt is declared again
+	// with its callers, and a variable holding a function value made
+	// from it is refused until its cell runs again
 	sp := newTest(t)
-	sp.exec("type Pt struct{ X int }\nfunc show(v any) { fmt.Println(v) }\nfunc report(v any) { show(v) }\npf := show")
+	sp.exec("type Pt struct{ X int }\nfunc show(v any) { fmt.Println(v) }\nfunc report(v any) { show(v) }\npf := show\nfunc one(p Pt) { fmt.Println(p) }\npo := one")
 	sp.exec("func (p Pt) String() string { return \"pt\" }")
 	sp.out.Reset()
-	sp.exec("report(Pt{1})")
-	if got := sp.out.String(); got != "pt\n" {
-		t.Errorf("caller of a printer declared again: %q", got)
+	sp.exec("report(Pt{1})\npf(Pt{2})\none(Pt{3})")
+	if got := sp.out.String(); got != "pt\npt\npt\n" {
+		t.Errorf("printers of an earlier cell: %q", got)
 	}
-	if e := sp.fail("pf(Pt{2})"); !strings.Contains(e.Message, "run the cell that declares pf again") {
+	if e := sp.fail("po(Pt{2})"); !strings.Contains(e.Message, "run the cell that declares po again") {
 		t.Errorf("variable holding a stale printer: %+v", e)
 	}
 	sp.out.Reset()
-	sp.exec("pf := show\npf(Pt{3})")
+	sp.exec("po := one\npo(Pt{3})")
 	if got := sp.out.String(); got != "pt\n" {
 		t.Errorf("stale printer variable declared again: %q", got)
 	}

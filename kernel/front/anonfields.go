@@ -138,7 +138,7 @@ func (c *Checked) stalePrinter(call *ast.CallExpr) {
 		if t == nil || !hasIface(t) && !c.hasCellType(t) {
 			continue
 		}
-		c.refuse(call, name+", declared in an earlier cell, formats values of interface type and was written before "+strings.Join(stale, ", ")+" had methods (or, for "+anonMark+", existed), so it would print their values as the interpreter represents them: run the cell that declares "+name+" again, then this one")
+		c.refuse(call, name+", declared in an earlier cell, formats values with fmt or log and was written before "+strings.Join(stale, ", ")+" had methods (or, for "+anonMark+", existed), so it would print their values as the interpreter represents them: run the cell that declares "+name+" again, then this one")
 		return
 	}
 }
@@ -292,10 +292,14 @@ func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, stack []ast.Node)
 	}
 	args := call.Args[first:]
 	var verbs []string // nil: each operand's verb is unknown
+	dynamic := false   // a format known only when the cell runs
 	if strings.HasSuffix(name, "f") {
-		if tv := c.Info.Types[call.Args[first-1]]; tv.Value != nil && tv.Value.Kind() == constant.String && !call.Ellipsis.IsValid() {
+		tv := c.Info.Types[call.Args[first-1]]
+		constFormat := tv.Value != nil && tv.Value.Kind() == constant.String
+		if constFormat && !call.Ellipsis.IsValid() {
 			verbs, _ = parseVerbs(constant.StringVal(tv.Value), len(args))
 		}
+		dynamic = !constFormat
 	} else {
 		verbs = make([]string, len(args))
 		for i := range verbs {
@@ -305,6 +309,13 @@ func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, stack []ast.Node)
 	if inFunc {
 		if owner, ok := printOwner(stack); ok {
 			for i, a := range args {
+				verb := ""
+				if verbs != nil {
+					verb = verbs[i]
+				}
+				if c.lateOperand(call, fn, name, a, verb, dynamic, stack) {
+					continue // described when it runs (latebind.go), or alike for every session
+				}
 				if verbs == nil || verbs[i] != "" {
 					c.notePrinter(owner, c.typeOf(a), call.Ellipsis.IsValid())
 				}
@@ -343,6 +354,49 @@ func (c *Checked) anonCall(call *ast.CallExpr, anon anonKinds, stack []ast.Node)
 	}
 }
 
+// lateOperand reports whether operand a of call (of fn, which formats as
+// fmt's name does, with verb, "" when unknown; dynamic: the format is
+// known only when the cell runs) is described the same way whatever types
+// later cells declare: through a dispatcher (rule latebind: fmtcell's
+// operands, those of a format known only when the cell runs, a slice
+// spread as fmtspread describes it), or alike for every session
+// (fmtFixed).
+func (c *Checked) lateOperand(call *ast.CallExpr, fn *types.Func, name string, a ast.Expr, verb string, dynamic bool, stack []ast.Node) bool {
+	t := c.typeOf(a)
+	switch {
+	case t == nil:
+		return false
+	case call.Ellipsis.IsValid():
+		sig := fn.Type().(*types.Signature)
+		st, ok := t.Underlying().(*types.Slice)
+		return ok && sig.Recv() == nil && sig.Variadic() && sig.Params().Len() == len(call.Args) && a == call.Args[len(call.Args)-1] &&
+			c.lateName(st.Elem(), "", "v", spreadSpacing(fn.Name()), stack) != ""
+	case dynamic:
+		return c.lateName(t, "", "v", false, stack) != ""
+	case verb == "":
+		return false // a * width, or a format fmtcell cannot follow
+	}
+	spacing := name == "Print" || name == "Sprint" || name == "Fprint" || name == "Append"
+	return c.lateName(t, verb[:len(verb)-1], verb[len(verb)-1:], spacing, stack) != "" || fmtFixed(a, t, verb)
+}
+
+// fmtFixed reports whether operand a of type t, formatted with verb
+// (flags and letter), is lowered alike whatever types the session has: a
+// compiled interface with one of fmt's methods (error, fmt.Stringer),
+// whose values the interpreter hands to fmt with their methods, under a
+// verb that does not name types (%T, %#v) nor converts (%w of a
+// conversion, rule errorsas).
+func fmtFixed(a ast.Expr, t types.Type, verb string) bool {
+	if t == nil || !compiledIface(t) || wrappedIface(t, map[types.Type]bool{}) != nil {
+		return false
+	}
+	if strings.HasSuffix(verb, "T") || strings.Contains(verb, "#") {
+		return false
+	}
+	_, call := ast.Unparen(a).(*ast.CallExpr)
+	return !(strings.HasSuffix(verb, "w") && call)
+}
+
 // addAnonType keeps t among the session's struct types without a name,
 // once.
 func (s *Session) addAnonType(t types.Type) {
@@ -369,7 +423,9 @@ func (c *Checked) anonCands(iface *types.Interface) ([]types.Type, string) {
 	if c.sess != nil {
 		all = append(all, c.sess.anonTypes...)
 	}
-	all = append(all, c.anonTypes...)
+	if !c.lateEarly {
+		all = append(all, c.anonTypes...)
+	}
 	var out []types.Type
 	for i, t := range all {
 		dup := false
@@ -386,7 +442,7 @@ func (c *Checked) anonCands(iface *types.Interface) ([]types.Type, string) {
 		}
 		scope := c.sessionScope()
 		for _, name := range scope.Names() {
-			if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() && types.IdenticalIgnoreTags(tn.Type().Underlying(), t) && c.twinTag(tn) == "" {
+			if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() && !c.lateSkip(tn) && types.IdenticalIgnoreTags(tn.Type().Underlying(), t) && c.twinTag(tn) == "" {
 				return nil, "it cannot tell " + name + " from a struct without a name of the same fields"
 			}
 		}

@@ -62,6 +62,8 @@ type Chunk struct {
 	Line, Col int  // cell position where the chunk starts (for messages)
 	Wrapped   bool // Src is a statement wrapped in an init function
 	Decl      bool // Src holds declarations only (see emitDecl)
+	Late      bool // Src assigns the dispatchers anew (latebind.go)
+	Replay    bool // Src declares declarations of earlier cells again (redefine.go)
 }
 
 // Rich is a cell's last expression rendered through the display methods
@@ -103,6 +105,8 @@ type vmState struct {
 
 // Ran records what a chunk that compiled declared in the interpreter.
 func (s *Session) Ran(c *Chunk) {
+	s.lateRan = s.lateRan || c.Late
+	s.replayRan = s.replayRan || c.Replay
 	v := &s.vm
 	if v.names == nil {
 		*v = vmState{names: map[string]string{}, types: map[string]string{}, imported: map[string]string{}}
@@ -151,7 +155,7 @@ func (s *Session) Plan(src string, line0, col0 int) (*Plan, error) {
 	r.c, r.ps, r.items = c, c.ps, c.items
 	r.out.Checked = c
 	r.out.Notes = append(c.Notes(), c.Stale()...)
-	replay := -1
+	replay, replayAt, lateHead, lateTail := -1, -1, -1, -1
 	if text := c.Rewritten(); text != src || c.Src != src {
 		// The rules rewrote the cell (same lines): plan the program.
 		r.src, r.ps = text, NewPositioner(text, line0, col0)
@@ -162,6 +166,14 @@ func (s *Session) Plan(src string, line0, col0 int) (*Plan, error) {
 			return nil, err
 		}
 		replay = c.ReplayAt()
+		replayAt = replay
+		lateHead, lateTail = c.LateAt()
+		if replay < 0 {
+			replay = max(lateHead, lateTail)
+			if lateHead >= 0 {
+				replay = lateHead
+			}
+		}
 	}
 	r.out.Src, r.out.Items = r.src, r.items
 	// Types and methods are compared with the interpreter's in the text
@@ -172,6 +184,9 @@ func (s *Session) Plan(src string, line0, col0 int) (*Plan, error) {
 	items := r.items
 	if replay >= 0 {
 		items = replayFirst(items, replay)
+	}
+	if lateHead >= 0 {
+		items = lateFirst(items, lateHead, lateTail)
 	}
 	var preVars string
 	var preNames []string
@@ -193,6 +208,11 @@ func (s *Session) Plan(src string, line0, col0 int) (*Plan, error) {
 		}
 		if err := r.item(&items[i], i == len(items)-1); err != nil {
 			return nil, err
+		}
+		if n := len(r.out.Chunks); n > 0 {
+			at := items[i].Start
+			r.out.Chunks[n-1].Late = r.out.Chunks[n-1].Late || lateTail >= 0 && at >= lateTail
+			r.out.Chunks[n-1].Replay = r.out.Chunks[n-1].Replay || replayAt >= 0 && at >= replayAt && (lateHead < 0 || at < lateHead) && (lateTail < 0 || at < lateTail)
 		}
 	}
 	for i, it := range r.initAt {
@@ -378,6 +398,31 @@ func replayFirst(items []PlanItem, at int) []PlanItem {
 	out = append(out, cell[:pos]...)
 	out = append(out, replay...)
 	return append(out, cell[pos:]...)
+}
+
+// lateFirst moves the items that declare the cell's new dispatchers (at
+// offsets [head, tail), tail -1 for the end, see LateAt) to the front,
+// after the imports: the cell's functions that call them may be defined
+// and called before the tail assigns them.
+func lateFirst(items []PlanItem, head, tail int) []PlanItem {
+	var first, rest []PlanItem
+	for _, it := range items {
+		if it.Start >= head && (tail < 0 || it.Start < tail) {
+			first = append(first, it)
+		} else {
+			rest = append(rest, it)
+		}
+	}
+	pos := 0
+	for i, it := range rest {
+		if d, ok := it.Decl.(*ast.GenDecl); ok && d.Tok == token.IMPORT {
+			pos = i + 1
+		}
+	}
+	out := make([]PlanItem, 0, len(items))
+	out = append(out, rest[:pos]...)
+	out = append(out, first...)
+	return append(out, rest[pos:]...)
 }
 
 // item plans one item.

@@ -22,6 +22,30 @@ func (s *Session) commit(c *Checked, defined func(string) bool) {
 		methods[recvBase(fd)+"."+fd.Name.Name] = fd
 	}
 	s.anon |= c.anon
+	if c.lateTail != "" {
+		// without an interpreter to say what ran (defined nil) it ran
+		s.lateDirty = defined != nil && !s.lateRan
+	}
+	s.lateRan = false
+	stopped := map[string]bool{}
+	if c.redef != nil && defined != nil && !s.replayRan {
+		for _, e := range c.redef.replay {
+			for _, k := range e.keys {
+				stopped[k] = true
+			}
+		}
+	}
+	s.replayRan = false
+	for n, why := range c.lateWrote {
+		if why == "" {
+			delete(s.lateBroken, n)
+			continue
+		}
+		if s.lateBroken == nil {
+			s.lateBroken = map[string]string{}
+		}
+		s.lateBroken[n] = why + " (since cell #" + itoa(c.cell) + ")"
+	}
 	for _, t := range c.anonTypes {
 		s.addAnonType(t)
 	}
@@ -39,13 +63,19 @@ func (s *Session) commit(c *Checked, defined func(string) bool) {
 			s.printReach = map[string]map[string]bool{}
 		}
 		for p, reach := range c.printers {
+			if stopped[p] {
+				// to be declared again after where the cell
+				// stopped: the old one stays, with what it knew
+				// (stalePrinter refuses its calls)
+				continue
+			}
 			s.printers[p] = known
 			s.printReach[p] = reach
 		}
 	}
 	if defined == nil {
 		// no interpreter reports what ran (Ran): the imports ran
-		s.Ran(&Chunk{Imports: c.imports})
+		s.Ran(&Chunk{Imports: c.imports, Vars: sortedKeys(c.lateNew)})
 	}
 	// generics never reach the interpreter (monomorph.go): their
 	// templates join the session with the cell; the instances the

@@ -130,7 +130,8 @@
 //	             %T); functions of earlier cells that format values a
 //	             cell's new methods change, and their callers, are
 //	             declared again with the cell (stalePrinters, the replay
-//	             of redefine.go; testdata/staleprinters.txtar)
+//	             of redefine.go; testdata/staleprinters.txtar), except
+//	             for an any they format (latebind)
 //	stalevalues  variables of earlier cells holding function values that
 //	             call such functions as they were are refused at every
 //	             use, and so are functions using them, until their cell
@@ -216,6 +217,9 @@
 //	             of a select case goes into an if (the interpreter ended
 //	             only the select: for { select { case <-done: break loop } }
 //	             ran forever)
+//	latebind     an any formatted inside a function goes through a
+//	             dispatcher variable of the session, which cells declaring
+//	             types or methods assign anew (latebind.go)
 //
 // Plan (chunks.go) turns the rewritten cell into the chunks the engine
 // evaluates one after the other, each with its text, position and what it

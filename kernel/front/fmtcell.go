@@ -55,12 +55,12 @@ func init() {
 			}
 			switch fn.Pkg().Path() {
 			case "fmt":
-				c.fmtCall(call, fn.Name(), sel, stmt)
+				c.fmtCall(call, fn.Name(), sel, stmt, stack)
 			case "log":
 				// package log's functions and *log.Logger's methods
 				// format as fmt's do
 				if name, ok := logAsFmt[fn.Name()]; ok {
-					c.fmtCall(call, name, sel, stmt)
+					c.fmtCall(call, name, sel, stmt, stack)
 				}
 			}
 			return true
@@ -112,8 +112,9 @@ func fmtFunc(fn *types.Func) (name string, first int, ok bool) {
 }
 
 // fmtCall checks one call of a fmt function (or of log's that formats as
-// fmt's name does); stmt: the call is a statement of its own.
-func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr, stmt bool) {
+// fmt's name does); stmt: the call is a statement of its own; stack: the
+// nodes around it.
+func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr, stmt bool, stack []ast.Node) {
 	first, ok := fmtFirst(name) // index of the first formatted operand
 	if !ok {
 		return
@@ -133,7 +134,7 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 		tv := c.Info.Types[f]
 		if tv.Value == nil || tv.Value.Kind() != constant.String {
 			// a format only known when the cell runs
-			c.dynamicFormat(call, first, stmt && name != "Sprintf" && name != "Errorf" && name != "Appendf")
+			c.dynamicFormat(call, first, stmt && name != "Sprintf" && name != "Errorf" && name != "Appendf", stack)
 			return
 		}
 		format = constant.StringVal(tv.Value)
@@ -185,16 +186,23 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 			// other verbs (%.2f) are described for the cell types of a
 			// basic kind only (dynFunc): their boxes would reach fmt as
 			// the interpreter's wrappers
+			spacing := name == "Print" || name == "Sprint" || name == "Fprint" || name == "Append"
+			late := c.lateName(t, flags, v, spacing, stack)
 			if v != "p" && v != "w" && !compiledIface(t) && (c.hasCellTypes() || c.hasAnonTypes()) {
-				spacing := name == "Print" || name == "Sprint" || name == "Fprint" || name == "Append"
 				fn, why := c.dynFunc(t, flags, v, call.Pos(), spacing)
 				if why != "" {
 					c.refuse(a, "the interpreter prints a value of a cell type held by an interface without its String or Error methods, and "+why+": print it through a variable of its own type")
 					return
 				}
-				if fn != "" {
+				if fn != "" && late == "" {
 					c.replace(a, fn+"("+c.text(c.off(a.Pos()), c.off(a.End()))+")")
 				}
+			}
+			if late != "" {
+				// a function of the cells: described when it runs,
+				// with the types of the session then (latebind.go)
+				c.useLate(late, stack)
+				c.replace(a, late+"("+c.text(c.off(a.Pos()), c.off(a.End()))+")")
 			}
 			continue
 		}

@@ -35,9 +35,10 @@ import (
 
 func init() {
 	register(rule{"fmtspread", 45, kCall, func(c *Checked) {
-		if c.sess == nil || c.sess.FmtHook == "" || !c.hasCellTypes() && !c.hasAnonTypes() {
+		if c.sess == nil || c.sess.FmtHook == "" {
 			return
 		}
+		cellTypes := c.hasCellTypes() || c.hasAnonTypes()
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || len(call.Args) == 0 {
@@ -52,7 +53,9 @@ func init() {
 				if _, ok := logAsFmt[fn.Name()]; ok && fn.Pkg().Path() == "log" && !call.Ellipsis.IsValid() {
 					return true // its operands are fmtcell's
 				}
-				c.methodAnyArgs(call, sig)
+				if cellTypes {
+					c.methodAnyArgs(call, sig)
+				}
 				return true
 			}
 			if p := fn.Pkg().Path(); p != "fmt" && p != "log" {
@@ -69,25 +72,41 @@ func init() {
 			// engine knows them by name): nor does the literal
 			_, stmt := stack[len(stack)-1].(*ast.ExprStmt)
 			printing := fn.Pkg().Path() == "fmt" && strings.Contains(fn.Name(), "rint") && !strings.HasPrefix(fn.Name(), "S") && !strings.HasPrefix(fn.Name(), "A")
-			c.describeSpread(call, fn, sig, st.Elem(), stmt && printing)
+			late := c.lateName(st.Elem(), "", "v", spreadSpacing(fn.Name()), stack)
+			if late == "" && !cellTypes {
+				return true
+			}
+			c.describeSpread(call, fn, sig, st.Elem(), stmt && printing, late, stack)
 			return true
 		})
 	}})
 }
 
+// spreadSpacing reports whether the function of fmt or log name (Print,
+// Sprint, Fprint, Append, log's Print, Fatal, Panic) spaces operands by
+// their kind.
+func spreadSpacing(name string) bool {
+	return !strings.HasSuffix(name, "ln") && !strings.HasSuffix(name, "f")
+}
+
 // describeSpread replaces call (of fn, a variadic function of fmt or log
 // with sig, whose last argument is a spread slice of elem values) by a
-// function literal that describes each element for fmt before the call.
-// stmt drops the results.
-func (c *Checked) describeSpread(call *ast.CallExpr, fn *types.Func, sig *types.Signature, elem types.Type, stmt bool) {
+// function literal that describes each element for fmt before the call:
+// through the dispatcher late, if not "" (inside a function, rule
+// latebind; stack: the nodes around the call). stmt drops the results.
+func (c *Checked) describeSpread(call *ast.CallExpr, fn *types.Func, sig *types.Signature, elem types.Type, stmt bool, late string, stack []ast.Node) {
 	name := fn.Name()
-	// Print, Sprint, Fprint and Append (and log's Print, Fatal, Panic)
-	// space operands by their kind
-	spacing := !strings.HasSuffix(name, "ln") && !strings.HasSuffix(name, "f")
-	d, why := c.dynFunc(elem, "", "v", call.Pos(), spacing)
+	d, why := "", ""
+	if c.hasCellTypes() || c.hasAnonTypes() {
+		d, why = c.dynFunc(elem, "", "v", call.Pos(), spreadSpacing(name))
+	}
 	if why != "" {
 		c.refuse(call.Args[len(call.Args)-1], "fmt does not call the methods of cell types in a slice spread into "+fn.Pkg().Name()+"."+name+" in the interpreter, and "+why+": pass the values one by one")
 		return
+	}
+	if late != "" {
+		c.useLate(late, stack)
+		d = late
 	}
 	printf := strings.HasSuffix(name, "f") && sig.Params().Len() >= 2
 	if d == "" && !printf {
@@ -163,16 +182,34 @@ func (c *Checked) replaceByLiteral(call *ast.CallExpr, sig *types.Signature, dro
 // the format gives them) and checks, as describeSpread does, that no %T,
 // %#v, %p or %w takes a description or a value the interpreter names by
 // its structure. drop: the call is a statement whose results no one
-// uses (the engine would show a literal's as the cell's value).
-func (c *Checked) dynamicFormat(call *ast.CallExpr, first int, drop bool) {
-	if c.sess == nil || c.sess.FmtHook == "" || !c.hasCellTypes() && !c.hasAnonTypes() {
+// uses (the engine would show a literal's as the cell's value); stack:
+// the nodes around the call (an operand of type any inside a function
+// goes through a dispatcher, rule latebind).
+func (c *Checked) dynamicFormat(call *ast.CallExpr, first int, drop bool, stack []ast.Node) {
+	if c.sess == nil || c.sess.FmtHook == "" {
 		return
 	}
+	cellTypes := c.hasCellTypes() || c.hasAnonTypes()
 	args := call.Args[first:]
 	descs := make([]string, len(args))
 	found := false
 	for i, a := range args {
 		t := c.typeOf(a)
+		if late := c.lateName(t, "", "v", false, stack); late != "" {
+			// inside a function: the dispatcher (rule latebind)
+			if cellTypes {
+				if _, why := c.dynFunc(t, "", "v", call.Pos(), false); why != "" {
+					c.refuse(a, "the interpreter prints a value of a cell type held by an interface without its methods, and "+why+": print it through a variable of its own type")
+					return
+				}
+			}
+			c.useLate(late, stack)
+			descs[i], found = late, true
+			continue
+		}
+		if !cellTypes {
+			continue
+		}
 		if t != nil && !types.IsInterface(t) && (c.hasCellType(t) || looseIface(t)) {
 			// described for %v: the Node applies the verb given
 			d, why := c.fmtTreeFunc(t, "", "v")

@@ -666,7 +666,7 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 	y := g.c.temp("dv")
 	for _, tname := range scope.Names() {
 		tn, ok := scope.Lookup(tname).(*types.TypeName)
-		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) || g.c.lateSkip(tn) {
 			continue
 		}
 		named, ok := tn.Type().(*types.Named)
@@ -964,7 +964,7 @@ func (c *Checked) dynFunc(t types.Type, flags, v string, at token.Pos, spacing b
 	var cands []types.Type
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) || c.lateSkip(tn) {
 			continue
 		}
 		named := tn.Type().(*types.Named)
@@ -972,8 +972,8 @@ func (c *Checked) dynFunc(t types.Type, flags, v string, at token.Pos, spacing b
 			continue
 		}
 		for _, ct := range []types.Type{named, types.NewPointer(named)} {
-			if !strings.Contains("vsqxXd", v) && !(twinType(ct) && isBasic(ct)) {
-				continue // fmt calls no method for other verbs
+			if !strings.Contains("vsqxXd", v) && !(twinType(ct) && isBasic(ct)) && !fmtMethods(ct)["Format"] {
+				continue // fmt calls no method but Format for other verbs
 			}
 			g := &fmtGen{c: c, verb: v, plus: v == "v" && strings.Contains(flags, "+")}
 			// in an empty interface, a value of a type with methods
@@ -987,7 +987,7 @@ func (c *Checked) dynFunc(t types.Type, flags, v string, at token.Pos, spacing b
 				return "", "it cannot tell " + name + " from " + other + " (same underlying type)"
 			}
 
-			if c.Fset.File(tn.Pos()) == c.Fset.File(c.File.Pos()) && tn.Pos() > at && !c.inFuncDecl(at) {
+			if at.IsValid() && c.Fset.File(tn.Pos()) == c.Fset.File(c.File.Pos()) && tn.Pos() > at && !c.inFuncDecl(at) {
 				return "", name + " is declared after this statement (declare it first)"
 			}
 			if b, ok := ct.Underlying().(*types.Basic); ok && spacing && b.Info()&types.IsString != 0 {
@@ -1052,7 +1052,10 @@ func (c *Checked) assertedText(t types.Type) (string, bool) {
 // so the value is Celsius's only when it comes with its interpreted type
 // (its box), which the engine's FmtBoxed sees; a value without one reads
 // as the underlying type. Rule twinbox writes the conversions of such
-// values that would drop the box as ones that keep it.
+// values that would drop the box as ones that keep it. x goes through a
+// composite literal of []any, which keeps the box: handed to FmtBoxed as
+// a value of an interface of the cells, it lost it (a Celsius in a Shape
+// printed as a float64).
 func (c *Checked) boxedTest(ct types.Type, x string) string {
 	if !twinType(ct) {
 		return ""
@@ -1061,7 +1064,7 @@ func (c *Checked) boxedTest(ct types.Type, x string) string {
 	if !ok {
 		return ""
 	}
-	return " && " + c.sess.FmtHook + ".FmtBoxed(" + x + ", []any{*new(" + tt + ")}[0])"
+	return " && " + c.sess.FmtHook + ".FmtBoxed([]any{" + x + "}[0], []any{*new(" + tt + ")}[0])"
 }
 
 // twinType reports whether t is a cell type (not a pointer to one) whose

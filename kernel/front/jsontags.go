@@ -38,17 +38,22 @@ func init() {
 }
 
 // fieldTags writes the tags of st's fields the interpreter gets: with
-// hide, json:"-" xml:"-" on each unexported field; twin (rule twintag's,
-// "" for none) on the first field.
+// hide, json:"-" xml:"-" on each unexported field (a group of names
+// mixing exported and unexported ones, A, b string, is split so that b
+// alone gets them: the type text, withTags, tags b alone); twin (rule
+// twintag's, "" for none) on the names of the first field.
 func (c *Checked) fieldTags(st *ast.StructType, hide bool, twin string) {
 	for i, f := range st.Fields.List {
-		hidden := hide && len(f.Names) > 0 // embedded fields are kept
+		twinHere := i == 0 && twin != ""
+		hidden, some := hide && len(f.Names) > 0, false // embedded fields are kept
 		for _, n := range f.Names {
 			if n.IsExported() || n.Name == "_" {
 				hidden = false
+			} else if hide {
+				some = true
 			}
 		}
-		if !hidden && (i > 0 || twin == "") {
+		if !some && !twinHere {
 			continue
 		}
 		old := ""
@@ -59,21 +64,44 @@ func (c *Checked) fieldTags(st *ast.StructType, hide bool, twin string) {
 			}
 			old = s
 		}
-		tag := old
-		if hidden {
-			tag = hiddenTag(old)
+		lit := func(hid bool) string {
+			tag := old
+			if hid {
+				tag = hiddenTag(old)
+			}
+			if twinHere {
+				tag = strings.TrimSpace(tag + " " + twin)
+			}
+			if strings.Contains(tag, "`") {
+				return strconv.Quote(tag)
+			}
+			return "`" + tag + "`"
 		}
-		if i == 0 && twin != "" {
-			tag = strings.TrimSpace(tag + " " + twin)
-		}
-		lit := "`" + tag + "`"
-		if strings.Contains(tag, "`") {
-			lit = strconv.Quote(tag)
+		if some && !hidden {
+			typ := c.text(c.off(f.Type.Pos()), c.off(f.Type.End()))
+			var parts []string
+			for _, n := range f.Names {
+				if n.IsExported() || n.Name == "_" {
+					if f.Tag != nil || twinHere {
+						parts = append(parts, n.Name+" "+typ+" "+lit(false))
+					} else {
+						parts = append(parts, n.Name+" "+typ)
+					}
+				} else {
+					parts = append(parts, n.Name+" "+typ+" "+lit(true))
+				}
+			}
+			end := f.Type.End()
+			if f.Tag != nil {
+				end = f.Tag.End()
+			}
+			c.replaceRange(c.off(f.Names[0].Pos()), c.off(end), strings.Join(parts, "; "))
+			continue
 		}
 		if f.Tag != nil {
-			c.replace(f.Tag, lit)
+			c.replace(f.Tag, lit(hidden))
 		} else {
-			c.insert(f.Type.End(), " "+lit)
+			c.insert(f.Type.End(), " "+lit(hidden))
 		}
 	}
 }

@@ -75,6 +75,8 @@ type declSrc struct {
 	// of the session its value may hold as function values (fnRefs,
 	// stalevalues.go).
 	fnRefs map[string]bool
+	// late holds the dispatchers its code calls (latebind.go).
+	late map[string]bool
 	// cell, line and col: where the declaration starts in its cell
 	cell, line, col int
 }
@@ -265,7 +267,7 @@ func (s *Session) redefinitions(c *Checked) (*cellRedef, error) {
 		}
 	}
 	anon := writesAnon(c.File)
-	seeds := s.stalePrinters(mine, anon)
+	seeds := append(s.stalePrinters(mine, anon), s.printersOfTwins(mine, c)...)
 	if len(changed) > 0 {
 		// printers of values of a redefined type: their fmt calls
 		// assert to the previous type
@@ -446,7 +448,7 @@ func (s *Session) checkRedefined(src string, line0, col0 int, rd *cellRedef) (*C
 			for _, k := range e.keys {
 				rd.dropped[k] = fmt.Sprintf("undefined: %s (declared in cell #%d, dropped when cell #%d redefined %s: %s; declare it again)", k, e.cell, s.Cell, strings.Join(rd.types, ", "), msg)
 				if len(rd.types) == 0 || rd.onlyStale() {
-					rd.dropped[k] = fmt.Sprintf("undefined: %s (declared in cell #%d, dropped when cell #%d declared it again for the methods the cell gives: %s; declare it again)", k, e.cell, s.Cell, msg)
+					rd.dropped[k] = fmt.Sprintf("undefined: %s (declared in cell #%d, dropped when cell #%d declared it again for the types it declares or gives methods: %s; declare it again)", k, e.cell, s.Cell, msg)
 				}
 			}
 		}
@@ -521,6 +523,62 @@ func (s *Session) printersOf(mine map[string]ast.Node, types map[string]bool) []
 	}
 	sort.Strings(out)
 	return out
+}
+
+// printersOfTwins returns the printers of earlier cells whose operands
+// may hold a value of a type the cell declares with the structure of a
+// type of earlier cells with methods: inside an interface the interpreter
+// cannot tell the two apart, and the printer's description of the other
+// type would take it (a B printed by A's String). Declared again, the
+// printer is refused or dropped with that reason. The structures are
+// compared as tokens (a type named as the structure is followed).
+func (s *Session) printersOfTwins(mine map[string]ast.Node, c *Checked) []string {
+	st := &s.redef
+	if len(s.printers) == 0 {
+		return nil
+	}
+	described := map[string]bool{}
+	for k, d := range st.decls {
+		if t, _, isMethod := strings.Cut(k, "."); isMethod && d.kind == 'm' && mine[t] == nil {
+			described[t] = true
+		}
+	}
+	twins := map[string]bool{}
+	for k, n := range mine {
+		ts, ok := n.(*ast.TypeSpec)
+		if !ok || ts.TypeParams != nil || ts.Assign.IsValid() {
+			continue
+		}
+		u := s.structure(TokenText(c.src(ts.Type)), 0)
+		for t := range described {
+			if d := st.decls[t]; t != k && d != nil && d.kind == 't' && !d.generic && s.structure(typeTokens(d.norm), 0) == u {
+				twins[t] = true
+			}
+		}
+	}
+	if len(twins) == 0 {
+		return nil
+	}
+	return s.printersOf(mine, twins)
+}
+
+// structure follows the type expression e (as tokens) through the names
+// of the session's types to a type literal.
+func (s *Session) structure(e string, depth int) string {
+	if d := s.redef.decls[e]; d != nil && d.kind == 't' && !d.generic && depth < 10 {
+		return s.structure(typeTokens(d.norm), depth+1)
+	}
+	return e
+}
+
+// typeTokens is the type expression of a type declaration as tokens
+// (norm: "type A struct { N int }"), "" for an alias.
+func typeTokens(norm string) string {
+	parts := strings.SplitN(norm, " ", 3)
+	if len(parts) < 3 || strings.HasPrefix(parts[2], "= ") {
+		return ""
+	}
+	return parts[2]
 }
 
 // printerStale reports whether the printer p (a key of s.printers) was
@@ -677,7 +735,7 @@ func (rd *cellRedef) note() string {
 	sort.Strings(dropped)
 	msg := "note: " + strings.Join(rd.types, ", ") + " redefined"
 	if len(rd.types) == 0 {
-		return "note: dropped (declared in earlier cells, they no longer compile when declared again for the methods this cell gives; a use says why): " + strings.Join(dropped, ", ")
+		return "note: dropped (declared in earlier cells, they no longer compile when declared again for the types this cell declares or gives methods; a use says why): " + strings.Join(dropped, ", ")
 	}
 	if rd.onlyStale() {
 		msg = "note: " + strings.Join(rd.types, ", ") + " declared again, as " + rd.staleWhy()
@@ -841,7 +899,7 @@ func (s *Session) record(c *Checked, defined func(string) bool) {
 			continue
 		}
 		delete(st.dropped, k)
-		d := &declSrc{text: c.declText(n), cell: c.cell, refs: c.refs(n)}
+		d := &declSrc{text: c.declText(n), cell: c.cell, refs: c.refs(n), late: c.lateOwners[k]}
 		d.line, d.col = c.Pos(n.Pos())
 		if old := st.decls[k]; old != nil && c.redef != nil && c.off(n.Pos()) >= c.redef.start {
 			d.cell, d.line, d.col = old.cell, old.line, old.col // declared again: still of its cell
@@ -880,7 +938,7 @@ func (s *Session) record(c *Checked, defined func(string) bool) {
 		}
 		delete(st.dropped, n)
 		delete(s.staleVals, n)
-		d := &declSrc{kind: 'v', refs: map[string]bool{}, cell: c.cell, fnRefs: fnRefs[n]}
+		d := &declSrc{kind: 'v', refs: map[string]bool{}, cell: c.cell, fnRefs: fnRefs[n], late: c.lateOwners[n]}
 		typeNames(o.Type(), d.refs, map[types.Type]bool{})
 		if _, ok := st.decls[n]; !ok {
 			st.order = append(st.order, n)

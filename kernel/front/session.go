@@ -143,8 +143,17 @@ type Session struct {
 	// earlier cells it gives a method an embedded library field
 	// promotes: they are declared again (refuseLateOverride).
 	lateOverride map[string]bool
-	redef        redefState // sources of declarations, redefined types (redefine.go)
-	vm           vmState    // what the interpreter has (chunks.go)
+	// lateBroken maps the dispatchers a cell could not write for the
+	// types of the session to why (latebind.go).
+	lateBroken map[string]string
+	// lateRan tells that the pending cell's assignments of the
+	// dispatchers ran; lateDirty that a cell's did not (it stopped
+	// before), so the next cell assigns them again.
+	lateRan, lateDirty bool
+	// replayRan tells that the pending cell's replay (redefine.go) ran.
+	replayRan bool
+	redef     redefState // sources of declarations, redefined types (redefine.go)
+	vm        vmState    // what the interpreter has (chunks.go)
 }
 
 // NewSession returns an empty session.
@@ -270,6 +279,17 @@ type Checked struct {
 	printers map[string]map[string]bool
 	// printersKnow are the types with methods those functions know.
 	printersKnow map[string]bool
+	// latebind.go: the dispatchers the cell declares, its texts that
+	// declare and assign them, and whether a description leaves out the
+	// cell's own types (the head's); lateOwners maps the cell's
+	// declarations (and variables holding function literals) to the
+	// dispatchers they call, lateWrote the dispatchers the tail assigns
+	// to why they could not be written ("" when they could).
+	lateNew            map[string]bool
+	lateHead, lateTail string
+	lateEarly          bool
+	lateOwners         map[string]map[string]bool
+	lateWrote          map[string]string
 }
 
 // Pos converts a position in the checked file to the cell's line and

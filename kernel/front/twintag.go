@@ -56,7 +56,7 @@ func (c *Checked) twinTags() map[string]string {
 		return c.twins
 	}
 	c.twins = map[string]string{}
-	if c.File == nil {
+	if c.File == nil || c.sess == nil {
 		return c.twins
 	}
 	done := map[*types.TypeName]bool{} // the cell's types already seen
@@ -74,6 +74,12 @@ func (c *Checked) twinTags() map[string]string {
 			done[tn] = true
 			st, ok := ts.Type.(*ast.StructType)
 			if !ok || ts.TypeParams != nil || ts.Assign.IsValid() || st.Fields.NumFields() == 0 {
+				continue
+			}
+			if tag := c.sess.twinTags[tn.Name()]; tag != "" && c.sameDecl(tn.Name()) {
+				// declared again as it was: the interpreter keeps
+				// the type it has, tag and all
+				c.twins[tn.Name()] = tag
 				continue
 			}
 			for _, o := range c.sessionTypes(nil) {
@@ -193,3 +199,12 @@ func (c *Checked) tagRead(sel *ast.SelectorExpr, stack []ast.Node) {
 
 // pkgNameOnly qualifies a type's text by package names (main's too).
 func pkgNameOnly(p *types.Package) string { return p.Name() }
+
+// sameDecl reports whether the cell declares the session name n with the
+// source an earlier cell declared it with (as tokens), which leaves the
+// interpreter's declaration as it is.
+func (c *Checked) sameDecl(n string) bool {
+	old := c.sess.redef.decls[n]
+	d := c.cellDecls()[n]
+	return old != nil && d != nil && TokenText(c.declText(d)) == old.norm
+}
