@@ -178,6 +178,7 @@ func TestRefused(t *testing.T) {
 		msg       string
 	}{
 		{"a method declared in a later cell with the name of one promoted from a library type (promotedlib)", []string{"import \"time\"\ntype T struct{ time.Duration }", "func (T) String() string { return \"t\" }"}, "declare String in the cell of T"},
+		{"a type whose text names a constant declared again with another value", []string{"const N = 3\ntype Vec [N]float64", "const N = 2\ntype Vec [N]float64"}, "the constants it names now make them [2]"},
 		{"a generic type alias declared again with another definition", []string{"type Set[T comparable] = map[T]struct{}", "type Set[T comparable] = map[T]bool"}, "give the new alias another name"},
 		{"the name of a generic type alias declared again as something else", []string{"type Set[T comparable] = map[T]struct{}", "type Set struct{}"}, "use another name"},
 	} {
