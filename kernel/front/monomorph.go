@@ -875,6 +875,18 @@ func (r *renderer) typ(t types.Type, env map[*types.TypeParam]bound) string {
 			}
 			return obj.Name()
 		}
+		if !r.key && t.TypeArgs().Len() > 0 {
+			// generic library types the interpreter lacks, as rule
+			// genlib writes them (an alias of the cells may name them)
+			switch obj.Pkg().Path() + "." + obj.Name() {
+			case "iter.Seq", "iter.Seq2":
+				return r.typ(t.Underlying(), env)
+			case "sync/atomic.Pointer":
+				if r.c.sess != nil && r.c.sess.GenericHook != "" {
+					return r.c.sess.GenericHook + ".Pointer"
+				}
+			}
+		}
 		if r.key {
 			if r.display && r.inArgs == 0 {
 				return obj.Pkg().Name() + "." + obj.Name() + args
