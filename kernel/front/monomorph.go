@@ -62,10 +62,10 @@ const (
 // holds it as "\x00N\x00" (NUL cannot occur in Go source).
 type hole struct {
 	kind holeKind
-	t    types.Type   // holeType
-	name string       // holeSite: the generic's name
-	args []types.Type // holeSite: its type arguments
-	pos  token.Pos    // holeSite, and holeType of an alias instance: where the cell instantiates (refusals)
+	t    types.Type       // holeType
+	name string           // holeSite: the generic's name
+	args []types.Type     // holeSite: its type arguments
+	pos  token.Pos        // holeSite, and holeType of an alias instance: where the cell instantiates (refusals)
 	tp   *types.TypeParam // holeConvOpen, holeConvClose: the operand's type
 }
 
