@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"strings"
 )
 
@@ -61,8 +62,14 @@ func (r *planner) checkTypes() error {
 				prev, ok = r.s.vm.types[name]
 			}
 			if ok && prev != def {
+				pt, pl, _ := strings.Cut(prev, " // ")
+				dt, dl, _ := strings.Cut(def, " // ")
+				if pt == dt {
+					return r.errAt(it.Off(ts.Name.Pos()), "", fmt.Sprintf(
+						"type %s is already defined as %q with array lengths %s, and the constants it names now make them %s; a type cannot change its definition in a session (use a new name, or %%reset)", name, pt, pl, dl))
+				}
 				return r.errAt(it.Off(ts.Name.Pos()), "", fmt.Sprintf(
-					"type %s is already defined as %q; a type cannot change its definition in a session (use a new name, or %%reset)", name, prev))
+					"type %s is already defined as %q; a type cannot change its definition in a session (use a new name, or %%reset)", name, pt))
 			}
 			seen[name] = def
 		}
@@ -72,8 +79,52 @@ func (r *planner) checkTypes() error {
 
 // typeDef is the normalized text of a type definition: its tokens
 // separated by single spaces, without comments and semicolons.
+//
+// When the text names constants (type Vec [N]float64), the same text is
+// another type once they change (const N = 2 after N = 3): the array
+// lengths the checker resolved follow the text, so that the planner
+// declares the type again rather than keep the interpreter's [3]float64.
 func (r *planner) typeDef(it *PlanItem, ts *ast.TypeSpec) string {
-	return TokenText(r.src[it.Off(ts.Pos()):it.Off(ts.End())])
+	def := TokenText(r.src[it.Off(ts.Pos()):it.Off(ts.End())])
+	if r.c == nil || r.c.Info == nil {
+		return def
+	}
+	if tn, ok := r.c.Info.Defs[ts.Name].(*types.TypeName); ok {
+		if lens := arrayLengths(tn.Type().Underlying()); lens != "" {
+			def += " // " + lens
+		}
+	}
+	return def
+}
+
+// arrayLengths lists the lengths of the array types t is built from, in
+// the order of a walk of t's parts (struct fields, elements, ...), ""
+// when there is none: what a type's text leaves to constants.
+func arrayLengths(t types.Type) string {
+	var b strings.Builder
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type)
+	walk = func(t types.Type) {
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		switch u := t.(type) {
+		case *types.Array:
+			fmt.Fprintf(&b, "[%d]", u.Len())
+			walk(u.Elem())
+		case *types.Named, *types.Alias, *types.Basic, *types.TypeParam:
+			// named types have their own definitions
+		case *types.Interface:
+			for i := 0; i < u.NumExplicitMethods(); i++ {
+				walk(u.ExplicitMethod(i).Type())
+			}
+		default:
+			eachPart(u, func(p types.Type) bool { walk(p); return true })
+		}
+	}
+	walk(t)
+	return b.String()
 }
 
 // decl plans a declaration.

@@ -33,6 +33,9 @@ func init() {
 // embeds an instance of a generic type of the cells (a quick test before
 // the walk).
 func (c *Checked) embedsInstances() bool {
+	if len(c.gens) == 0 && len(c.sess.generics) == 0 {
+		return false // no generic type to embed an instance of
+	}
 	scope := c.Pkg.Scope()
 	for _, n := range scope.Names() {
 		tn, ok := scope.Lookup(n).(*types.TypeName)

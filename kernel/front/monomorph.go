@@ -48,16 +48,25 @@ const (
 	holeType holeKind = iota // a type, written under the instance's type arguments
 	holeSite                 // an instantiation of a generic of the cells
 	holeSelf                 // the name of the instance being written
+	// holeConvOpen and holeConvClose surround an operand of a type
+	// parameter's type converted to an interface (t): in an instance
+	// where the parameter (tp) is a cell struct type with methods, the
+	// conversion is made by a call, as rules ifaceloop and ifacecopy
+	// make it in non-generic code (typeParamConvs); elsewhere they are
+	// empty
+	holeConvOpen
+	holeConvClose
 )
 
 // A hole is a piece of a rewritten cell only known per instance; the text
 // holds it as "\x00N\x00" (NUL cannot occur in Go source).
 type hole struct {
 	kind holeKind
-	t    types.Type   // holeType
-	name string       // holeSite: the generic's name
-	args []types.Type // holeSite: its type arguments
-	pos  token.Pos    // holeSite, and holeType of an alias instance: where the cell instantiates (refusals)
+	t    types.Type       // holeType
+	name string           // holeSite: the generic's name
+	args []types.Type     // holeSite: its type arguments
+	pos  token.Pos        // holeSite, and holeType of an alias instance: where the cell instantiates (refusals)
+	tp   *types.TypeParam // holeConvOpen, holeConvClose: the operand's type
 }
 
 // A generic is a generic function or type of the cells, kept as a template.
@@ -273,11 +282,21 @@ func (c *Checked) markGenerics() {
 				}
 			}
 		}
-		if gd := inGeneric(n.Pos()); gd != nil && gd.g.toIface == "" && c.convertsTypeParams(n, stack) {
+		if gd := inGeneric(n.Pos()); gd != nil {
 			// the interpreter's representation of a cell value with
 			// methods escapes into the interface (printed as
-			// {0xc000... {...}}): rule ifacecopy cannot see the instance
-			gd.g.toIface = "conversions of values of its type parameters to interfaces"
+			// {0xc000... {...}}), and in a loop one value stands for
+			// all: rules ifacecopy and ifaceloop cannot see the
+			// instance, so the conversion is made by a call there
+			// when the type argument is a cell struct with methods,
+			// and other cell types with methods are refused
+			for _, cv := range c.typeParamConvs(n, stack) {
+				gd.g.toIface = "conversions of values of its type parameters to interfaces"
+				// wrapped: rules rewriting a part of the operand
+				// that starts or ends where it does (panics' index
+				// check of xs in xs[0]) leave the holes outside
+				c.wrap(cv.e, c.marker(&hole{kind: holeConvOpen, tp: cv.tp, t: cv.target}), c.marker(&hole{kind: holeConvClose, tp: cv.tp}))
+			}
 		}
 		return true
 	})
@@ -599,6 +618,19 @@ func (c *Checked) fill(text string, holes []*hole, env map[*types.TypeParam]boun
 				s = "(" + s + ")"
 			}
 			b.WriteString(s)
+		case holeConvOpen:
+			if bd, ok := env[h.tp]; ok && convByCall(bd) {
+				r := &renderer{c: c}
+				vt, it := r.typ(h.tp, env), r.typ(h.t, env)
+				if r.err != nil {
+					return "", r.err
+				}
+				b.WriteString("func(__goldpcv " + vt + ") " + it + " { return __goldpcv }(")
+			}
+		case holeConvClose:
+			if bd, ok := env[h.tp]; ok && convByCall(bd) {
+				b.WriteString(")")
+			}
 		case holeSite:
 			args := make([]bound, len(h.args))
 			for k, a := range h.args {
@@ -650,7 +682,7 @@ func (c *Checked) instance(name string, args []bound, at token.Pos) (string, *Er
 		return n, nil
 	}
 	risky := g.risky
-	if risky == "" && g.toIface != "" && slices.ContainsFunc(args, func(a bound) bool { return withMethods(a.t, a.env) }) {
+	if risky == "" && g.toIface != "" && slices.ContainsFunc(args, func(a bound) bool { return withMethods(a.t, a.env) && !convByCall(a) }) {
 		risky = g.toIface
 	}
 	if risky == "" && g.fmtPlain != "" && slices.ContainsFunc(args, func(a bound) bool { return !fmtPlainArg(a.t, a.env, map[types.Type]bool{}) }) {
@@ -875,6 +907,18 @@ func (r *renderer) typ(t types.Type, env map[*types.TypeParam]bound) string {
 			}
 			return obj.Name()
 		}
+		if !r.key && t.TypeArgs().Len() > 0 {
+			// generic library types the interpreter lacks, as rule
+			// genlib writes them (an alias of the cells may name them)
+			switch obj.Pkg().Path() + "." + obj.Name() {
+			case "iter.Seq", "iter.Seq2":
+				return r.typ(t.Underlying(), env)
+			case "sync/atomic.Pointer":
+				if r.c.sess != nil && r.c.sess.GenericHook != "" {
+					return r.c.sess.GenericHook + ".Pointer"
+				}
+			}
+		}
 		if r.key {
 			if r.display && r.inArgs == 0 {
 				return obj.Pkg().Name() + "." + obj.Name() + args
@@ -1025,6 +1069,71 @@ func (c *Checked) convertsTypeParams(n ast.Node, stack []ast.Node) bool {
 	}
 	c.convOperands(n, stack, conv)
 	return found
+}
+
+// A typeParamConv is an operand of a type parameter's type that the
+// cell converts to an interface type.
+type typeParamConv struct {
+	e      ast.Expr
+	tp     *types.TypeParam
+	target types.Type
+}
+
+// typeParamConvs returns the operands of n (see convertsTypeParams)
+// whose type is a type parameter, converted to an interface that is not
+// one.
+func (c *Checked) typeParamConvs(n ast.Node, stack []ast.Node) []typeParamConv {
+	var out []typeParamConv
+	conv := func(e ast.Expr, target types.Type) {
+		if target == nil || !types.IsInterface(target) {
+			return
+		}
+		if _, ok := types.Unalias(target).(*types.TypeParam); ok {
+			return
+		}
+		if tp, ok := types.Unalias(c.typeOf(e)).(*types.TypeParam); ok {
+			out = append(out, typeParamConv{e, tp, target})
+		}
+	}
+	switch n := n.(type) {
+	case *ast.CallExpr:
+		if tv, ok := c.Info.Types[n.Fun]; ok && tv.IsType() {
+			if len(n.Args) == 1 {
+				conv(n.Args[0], tv.Type)
+			}
+			return out
+		}
+	case *ast.AssignStmt, *ast.ValueSpec, *ast.CompositeLit, *ast.SendStmt, *ast.ReturnStmt:
+	default:
+		return nil
+	}
+	c.convOperands(n, stack, conv)
+	return out
+}
+
+// convByCall reports whether the type argument b is a struct type of the
+// cells with methods (through its environment), whose values the
+// instance converts to interfaces by a call (holeConvOpen).
+func convByCall(b bound) bool {
+	for {
+		tp, ok := types.Unalias(b.t).(*types.TypeParam)
+		if !ok {
+			break
+		}
+		next, ok := b.env[tp]
+		if !ok {
+			return false
+		}
+		b = next
+	}
+	n, ok := types.Unalias(b.t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != mainPath {
+		return false
+	}
+	if _, isStruct := n.Underlying().(*types.Struct); !isStruct {
+		return false
+	}
+	return hasMethods(n)
 }
 
 // withMethods reports whether t is, or is built from, a cell type with

@@ -87,7 +87,7 @@ func init() {
 						// returns; the interpreter's value lost its
 						// methods
 						v := c.temp("pv")
-						c.wrap(a, "func("+v+" "+t+") any { return "+c.sess.PanicHook+".AtText("+c.panicPos(n)+", "+v+", "+v+"."+m+"()) }(", ")")
+						c.wrap(a, "func("+v+" "+t+") any { "+c.sess.PanicHook+".AtText("+c.panicPos(n)+", "+v+", "+v+"."+m+"()); return "+v+" }(", ")")
 						continue
 					}
 				}

@@ -79,7 +79,7 @@ func TestRefused(t *testing.T) {
 		{"a single-value type assertion to a cell interface", "type I interface{ M() }\nvar v any\n_ = v.(I)", "use the comma-ok form"},
 		{"a package without compiled symbols", "import \"os/exec\"\nexec.LookPath(\"go\")", "not compiled into goldp"},
 		{"a generic formatting values of its type parameters, instantiated with a cell type", "type C float64\nfunc (C) String() string { return \"c\" }\nfunc Show[T any](x T) string { return fmt.Sprint(x) }\nShow(C(1))", "write a non-generic version of Show"},
-		{"a generic converting values of its type parameters to interfaces, instantiated with a cell type", "type P struct{ X int }\nfunc (p P) Get() int { return p.X }\nfunc Keep[T any](xs []T) (out []any) { for _, x := range xs { out = append(out, x) }; return }\nKeep([]P{{1}})", "write a non-generic version of Keep"},
+		{"a generic converting values of its type parameters to interfaces, instantiated with a cell type with methods that is not a struct", "type C float64\nfunc (c C) Get() float64 { return float64(c) }\nfunc Keep[T any](xs []T) (out []any) { for _, x := range xs { out = append(out, x) }; return }\nKeep([]C{1})", "write a non-generic version of Keep"},
 		{"a generic with a type switch, instantiated with a cell type", "type C int\nfunc Kind[T any](x T) string { switch any(x).(type) { case int: return \"int\" }; return \"?\" }\nKind(C(1))", "write a non-generic version of Kind"},
 		{"a method of a generic type declared in another cell", "type B[T any] struct{ v T }\n%%\nfunc (b B[T]) Get() T { return b.v }", "run the type and its methods in one cell"},
 		{"encoding/json of a cell struct with an embedded field", "import \"encoding/json\"\ntype A struct{ N int }\ntype B struct{ A }\njson.Marshal(B{})", "give the field a name and a tag"},
@@ -202,6 +202,7 @@ func TestRefused(t *testing.T) {
 		cells     []string
 		msg       string
 	}{
+		{"a type whose text names a constant declared again with another value", []string{"const N = 3\ntype Vec [N]float64", "const N = 2\ntype Vec [N]float64"}, "the constants it names now make them [2]"},
 		{"a generic type alias declared again with another definition", []string{"type Set[T comparable] = map[T]struct{}", "type Set[T comparable] = map[T]bool"}, "give the new alias another name"},
 		{"the name of a generic type alias declared again as something else", []string{"type Set[T comparable] = map[T]struct{}", "type Set struct{}"}, "use another name"},
 	} {
