@@ -28,6 +28,10 @@ type panicAt struct {
 	// is what its Error or String method returned (rtAtText), which Go
 	// prints instead of the value
 	name, text string
+	// method is "String" or "Error" for a value of a type that is not
+	// a struct whose text rtAtText noted: recover() gives it as a
+	// methodValue
+	method string
 }
 
 // runtimeError is a runtime.Error of Go's (an index or slice bound out of
@@ -201,6 +205,15 @@ func (s *Session) rtRecovered(r any) any {
 		// r.(string) or r.(error) match
 		r = rv.Interface()
 	}
+	s.cellMu.Lock()
+	at := s.at
+	s.cellMu.Unlock()
+	if at.method != "" && reflect.TypeOf(r) == reflect.TypeOf(at.v) && reflect.TypeOf(r).Comparable() && r == at.v {
+		if at.method == "Error" {
+			return errorValue{r, at.text}
+		}
+		return methodValue{r, at.text}
+	}
 	e, ok := r.(error)
 	if !ok {
 		return r
@@ -239,11 +252,54 @@ func (s *Session) rtAtNamed(pos, name string, v any) any {
 // rtAtText is rtAt for a value whose Error or String method Go's runtime
 // calls to print it, which the interpreter's value has lost: text is what
 // the method returned.
-func (s *Session) rtAtText(pos string, v any, text string) any {
+func (s *Session) rtAtText(pos string, v any, text, method string) any {
 	s.cellMu.Lock()
-	s.at = panicAt{v: v, pos: pos, text: text}
+	s.at = panicAt{v: v, pos: pos, text: text, method: method}
 	s.cellMu.Unlock()
 	return v
+}
+
+// methodValue is what recover() gives for the value of an explicit panic
+// of a cell type that is not a struct and has a String method: the
+// interpreter hands the bare value on (an int for a type Level int), so
+// fmt printed 2 where Go prints what String returns, L2. It formats as fmt
+// formats a Stringer: the text for %v, %s, %q, %x and %X, the value for
+// other verbs and %#v; as a fmt.Stringer it gives the text.
+type methodValue struct {
+	v    any
+	text string
+}
+
+// String is the text the value's String method returned at the panic.
+func (m methodValue) String() string { return m.text }
+
+// Format formats the text or the value, as fmt does for a Stringer.
+func (m methodValue) Format(f fmt.State, verb rune) { formatMethod(f, verb, m.v, m.text) }
+
+// errorValue is methodValue for a type with an Error method: an error
+// whose Error is the text.
+type errorValue struct {
+	v    any
+	text string
+}
+
+// Error is the text the value's Error method returned at the panic.
+func (e errorValue) Error() string { return e.text }
+
+// Format formats the text or the value, as fmt does for an error.
+func (e errorValue) Format(f fmt.State, verb rune) { formatMethod(f, verb, e.v, e.text) }
+
+// formatMethod formats as fmt formats a value v whose String or Error
+// method returns text.
+func formatMethod(f fmt.State, verb rune, v any, text string) {
+	switch {
+	case verb == 'v' && f.Flag('#'):
+		fmt.Fprintf(f, fmt.FormatString(f, verb), v)
+	case verb == 'v' || verb == 's' || verb == 'q' || verb == 'x' || verb == 'X':
+		fmt.Fprintf(f, fmt.FormatString(f, verb), text)
+	default:
+		fmt.Fprintf(f, fmt.FormatString(f, verb), v)
+	}
 }
 
 // panicText is the text Go's runtime prints for the panic value v, msg

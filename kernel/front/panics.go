@@ -87,7 +87,15 @@ func init() {
 						// returns; the interpreter's value lost its
 						// methods
 						v := c.temp("pv")
-						c.wrap(a, "func("+v+" "+t+") any { "+c.sess.PanicHook+".AtText("+c.panicPos(n)+", "+v+", "+v+"."+m+"()); return "+v+" }(", ")")
+						// kind: for a type that is not a struct,
+						// recover() gives a value that keeps the
+						// method's text (rtRecovered), since the
+						// interpreter's value is the bare one
+						kind := ""
+						if _, isStruct := c.typeOf(a).Underlying().(*types.Struct); !isStruct {
+							kind = m
+						}
+						c.wrap(a, "func("+v+" "+t+") any { "+c.sess.PanicHook+".AtText("+c.panicPos(n)+", "+v+", "+v+"."+m+"(), "+strconv.Quote(kind)+"); return "+v+" }(", ")")
 						continue
 					}
 				}
