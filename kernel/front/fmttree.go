@@ -1018,6 +1018,13 @@ func (c *Checked) dynFunc(t types.Type, flags, v string, at token.Pos, spacing b
 		if !ok {
 			return "", types.TypeString(ct, nil) + " cannot be named here"
 		}
+		if c.lateGuard != "" {
+			// a dispatcher's head in a cell that declares methods:
+			// no description, which could call them before they are
+			// declared, but a stop (latebind.go)
+			b.WriteString("if _, ok := " + anyFor(x, ct) + ".(" + ctt + "); ok" + c.boxedTest(ct, x) + " { panic(" + strconv.Quote(c.lateGuard) + ") }; ")
+			continue
+		}
 		y := c.temp("dx")
 		node := g.node(ct, y, 0, true)
 		if g.refuse != "" {
