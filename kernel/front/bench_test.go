@@ -113,8 +113,10 @@ func BenchmarkCheckLargeSessionIface(b *testing.B) {
 }
 
 // BenchmarkCheckStalePrinters checks a cell giving a type String after
-// 40 cells that each declared a type, a function printing interface
-// values, a function calling it and a variable holding it: the cost of
+// 40 cells that each declared a type, a function printing slices of
+// interface values (an any alone goes through a dispatcher, rule
+// latebind, and is never stale), a function calling it and a variable
+// holding it: the cost of
 // declaring the printers and their callers again (stalePrinters,
 // staleCallers) and of finding the variables that hold them
 // (staleValues). The cell is checked without being committed, so that
@@ -127,8 +129,8 @@ func BenchmarkCheckStalePrinters(b *testing.B) {
 	s.FmtHook = "H"
 	for i := range 40 {
 		cell := fmt.Sprintf("type P%d struct{ X%d float64 }\n"+
-			"func show%d(v any) { fmt.Println(v) }\n"+
-			"func report%d(v any) { show%d(v) }\n"+
+			"func show%d(v []any) { fmt.Println(v) }\n"+
+			"func report%d(v []any) { show%d(v) }\n"+
 			"h%d := show%d", i, i, i, i, i, i, i)
 		if _, err := s.Check(cell, 1, 1, nil); err != nil {
 			b.Fatal(err)

@@ -38,6 +38,7 @@ type fmtGen struct {
 	hide   int               // > 0: describing what an unexported field holds (see node)
 	shared map[string]string // dynNode's functions by interface and context ("" for a leaf)
 	decls  []string          // their declarations and definitions (see defs)
+	trying bool              // a trial of anyComposites, which lists none
 }
 
 // defs returns the statements that declare and define the functions
@@ -663,6 +664,7 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 	iface := t.Underlying().(*types.Interface)
 	scope := g.c.sessionScope()
 	var b strings.Builder
+	var listed []types.Type // the cell types described
 	y := g.c.temp("dv")
 	for _, tname := range scope.Names() {
 		tn, ok := scope.Lookup(tname).(*types.TypeName)
@@ -708,6 +710,22 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 				return "nil"
 			}
 			b.WriteString("if " + z + ", ok := " + anyFor(y, ct) + ".(" + ctt + "); ok" + g.c.boxedTest(ct, y) + " { return " + node + " }; ")
+			listed = append(listed, ct)
+		}
+	}
+	if g.hide == 0 {
+		// a []any, a map[string]any, a []T it may hold (anyComposites)
+		for _, ct := range g.c.anyComposites(iface, listed, *g) {
+			ctt, ok := g.c.typeText(ct)
+			if !ok {
+				continue
+			}
+			z := g.c.temp("dx")
+			node := g.node(ct, z, depth, true)
+			if g.refuse != "" {
+				return "nil"
+			}
+			b.WriteString("if " + z + ", ok := " + y + ".(" + ctt + "); ok { return " + node + " }; ")
 		}
 	}
 	anons, why := g.c.anonCands(iface)
@@ -1007,6 +1025,7 @@ func (c *Checked) dynFunc(t types.Type, flags, v string, at token.Pos, spacing b
 			cands = append(cands, ct)
 		}
 	}
+	cands = append(cands, c.anyComposites(iface, cands, fmtGen{hook: c.sess.FmtHook, verb: v, plus: v == "v" && strings.Contains(flags, "+"), sharp: v == "v" && strings.Contains(flags, "#")})...)
 	if len(cands) == 0 {
 		return "", ""
 	}
@@ -1024,6 +1043,13 @@ func (c *Checked) dynFunc(t types.Type, flags, v string, at token.Pos, spacing b
 		if !ok {
 			return "", types.TypeString(ct, nil) + " cannot be named here"
 		}
+		if c.lateGuard != "" {
+			// a dispatcher's head in a cell that declares methods:
+			// no description, which could call them before they are
+			// declared, but a stop (latebind.go)
+			b.WriteString("if _, ok := " + anyFor(x, ct) + ".(" + ctt + "); ok" + c.boxedTest(ct, x) + " { panic(" + strconv.Quote(c.lateGuard) + ") }; ")
+			continue
+		}
 		y := c.temp("dx")
 		node := g.node(ct, y, 0, true)
 		if g.refuse != "" {
@@ -1032,6 +1058,36 @@ func (c *Checked) dynFunc(t types.Type, flags, v string, at token.Pos, spacing b
 		b.WriteString("if " + y + ", ok := " + anyFor(x, ct) + ".(" + ctt + "); ok" + c.boxedTest(ct, x) + " { return " + node + " }; ")
 	}
 	return "func(" + x + " " + tt + ") any { " + g.defs() + b.String() + "return " + x + " }", ""
+}
+
+// anyComposites returns the types without a name an empty interface
+// commonly holds values of the cell types cands in (a []any, a
+// map[string]any), which the interpreter hands to fmt in its own
+// representation ([{0xc000... {...}} 3] for []any{T{2}, 3}): described
+// like cands, for the verbs fmt calls methods for. (A []T in an any
+// still prints its elements without their String: listing one per cell
+// type made printing an any three times slower.)
+// Those the front end cannot describe (a generic type of the cells an
+// element could be) are left out, as before: g gives the generator's
+// settings, with which each is tried first.
+func (c *Checked) anyComposites(iface *types.Interface, cands []types.Type, g fmtGen) []types.Type {
+	v := g.verb
+	if g.trying || !iface.Empty() || len(cands) == 0 || !strings.Contains("vsqxXd", v) {
+		return nil
+	}
+	anyT := types.Universe.Lookup("any").Type()
+	extra := []types.Type{types.NewSlice(anyT), types.NewMap(types.Typ[types.String], anyT)}
+	var out []types.Type
+	for _, e := range extra {
+		try := &fmtGen{c: c, hook: g.hook, verb: v, plus: g.plus, sharp: g.sharp, lax: g.lax, trying: true}
+		if !try.needs(e, 0, true, map[types.Type]bool{}) {
+			continue
+		}
+		if try.node(e, "x", 0, true); try.refuse == "" {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // assertedText writes the type of the parameter through which dynFunc and

@@ -90,9 +90,14 @@ func (c *Checked) writeLate() {
 	c.lateWrote = map[string]string{}
 	var head, tail strings.Builder
 	for _, n := range sortedKeys(c.lateNew) {
-		c.lateEarly = declares // the cell's own types are declared after the head
+		// the cell's own types are declared after the head, and its
+		// methods: a value a description would call them for stops
+		c.lateEarly = declares
+		if changes {
+			c.lateGuard = "goldp: this value is printed before the cell's declarations of types and methods ran (the interpreter runs a cell in order): move the statement below them"
+		}
 		body, why, _ := c.lateBody(n)
-		c.lateEarly = false
+		c.lateEarly, c.lateGuard = false, ""
 		param := "any"
 		if _, _, _, in := lateKey(n); in != "" {
 			param = in

@@ -288,6 +288,7 @@ type Checked struct {
 	lateNew            map[string]bool
 	lateHead, lateTail string
 	lateEarly          bool
+	lateGuard          string // the stop a head writes instead (fmttree.go dynFunc)
 	lateOwners         map[string]map[string]bool
 	lateWrote          map[string]string
 }
