@@ -13,8 +13,11 @@ import (
 // exactly when the operand is, so the comparison becomes one of the
 // operand; converted from a value of another type (a nil pointer
 // included), the interface is never nil, so the comparison is a constant
-// after the operand is evaluated. The edits surround the operand, so the
-// rules after this one can still edit inside it.
+// after the operand is evaluated. An operand of a type parameter's type
+// (any(v) == nil in a generic function) is nil only in an instance whose
+// type argument is an interface: it is compared as a function's any
+// parameter, which the interpreter gets right. The edits surround the
+// operand, so the rules after this one can still edit inside it.
 func init() {
 	register(rule{"convnil", 6, kBinary, func(c *Checked) {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
@@ -40,6 +43,18 @@ func init() {
 			x := call.Args[0]
 			xt := c.typeOf(x)
 			if xt == nil || c.isNil(x) {
+				return true
+			}
+			if _, ok := types.Unalias(xt).(*types.TypeParam); ok {
+				// nil in an instance whose type argument is an
+				// interface, never otherwise: an any compared
+				// with nil, as a function's parameter, is right
+				v, not := c.temp("cn"), ""
+				if b.Op == token.NEQ {
+					not = "!"
+				}
+				c.replaceRange(c.off(b.Pos()), c.off(x.Pos()), not+"func("+v+" any) bool { return "+v+" == nil }(")
+				c.replaceRange(c.off(x.End()), c.off(b.End()), ")")
 				return true
 			}
 			if types.IsInterface(xt) {
