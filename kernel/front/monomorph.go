@@ -82,6 +82,7 @@ type generic struct {
 	risky    string // a construct of its body that needs the type arguments' kinds
 	fmtPlain string // fmt with %v of its type parameters' values (wrong only for cell types with methods: fmtplain.go)
 	toIface  string // a conversion of its type parameters' values to interfaces (wrong for cell types with methods)
+	compares string // == or != of its type parameters' values (wrong for interface type arguments holding cell types with methods)
 	line     int    // the cell position of the template's first byte
 	col      int
 }
@@ -249,6 +250,16 @@ func (c *Checked) markGenerics() {
 			if id, ok := n.Key.(*ast.Ident); ok {
 				if f, ok := c.Info.Uses[id].(*types.Var); ok && f.IsField() {
 					c.embeddedSite(f, id)
+				}
+			}
+		case *ast.BinaryExpr:
+			// rule ifaceeq compares interface values holding cell
+			// types, which it cannot see in an instance
+			if n.Op == token.EQL || n.Op == token.NEQ {
+				_, tx := types.Unalias(c.typeOf(n.X)).(*types.TypeParam)
+				_, ty := types.Unalias(c.typeOf(n.Y)).(*types.TypeParam)
+				if gd := inGeneric(n.Pos()); gd != nil && (tx || ty) {
+					gd.g.compares = "== on values of its type parameters"
 				}
 			}
 		case *ast.TypeAssertExpr, *ast.TypeSwitchStmt:
@@ -687,6 +698,17 @@ func (c *Checked) instance(name string, args []bound, at token.Pos) (string, *Er
 	}
 	if risky == "" && g.fmtPlain != "" && slices.ContainsFunc(args, func(a bound) bool { return !fmtPlainArg(a.t, a.env, map[types.Type]bool{}) }) {
 		risky = g.fmtPlain
+	}
+	if g.compares != "" {
+		for i, a := range args {
+			if _, tp := types.Unalias(a.t).(*types.TypeParam); tp || !types.IsInterface(a.t) {
+				continue
+			}
+			withMethods := c.sessionTypes(func(n *types.Named) bool { return !types.IsInterface(n) && hasMethods(n) })
+			if len(withMethods) > 0 {
+				return "", c.errAt(at, name+" uses "+g.compares+", which the interpreter gets wrong for values of cell types with methods (such as "+withMethods[0].Obj().Name()+") held by the type argument "+keys[i]+": instantiate "+name+" with a concrete type")
+			}
+		}
 	}
 	if cellArg != "" && risky != "" {
 		return "", c.errAt(at, name+" uses "+risky+", which the interpreter gets wrong for the cell type "+strings.TrimPrefix(cellArg, "main.")+
