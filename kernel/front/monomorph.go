@@ -82,7 +82,7 @@ type generic struct {
 	risky    string // a construct of its body that needs the type arguments' kinds
 	fmtPlain string // fmt with %v of its type parameters' values (wrong only for cell types with methods: fmtplain.go)
 	toIface  string // a conversion of its type parameters' values to interfaces (wrong for cell types with methods)
-	compares string // == or != of its type parameters' values (wrong for interface type arguments holding cell types with methods)
+	compares string // == or != of its type parameters' values, or maps keyed by them (wrong for interface type arguments holding cell types with methods)
 	line     int    // the cell position of the template's first byte
 	col      int
 }
@@ -221,6 +221,18 @@ func (c *Checked) markGenerics() {
 		return nil
 	}
 	c.walk(func(n ast.Node, stack []ast.Node) bool {
+		if e, ok := n.(ast.Expr); ok {
+			// a map keyed by a type parameter compares its keys as
+			// == does, in the generic's code (a generic type's own
+			// map is indexed outside, where rule mapkey sees it)
+			if t := c.typeOf(e); t != nil {
+				if m, ok := t.Underlying().(*types.Map); ok && isTypeParam(m.Key()) {
+					if gd := inGeneric(n.Pos()); gd != nil && !slices.ContainsFunc(stack, func(a ast.Node) bool { _, ok := a.(*ast.TypeSpec); return ok }) {
+						gd.g.compares = "maps keyed by its type parameters"
+					}
+				}
+			}
+		}
 		switch n := n.(type) {
 		case *ast.IndexExpr, *ast.IndexListExpr:
 			var x ast.Expr
@@ -256,9 +268,7 @@ func (c *Checked) markGenerics() {
 			// rule ifaceeq compares interface values holding cell
 			// types, which it cannot see in an instance
 			if n.Op == token.EQL || n.Op == token.NEQ {
-				_, tx := types.Unalias(c.typeOf(n.X)).(*types.TypeParam)
-				_, ty := types.Unalias(c.typeOf(n.Y)).(*types.TypeParam)
-				if gd := inGeneric(n.Pos()); gd != nil && (tx || ty) {
+				if gd := inGeneric(n.Pos()); gd != nil && (isTypeParam(c.typeOf(n.X)) || isTypeParam(c.typeOf(n.Y))) {
 					gd.g.compares = "== on values of its type parameters"
 				}
 			}
@@ -1170,4 +1180,10 @@ func withMethods(t types.Type, env map[*types.TypeParam]bound) bool {
 		return true
 	}
 	return !eachPart(t, func(p types.Type) bool { return !withMethods(p, env) })
+}
+
+// isTypeParam reports whether t is a type parameter.
+func isTypeParam(t types.Type) bool {
+	_, ok := types.Unalias(t).(*types.TypeParam)
+	return ok
 }
