@@ -23,12 +23,22 @@ import (
 // of errors are errorseq's. Cell types of the same structure,
 // which the interpreter cannot tell apart, are refused, also without
 // methods (type C int: any(C(1)) == any(1) was true).
+//
+// slices.Index and slices.Contains on elements of an interface type,
+// which the interpreter runs from the library's source with its own ==,
+// become a loop comparing each element so:
+//
+//	slices.Index(xs, v)  →  func(s []Shape, v Shape) int { for i := range s { if <s[i] == v> { return i } }; return -1 }(xs, v)
 func init() {
-	register(rule{"ifaceeq", 66, kBinary, func(c *Checked) {
+	register(rule{"ifaceeq", 66, kBinary | kCall, func(c *Checked) {
 		if !c.hasCellTypes() {
 			return
 		}
 		ast.Inspect(c.File, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				c.ifaceIndex(call)
+				return true
+			}
 			b, tx, ty := c.ifaceComparison(n)
 			if b == nil {
 				return true
@@ -159,4 +169,42 @@ func (c *Checked) edited(start, end int) bool {
 		}
 	}
 	return false
+}
+
+// ifaceIndex writes a call of slices.Index or slices.Contains on elements
+// of an interface type as a loop comparing them as rule ifaceeq does.
+func (c *Checked) ifaceIndex(call *ast.CallExpr) {
+	if len(call.Args) != 2 || call.Ellipsis.IsValid() {
+		return
+	}
+	index, contains := c.isFunc(call.Fun, "slices.Index"), c.isFunc(call.Fun, "slices.Contains")
+	if !index && !contains {
+		return
+	}
+	st, ok := c.typeOf(call.Args[0]).Underlying().(*types.Slice)
+	if !ok || !types.IsInterface(st.Elem()) || isTypeParam(st.Elem()) || types.Implements(st.Elem(), errorInterface()) {
+		return
+	}
+	if c.edited(c.off(call.Pos()), c.off(call.End())) {
+		return
+	}
+	s, v, i := c.temp("xs"), c.temp("xv"), c.temp("xi")
+	eq, why := c.ifaceEq(st.Elem(), st.Elem(), s+"["+i+"]", v, false, call)
+	if why != "" {
+		c.refuse(call, why)
+		return
+	}
+	if eq == "" {
+		return // the interpreter's == is right for what the elements may hold
+	}
+	et, ok := c.typeText(st.Elem())
+	if !ok {
+		return
+	}
+	res, found, missing := "int", i, "-1"
+	if contains {
+		res, found, missing = "bool", "true", "false"
+	}
+	c.replaceRange(c.off(call.Pos()), c.off(call.Args[0].Pos()), "func("+s+" []"+et+", "+v+" "+et+") "+res+" { for "+i+" := range "+s+" { if "+eq+" { return "+found+" } }; return "+missing+" }(")
+	c.replaceRange(c.off(call.Args[0].End()), c.off(call.Args[1].Pos()), ", ")
 }

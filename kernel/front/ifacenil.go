@@ -100,8 +100,10 @@ func (c *Checked) nilIfaceConv(e ast.Expr, target types.Type) {
 		return
 	}
 	open, close := "", ""
-	if call, ok := e.(*ast.CallExpr); ok && !c.Info.Types[call.Fun].IsType() {
-		open, close = from+"(", ")" // a call's result as it is
+	if _, ok := e.(*ast.CallExpr); ok {
+		// a call's result as it is (a conversion too: rule
+		// ifaceconv makes Shape(Sq{2}) a call)
+		open, close = from+"(", ")"
 	}
 	if n, _ := cellNamed(target); n == nil {
 		v := c.temp("nv")
