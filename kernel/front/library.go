@@ -66,8 +66,8 @@ func init() {
 // the generic functions listed are those the interpreter's own generic
 // library code fails on, where rule genlib cannot run them either
 // (elements of interface type); its code runs slices.Index and
-// slices.Contains on interface elements, comparing them as the cell's ==
-// does.
+// slices.Contains on interface elements, which rule ifaceeq writes as a
+// loop comparing them as it compares interface values.
 var alternatives = map[string]string{
 	"iter.Pull":             "range over the sequence, or call it with a yield function (seq(func(v T) bool { ...; return true }))",
 	"iter.Pull2":            "range over the sequence, or call it with a yield function (seq(func(k K, v V) bool { ...; return true }))",
