@@ -17,7 +17,10 @@ import (
 // An operand of interface type may hold any type: the call is refused
 // when the session has two types of the same structure (or one with a
 // basic or library underlying type), which the interpreter cannot tell
-// apart.
+// apart. An operand holding an interface (itself, or in its elements
+// and fields) is refused when a cell type with methods could be in it:
+// the interpreter keeps such values in wrappers, which DeepEqual compares
+// by identity (reflect.DeepEqual([]any{Sq{1}}, []any{Sq{1}}) was false).
 func init() {
 	register(rule{"deepequal", 8, kCall, func(c *Checked) {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
@@ -30,7 +33,14 @@ func init() {
 				return true
 			}
 			tx, ty := c.typeOf(call.Args[0]), c.typeOf(call.Args[1])
-			if tx == nil || ty == nil || !c.hasCellType(tx) && !c.hasCellType(ty) && !types.IsInterface(tx) && !types.IsInterface(ty) {
+			if tx == nil || ty == nil {
+				return true
+			}
+			if name := c.deepIfaceMethods(tx, ty); name != "" {
+				c.refuse(call, "reflect.DeepEqual compares values of cell types with methods (such as "+name+") held by interfaces wrongly in the interpreter (their wrappers differ): compare with ==, or element by element")
+				return false
+			}
+			if !c.hasCellType(tx) && !c.hasCellType(ty) && !types.IsInterface(tx) && !types.IsInterface(ty) {
 				return true
 			}
 			if types.IsInterface(tx) || types.IsInterface(ty) {
@@ -69,4 +79,30 @@ func (c *Checked) shapeTwins() (string, string) {
 		}
 	}
 	return "", ""
+}
+
+// deepIfaceMethods returns the name of a cell type with methods that a
+// value of type tx or ty may hold in an interface (the operand itself,
+// or an element or field of it), "" if none may.
+func (c *Checked) deepIfaceMethods(tx, ty types.Type) string {
+	var ifaces []*types.Interface
+	for _, t := range []types.Type{tx, ty} {
+		holds(t, func(u types.Type) bool {
+			if it, ok := u.Underlying().(*types.Interface); ok && !isTypeParam(u) {
+				ifaces = append(ifaces, it)
+			}
+			return false
+		})
+	}
+	if len(ifaces) == 0 || !c.hasCellTypes() {
+		return ""
+	}
+	for _, n := range c.sessionTypes(func(n *types.Named) bool { return !types.IsInterface(n) && hasMethods(n) }) {
+		for _, it := range ifaces {
+			if mayImplement(n, it) {
+				return n.Obj().Name()
+			}
+		}
+	}
+	return ""
 }

@@ -76,6 +76,7 @@ func TestRefused(t *testing.T) {
 		{"the name of a reflect.Type from a reflect.Value when the cells declare types", "import \"reflect\"\ntype P struct{ X int }\nv := reflect.ValueOf(P{1})\n_ = v.Type().Name()", "print a value's type with %T"},
 		{"a switch on a struct with an interface field", "type H struct{ V any }\ntype Q struct{ N int }\nh := H{Q{1}}\nswitch h {\ncase H{Q{1}}:\n}", "write the cases as comparisons"},
 		{"== on values of a type parameter instantiated with an interface when cell types have methods", "type Sq struct{ S float64 }\nfunc (s Sq) Area() float64 { return s.S }\nfunc Equal[T comparable](a, b T) bool { return a == b }\n_ = Equal[any](Sq{1}, Sq{1})", "instantiate Equal with a concrete type"},
+		{"reflect.DeepEqual of values holding interfaces when cell types have methods", "import \"reflect\"\ntype Sq struct{ S float64 }\nfunc (s Sq) Area() float64 { return s.S }\n_ = reflect.DeepEqual([]any{Sq{1}}, []any{Sq{1}})", "compare with ==, or element by element"},
 		{"a type assertion to a cell type with the shape of another", "type Cat struct{}\ntype Dog struct{}\nvar v any = Dog{}\n_, ok := v.(Cat)", "give them different fields"},
 		{"a single-value type assertion to a cell interface", "type I interface{ M() }\nvar v any\n_ = v.(I)", "use the comma-ok form"},
 		{"a package without compiled symbols", "import \"os/exec\"\nexec.LookPath(\"go\")", "not compiled into goldp"},
