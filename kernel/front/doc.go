@@ -103,6 +103,9 @@
 //	mapkey       maps keyed by an interface of the cells are refused, and
 //	             keys of types the interpreter cannot tell apart in maps
 //	             keyed by any
+//	anykey       keys of library functions keyed by any (context.WithValue,
+//	             Context.Value, sync.Map) of types with such twins are
+//	             refused: compiled code compares them as one key
 //	multiassign  the operands of an assignment of several values are
 //	             parenthesized, so that each is assigned
 //	arraylit     so is an array literal defining a variable in a loop
