@@ -106,6 +106,8 @@
 //	anykey       keys of library functions keyed by any (context.WithValue,
 //	             Context.Value, sync.Map) of types with such twins are
 //	             refused: compiled code compares them as one key
+//	anyequal     and so are slices.Contains and slices.Index of interface
+//	             elements when the session has such twins
 //	multiassign  the operands of an assignment of several values are
 //	             parenthesized, so that each is assigned
 //	arraylit     so is an array literal defining a variable in a loop
