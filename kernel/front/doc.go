@@ -34,6 +34,8 @@
 //	             checked before their statement, so panics name its line
 //	shiftcount   shifts by a signed count that is not a constant go
 //	             through a check: a negative count panics as in Go
+//	returnrecv   a receive operation returned as it is (return <-ch) is
+//	             parenthesized (the interpreter failed on it)
 //	explicit     x := y[i] gets its type written out
 //	deftype      a type defined from a named type (type B A) is declared
 //	             with the underlying type, without A's methods
@@ -78,6 +80,9 @@
 //	             (an invalid byte advances the index by one)
 //	rangechan    range with a value over a slice or array of channels
 //	             becomes a range over the indexes
+//	selectassign a select case assigning the received value (case v =
+//	             <-ch) receives into temporaries and assigns them in its
+//	             body (the interpreter failed on it)
 //	selectbreak  a break inside a select names the select (the interpreter
 //	             ended the loop around it)
 //	loopvar      per-iteration loop variables (Go 1.22)
