@@ -34,8 +34,9 @@
 //	             checked before their statement, so panics name its line
 //	shiftcount   shifts by a signed count that is not a constant go
 //	             through a check: a negative count panics as in Go
-//	returnrecv   a receive operation returned as it is (return <-ch) is
-//	             parenthesized (the interpreter failed on it)
+//	recvparen    a receive operation assigned or returned as it is
+//	             (res[i] = <-ch, return <-ch) is parenthesized (the
+//	             interpreter lost the value assigned to an element)
 //	explicit     x := y[i] gets its type written out
 //	deftype      a type defined from a named type (type B A) is declared
 //	             with the underlying type, without A's methods
