@@ -41,11 +41,14 @@
 //	deftype      a type defined from a named type (type B A) is declared
 //	             with the underlying type, without A's methods
 //	constfold    constant divisions and shifts, and constant expressions
-//	             beyond int64, become their values
+//	             beyond int64, become their values; so do the values of
+//	             typed constant declarations with a division or a
+//	             non-integer float value
 //	promoted     methods promoted from an embedded interface are called
 //	             through the field (s.Log → s.Logger.Log)
-//	constiota    float constant groups built from shifts of iota are
-//	             written out with their values
+//	constiota    float constant groups built from shifts of iota, or
+//	             with non-integer typed floats from iota, are written
+//	             out with their values
 //	jsontags     unexported fields of cell structs are hidden from
 //	             encoding/json and xml; embedded fields there are refused
 //	encodemethods  encoding/json and xml calls with values holding cell
