@@ -57,13 +57,14 @@ func init() {
 				for _, spec := range d.Specs {
 					if vs, ok := spec.(*ast.ValueSpec); ok && vs.Type != nil && !c.usesIota(vs.Values) {
 						for _, v := range vs.Values {
-							// the value of a typed float constant
-							// that is not an integer, unless a
-							// literal (const m float64 = 0.1 * 3
-							// was 0 in float32(m))
+							// the value of a typed constant given by
+							// an expression (const ok bool = 1 < 2
+							// was false, string(r) of const r rune =
+							// 'a' + 1 was "\x00", float32(m) of const
+							// m float64 = 0.1 * 3 was 0)
 							if _, lit := ast.Unparen(v).(*ast.BasicLit); !lit {
-								if f, ok := typedFloatLit(c.Info.Types[v]); ok {
-									c.replace(v, f)
+								if text, ok := typedConstLit(c.Info.Types[v]); ok {
+									c.replace(v, text)
 									continue
 								}
 							}
@@ -214,4 +215,36 @@ func typedFloatLit(tv types.TypeAndValue) (string, bool) {
 		lit += ".0"
 	}
 	return "(" + lit + ")", true
+}
+
+// typedConstLit returns the value of a constant expression of a typed
+// boolean, string, integer or float type as a literal the interpreter
+// takes as that value (see typedFloatLit for floats that are not
+// integers).
+func typedConstLit(tv types.TypeAndValue) (string, bool) {
+	if tv.Value == nil || isUntyped(tv.Type) {
+		return "", false
+	}
+	b, ok := tv.Type.Underlying().(*types.Basic)
+	if !ok {
+		return "", false
+	}
+	switch {
+	case b.Info()&types.IsBoolean != 0:
+		return strconv.FormatBool(constant.BoolVal(tv.Value)), true
+	case b.Info()&types.IsString != 0:
+		return strconv.Quote(constant.StringVal(tv.Value)), true
+	case b.Info()&types.IsInteger != 0:
+		if v := constant.ToInt(tv.Value); v.Kind() == constant.Int {
+			return v.ExactString(), true
+		}
+	case b.Info()&types.IsFloat != 0:
+		if f, ok := typedFloatLit(tv); ok {
+			return f, true
+		}
+		if v := constant.ToInt(tv.Value); v.Kind() == constant.Int {
+			return v.ExactString(), true
+		}
+	}
+	return "", false
 }

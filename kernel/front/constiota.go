@@ -23,8 +23,9 @@ import (
 // with each constant's type and value (KB ByteSize = 1024.0). So is a
 // group using iota with a typed float constant that is not an integer
 // (X float64 = 1.0 / (iota + 1)), which the interpreter's conversions to
-// another float type gave as 0; non-integer values are written as
-// decimal literals of the type's precision.
+// another float type gave as 0, or with a typed boolean, rune or byte
+// constant (see floatIota); non-integer values are written as decimal
+// literals of the type's precision.
 func init() {
 	register(rule{"constiota", 5, kConst, func(c *Checked) {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
@@ -112,20 +113,31 @@ func (c *Checked) constSpec(sp *ast.ValueSpec) (string, bool) {
 	return text + " = " + strings.Join(vals, ", "), true
 }
 
-// floatIota reports whether d uses iota and declares a constant of a
-// typed float type whose value is not an integer.
+// floatIota reports whether d uses iota and declares a constant the
+// interpreter gets wrong from an expression: of a typed float type whose
+// value is not an integer, of a typed boolean type (F bool = iota > 0
+// was false for 1), or of a typed rune or byte type (string(B) of B rune
+// = 'a' + iota was "\x00").
 func (c *Checked) floatIota(d *ast.GenDecl) bool {
-	iota, float := false, false
+	iota, wrong := false, false
 	for _, s := range d.Specs {
 		sp := s.(*ast.ValueSpec)
 		iota = iota || c.usesIota(sp.Values)
 		for _, name := range sp.Names {
-			if k, ok := c.Info.Defs[name].(*types.Const); ok {
-				if _, ok := typedFloatLit(types.TypeAndValue{Type: k.Type(), Value: k.Val()}); ok {
-					float = true
+			k, ok := c.Info.Defs[name].(*types.Const)
+			if !ok || isUntyped(k.Type()) {
+				continue
+			}
+			if _, ok := typedFloatLit(types.TypeAndValue{Type: k.Type(), Value: k.Val()}); ok {
+				wrong = true
+			}
+			if b, ok := k.Type().Underlying().(*types.Basic); ok {
+				switch b.Kind() {
+				case types.Bool, types.Int32, types.Uint8:
+					wrong = true
 				}
 			}
 		}
 	}
-	return iota && float
+	return iota && wrong
 }
