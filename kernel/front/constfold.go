@@ -17,8 +17,10 @@ import (
 // is replaced by its value: untyped where its operands were
 // untyped (2, (5.0/2), 'b', "ab"), converted to its type otherwise.
 //
-// In a declaration of typed constants (without iota, see constiota), a
-// division is folded too (const h int = 7 / 2 was 0 in h + 0), and the
+// In a constant declaration without iota (see constiota), a boolean
+// value given by an expression is written as true or false (the
+// interpreter's const u = 1 < 2 was false); in a declaration of typed
+// constants a division is folded too (const h int = 7 / 2 was 0 in h + 0), and the
 // value of a float constant that is not an integer is written as its
 // decimal literal of the type's precision whatever the expression (const
 // m float64 = 0.1 * 3 becomes (0.3)): the interpreter's conversion of
@@ -55,7 +57,23 @@ func init() {
 				// the specs after it): left alone, as are untyped
 				// constants
 				for _, spec := range d.Specs {
-					if vs, ok := spec.(*ast.ValueSpec); ok && vs.Type != nil && !c.usesIota(vs.Values) {
+					vs, ok := spec.(*ast.ValueSpec)
+					if !ok || c.usesIota(vs.Values) {
+						continue
+					}
+					if vs.Type == nil {
+						// a boolean constant from an expression
+						// was false (const u = 1 < 2)
+						for _, v := range vs.Values {
+							if text, ok := c.boolConstLit(v); ok {
+								c.replace(v, text)
+								continue
+							}
+							ast.Inspect(v, fold)
+						}
+						continue
+					}
+					{
 						for _, v := range vs.Values {
 							// the value of a typed constant given by
 							// an expression (const ok bool = 1 < 2
@@ -247,4 +265,26 @@ func typedConstLit(tv types.TypeAndValue) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// boolConstLit returns the value of the constant boolean expression e
+// (not true or false itself) as a literal of its type: true, false, or
+// T(true) for a typed one.
+func (c *Checked) boolConstLit(e ast.Expr) (string, bool) {
+	tv := c.Info.Types[e]
+	if tv.Value == nil || tv.Value.Kind() != constant.Bool {
+		return "", false
+	}
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok && (id.Name == "true" || id.Name == "false") {
+		return "", false
+	}
+	lit := strconv.FormatBool(constant.BoolVal(tv.Value))
+	if isUntyped(tv.Type) {
+		return lit, true
+	}
+	t, ok := c.typeText(tv.Type)
+	if !ok {
+		return "", false
+	}
+	return t + "(" + lit + ")", true
 }

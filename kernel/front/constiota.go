@@ -115,8 +115,8 @@ func (c *Checked) constSpec(sp *ast.ValueSpec) (string, bool) {
 
 // floatIota reports whether d uses iota and declares a constant the
 // interpreter gets wrong from an expression: of a typed float type whose
-// value is not an integer, of a typed boolean type (F bool = iota > 0
-// was false for 1), or of a typed rune or byte type (string(B) of B rune
+// value is not an integer, of a boolean type (F bool = iota > 0 was
+// false for 1), or of a typed rune or byte type (string(B) of B rune
 // = 'a' + iota was "\x00").
 func (c *Checked) floatIota(d *ast.GenDecl) bool {
 	iota, wrong := false, false
@@ -125,7 +125,13 @@ func (c *Checked) floatIota(d *ast.GenDecl) bool {
 		iota = iota || c.usesIota(sp.Values)
 		for _, name := range sp.Names {
 			k, ok := c.Info.Defs[name].(*types.Const)
-			if !ok || isUntyped(k.Type()) {
+			if !ok {
+				continue
+			}
+			if k.Type() == types.Typ[types.UntypedBool] {
+				wrong = true // F = iota > 0 was false for 1
+			}
+			if isUntyped(k.Type()) {
 				continue
 			}
 			if _, ok := typedFloatLit(types.TypeAndValue{Type: k.Type(), Value: k.Val()}); ok {
