@@ -48,3 +48,14 @@ func rtPending(ds *deferSlot, _ any) any {
 	ds.p = nil
 	return p
 }
+
+// rtRethrow panics with the pending panic, taking it, if there is one: a
+// deferred call of a function of the cells that may recover is deferred
+// by a function of the list that calls rtRethrow, so that the
+// interpreter's recover in it sees the panic.
+func rtRethrow(ds *deferSlot) {
+	if p := ds.p; p != nil {
+		ds.p = nil
+		panic(p)
+	}
+}

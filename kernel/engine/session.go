@@ -261,6 +261,7 @@ func (s *Session) runtimeExports() interp.Exports {
 			"DeferSlot":  reflect.ValueOf(rtDeferSlot),
 			"DeferList":  reflect.ValueOf(s.rtDeferList),
 			"Pending":    reflect.ValueOf(rtPending),
+			"Rethrow":    reflect.ValueOf(rtRethrow),
 			"At":         reflect.ValueOf(s.rtAt),
 			"AtNamed":    reflect.ValueOf(s.rtAtNamed),
 			"AtText":     reflect.ValueOf(s.rtAtText),

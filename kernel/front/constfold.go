@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"strconv"
+	"strings"
 )
 
 // Rule constfold: Go evaluates constant expressions exactly at compile
@@ -16,6 +17,16 @@ import (
 // is replaced by its value: untyped where its operands were
 // untyped (2, (5.0/2), 'b', "ab"), converted to its type otherwise.
 //
+// In a constant declaration without iota (see constiota), a boolean
+// value given by an expression is written as true or false (the
+// interpreter's const u = 1 < 2 was false); in a declaration of typed
+// constants a division is folded too (const h int = 7 / 2 was 0 in h + 0), and the
+// value of a float constant that is not an integer is written as its
+// decimal literal of the type's precision whatever the expression (const
+// m float64 = 0.1 * 3 becomes (0.3)): the interpreter's conversion of
+// such a constant to another float type gave 0. Elsewhere too a typed
+// float result is written so, not as a quotient.
+//
 // The same holds for any constant binary expression with an integer
 // operand or result outside the int64 range: Go's untyped integer
 // constants are exact, however large (math.MaxInt64+1 > math.MaxInt64 is
@@ -24,10 +35,8 @@ import (
 // comparisons.
 func init() {
 	register(rule{"constfold", 5, kBinary, func(c *Checked) {
-		c.walk(func(n ast.Node, _ []ast.Node) bool {
-			if d, ok := n.(*ast.GenDecl); ok && d.Tok == token.CONST {
-				return false // iota: one expression, a value per spec
-			}
+		var fold func(n ast.Node) bool
+		fold = func(n ast.Node) bool {
 			b, ok := n.(*ast.BinaryExpr)
 			if !ok {
 				return true
@@ -38,6 +47,52 @@ func init() {
 			}
 			c.replace(b, c.constText(b, tv))
 			return false
+		}
+		c.walk(func(n ast.Node, _ []ast.Node) bool {
+			if d, ok := n.(*ast.GenDecl); ok && d.Tok == token.CONST {
+				// the values of typed constants are folded (the
+				// interpreter's const h int = 7 / 2 was 0 in h + 0
+				// and float64(h)); an expression using iota is one
+				// expression with a value per spec (and repeated by
+				// the specs after it): left alone, as are untyped
+				// constants
+				for _, spec := range d.Specs {
+					vs, ok := spec.(*ast.ValueSpec)
+					if !ok || c.usesIota(vs.Values) {
+						continue
+					}
+					if vs.Type == nil {
+						// a boolean constant from an expression
+						// was false (const u = 1 < 2)
+						for _, v := range vs.Values {
+							if text, ok := c.boolConstLit(v); ok {
+								c.replace(v, text)
+								continue
+							}
+							ast.Inspect(v, fold)
+						}
+						continue
+					}
+					{
+						for _, v := range vs.Values {
+							// the value of a typed constant given by
+							// an expression (const ok bool = 1 < 2
+							// was false, string(r) of const r rune =
+							// 'a' + 1 was "\x00", float32(m) of const
+							// m float64 = 0.1 * 3 was 0)
+							if _, lit := ast.Unparen(v).(*ast.BasicLit); !lit {
+								if text, ok := typedConstLit(c.Info.Types[v]); ok {
+									c.replace(v, text)
+									continue
+								}
+							}
+							ast.Inspect(v, fold)
+						}
+					}
+				}
+				return false
+			}
+			return fold(n)
 		})
 	}})
 }
@@ -45,6 +100,13 @@ func init() {
 func (c *Checked) constText(b *ast.BinaryExpr, tv types.TypeAndValue) string {
 	val := tv.Value
 	lit := constString(val)
+	if f, ok := typedFloatLit(tv); ok {
+		// a value of a typed float constant written as a quotient is
+		// one the interpreter mishandles (const b float64 = 1.0 / 3
+		// became 0 in float32(b)): the value rounded to its type,
+		// which is Go's, in decimal
+		lit = f
+	}
 	untypedOperands := isUntyped(c.typeOf(b.X)) && isUntyped(c.typeOf(b.Y))
 	if untypedOperands || isUntyped(tv.Type) {
 		// the kind of the untyped result decides the literal
@@ -138,4 +200,91 @@ func (c *Checked) beyondInt64(e ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// typedFloatLit returns, for the value of a constant expression of a
+// typed floating-point type that is not an integer, the shortest decimal
+// literal of its value rounded to the type (exact for that type), with a
+// point or an exponent so that it stays a float.
+func typedFloatLit(tv types.TypeAndValue) (string, bool) {
+	if tv.Value == nil || isUntyped(tv.Type) {
+		return "", false
+	}
+	b, ok := tv.Type.Underlying().(*types.Basic)
+	if !ok || b.Info()&types.IsFloat == 0 {
+		return "", false
+	}
+	r := constant.ToFloat(tv.Value)
+	if r.Kind() != constant.Float {
+		return "", false
+	}
+	if d := constant.Denom(r); d.Kind() == constant.Int && d.ExactString() == "1" {
+		return "", false // an integer: written without a quotient
+	}
+	var lit string
+	if b.Kind() == types.Float32 {
+		f, _ := constant.Float32Val(r)
+		lit = strconv.FormatFloat(float64(f), 'g', -1, 32)
+	} else {
+		f, _ := constant.Float64Val(r)
+		lit = strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	if !strings.ContainsAny(lit, ".eIN") {
+		lit += ".0"
+	}
+	return "(" + lit + ")", true
+}
+
+// typedConstLit returns the value of a constant expression of a typed
+// boolean, string, integer or float type as a literal the interpreter
+// takes as that value (see typedFloatLit for floats that are not
+// integers).
+func typedConstLit(tv types.TypeAndValue) (string, bool) {
+	if tv.Value == nil || isUntyped(tv.Type) {
+		return "", false
+	}
+	b, ok := tv.Type.Underlying().(*types.Basic)
+	if !ok {
+		return "", false
+	}
+	switch {
+	case b.Info()&types.IsBoolean != 0:
+		return strconv.FormatBool(constant.BoolVal(tv.Value)), true
+	case b.Info()&types.IsString != 0:
+		return strconv.Quote(constant.StringVal(tv.Value)), true
+	case b.Info()&types.IsInteger != 0:
+		if v := constant.ToInt(tv.Value); v.Kind() == constant.Int {
+			return v.ExactString(), true
+		}
+	case b.Info()&types.IsFloat != 0:
+		if f, ok := typedFloatLit(tv); ok {
+			return f, true
+		}
+		if v := constant.ToInt(tv.Value); v.Kind() == constant.Int {
+			return v.ExactString(), true
+		}
+	}
+	return "", false
+}
+
+// boolConstLit returns the value of the constant boolean expression e
+// (not true or false itself) as a literal of its type: true, false, or
+// T(true) for a typed one.
+func (c *Checked) boolConstLit(e ast.Expr) (string, bool) {
+	tv := c.Info.Types[e]
+	if tv.Value == nil || tv.Value.Kind() != constant.Bool {
+		return "", false
+	}
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok && (id.Name == "true" || id.Name == "false") {
+		return "", false
+	}
+	lit := strconv.FormatBool(constant.BoolVal(tv.Value))
+	if isUntyped(tv.Type) {
+		return lit, true
+	}
+	t, ok := c.typeText(tv.Type)
+	if !ok {
+		return "", false
+	}
+	return t + "(" + lit + ")", true
 }

@@ -184,7 +184,11 @@ func (c *Checked) deferStmt(d *ast.DeferStmt, stack []ast.Node) {
 	case list != "":
 		stmt = list + " = append(" + list + ", func() { " + fun + "(" + strings.Join(args, ", ") + ell + ") })"
 		if c.ownDefers[enclosingBody(stack)] { // deferlist.go
-			stmt = list + " = append(" + list + ", func() func() { return func() { " + fun + "(" + strings.Join(args, ", ") + ell + ") } }())"
+			body := fun + "(" + strings.Join(args, ", ") + ell + ")"
+			if slot := c.rethrowDefers[d]; slot != "" {
+				body = "defer " + body + "; " + c.sess.RuntimeHook + ".Rethrow(" + slot + ")"
+			}
+			stmt = list + " = append(" + list + ", func() func() { return func() { " + body + " } }())"
 		}
 		if len(names) > 0 {
 			stmt = "{ " + strings.Join(names, ", ") + " := " + strings.Join(values, ", ") + "; " + stmt + " }"

@@ -32,8 +32,15 @@ import (
 //	func f() { var l []func(); s := R.DeferSlot(); defer func() { R.DeferList(s, H.Recover(recover()), l) }(); ...
 //	           l = append(l, ... func() { if r := R.Pending(s, H.Recover(recover())); r != nil { ... } } ...) }
 //
-// A function deferring a function of the cells or a function value that
-// may recover keeps the interpreter's defers.
+// A deferred call of a function of the cells that may recover is made
+// the deferred call of the list's function, which panics with the
+// pending panic (Rethrow), so that the interpreter's recover in the
+// called function sees it:
+//
+//	defer handle()  →  l = append(l, func() func() { return func() { defer handle(); R.Rethrow(s) } }())
+//
+// A function deferring a function value that may recover keeps the
+// interpreter's defers.
 func init() {
 	register(rule{"deferlist", 78, kDefer, func(c *Checked) {
 		if c.sess == nil || c.sess.RuntimeHook == "" || c.sess.PanicHook == "" {
@@ -58,7 +65,7 @@ func init() {
 			if _, ok := c.rangeDefers[body]; ok {
 				return true
 			}
-			many, recovering, ok := c.manyDefers(body)
+			many, recovering, named, ok := c.manyDefers(body)
 			if !many || !ok {
 				return true
 			}
@@ -69,12 +76,18 @@ func init() {
 			name := c.temp("dl")
 			c.rangeDefers[body] = name
 			c.ownDefers[body] = true
-			if len(recovering) == 0 {
+			if len(recovering) == 0 && len(named) == 0 {
 				c.insert(body.Lbrace+1, " var "+name+" []func(); defer func() { "+c.sess.RuntimeHook+".RunDefers("+name+") }();")
 				return true
 			}
 			slot := c.temp("ds")
 			c.insert(body.Lbrace+1, " var "+name+" []func(); "+slot+" := "+c.sess.RuntimeHook+".DeferSlot(); defer func() { "+c.sess.RuntimeHook+".DeferList("+slot+", "+c.sess.PanicHook+".Recover(recover()), "+name+") }();")
+			for _, d := range named {
+				if c.rethrowDefers == nil {
+					c.rethrowDefers = map[*ast.DeferStmt]string{}
+				}
+				c.rethrowDefers[d] = slot
+			}
 			for _, lit := range recovering {
 				ast.Inspect(lit.Body, func(m ast.Node) bool {
 					switch m := m.(type) {
@@ -101,9 +114,10 @@ func isBuiltin(c *Checked, id *ast.Ident) bool {
 
 // manyDefers reports whether body has more than one defer statement of
 // its own, or one in a loop; recovering lists the deferred function
-// literals that call recover, and ok is false when another deferred call
-// may recover (a function of the cells or a function value).
-func (c *Checked) manyDefers(body *ast.BlockStmt) (many bool, recovering []*ast.FuncLit, ok bool) {
+// literals that call recover, named the deferred calls of functions of
+// the cells that may, and ok is false when another deferred call may
+// recover (a function value).
+func (c *Checked) manyDefers(body *ast.BlockStmt) (many bool, recovering []*ast.FuncLit, named []*ast.DeferStmt, ok bool) {
 	count, inLoop := 0, false
 	ok = true
 	var visit func(n ast.Node, loop bool)
@@ -130,12 +144,16 @@ func (c *Checked) manyDefers(body *ast.BlockStmt) (many bool, recovering []*ast.
 						recovering = append(recovering, lit)
 					}
 				} else if c.mayRecover(m.Call) {
-					ok = false
+					if fn := c.calledFunc(m.Call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == mainPath {
+						named = append(named, m)
+					} else {
+						ok = false
+					}
 				}
 			}
 			return true
 		})
 	}
 	visit(body, false)
-	return count > 1 || inLoop, recovering, ok
+	return count > 1 || inLoop, recovering, named, ok
 }

@@ -34,15 +34,21 @@
 //	             checked before their statement, so panics name its line
 //	shiftcount   shifts by a signed count that is not a constant go
 //	             through a check: a negative count panics as in Go
+//	recvparen    a receive operation assigned or returned as it is
+//	             (res[i] = <-ch, return <-ch) is parenthesized (the
+//	             interpreter lost the value assigned to an element)
 //	explicit     x := y[i] gets its type written out
 //	deftype      a type defined from a named type (type B A) is declared
 //	             with the underlying type, without A's methods
 //	constfold    constant divisions and shifts, and constant expressions
-//	             beyond int64, become their values
+//	             beyond int64, become their values; so do the values of
+//	             typed constant declarations with a division or a
+//	             non-integer float value
 //	promoted     methods promoted from an embedded interface are called
 //	             through the field (s.Log → s.Logger.Log)
-//	constiota    float constant groups built from shifts of iota are
-//	             written out with their values
+//	constiota    float constant groups built from shifts of iota, or
+//	             with non-integer typed floats from iota, are written
+//	             out with their values
 //	jsontags     unexported fields of cell structs are hidden from
 //	             encoding/json and xml; embedded fields there are refused
 //	encodemethods  encoding/json and xml calls with values holding cell
@@ -84,6 +90,9 @@
 //	             (an invalid byte advances the index by one)
 //	rangechan    range with a value over a slice or array of channels
 //	             becomes a range over the indexes
+//	selectassign a select case assigning the received value (case v =
+//	             <-ch) receives into temporaries and assigns them in its
+//	             body (the interpreter failed on it)
 //	selectbreak  a break inside a select names the select (the interpreter
 //	             ended the loop around it)
 //	loopvar      per-iteration loop variables (Go 1.22)
@@ -109,6 +118,11 @@
 //	mapkey       maps keyed by an interface of the cells are refused, and
 //	             keys of types the interpreter cannot tell apart in maps
 //	             keyed by any
+//	anykey       keys of library functions keyed by any (context.WithValue,
+//	             Context.Value, sync.Map) of types with such twins are
+//	             refused: compiled code compares them as one key
+//	anyequal     and so are slices.Contains and slices.Index of interface
+//	             elements when the session has such twins
 //	multiassign  the operands of an assignment of several values are
 //	             parenthesized, so that each is assigned
 //	arraylit     so is an array literal defining a variable in a loop

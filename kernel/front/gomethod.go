@@ -6,12 +6,17 @@ import (
 )
 
 // Rule gomethod: a go statement evaluates the receiver of the method it
-// calls when it runs, and a value method called through a pointer gets a
-// copy of the value then (go p.Run() runs on *p as it was at the go
-// statement); the interpreter read *p when the goroutine ran, after later
-// changes. The call becomes a literal taking the copy as an argument:
+// calls when it runs: a value method gets a copy of the value then (go
+// j.Run() runs on j as it was at the go statement, go p.Run() on *p), and
+// a method of an interface value the value it held; the interpreter read
+// them when the goroutine ran, after later changes. The call becomes a
+// literal taking the receiver as an argument:
 //
 //	go p.Run(out)  →  go func(__goldpgr Job, __goldpa0 chan<- int) { __goldpgr.Run(__goldpa0) }(*(p), out)
+//	go j.Run(out)  →  go func(__goldpgr Job, __goldpa0 chan<- int) { __goldpgr.Run(__goldpa0) }(j, out)
+//
+// A pointer method keeps its call (the pointer is the same then and
+// later).
 func init() {
 	register(rule{"gomethod", 41, kCall, func(c *Checked) {
 		c.walk(func(n ast.Node, _ []ast.Node) bool {
@@ -31,14 +36,19 @@ func init() {
 				return true
 			}
 			sig := sel.Obj().Type().(*types.Signature)
-			if _, ptrRecv := sig.Recv().Type().(*types.Pointer); ptrRecv {
-				return true
+			xt := c.typeOf(f.X)
+			recvType, deref := xt, false
+			switch {
+			case types.IsInterface(xt):
+				// the interface value, as it is at the go statement
+			case isPointer(sig.Recv().Type()):
+				return true // the same pointer now or later
+			default:
+				if pt, isPtr := xt.Underlying().(*types.Pointer); isPtr {
+					recvType, deref = pt.Elem(), true
+				}
 			}
-			pt, ok := c.typeOf(f.X).Underlying().(*types.Pointer)
-			if !ok || types.IsInterface(c.typeOf(f.X)) {
-				return true
-			}
-			rt, ok1 := c.typeText(pt.Elem())
+			rt, ok1 := c.typeText(recvType)
 			params, pargs, ok2 := c.paramsText(sig)
 			if !ok1 || !ok2 {
 				return true
@@ -51,8 +61,11 @@ func init() {
 				sep = ", "
 			}
 			x := c.text(c.off(f.X.Pos()), c.off(f.X.End()))
+			if deref {
+				x = "*(" + x + ")"
+			}
 			c.replaceRange(c.off(gs.Call.Fun.Pos()), c.off(gs.Call.Lparen)+1,
-				"func(__goldpgr "+rt+params+") { __goldpgr."+f.Sel.Name+"("+pargs+") }(*("+x+")"+sep)
+				"func(__goldpgr "+rt+params+") { __goldpgr."+f.Sel.Name+"("+pargs+") }("+x+sep)
 			return true
 		})
 	}})

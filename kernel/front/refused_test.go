@@ -32,6 +32,8 @@ func TestRefused(t *testing.T) {
 		{"a log/slog function given a cell type with a String method", "import \"log/slog\"\ntype M float64\nfunc (M) String() string { return \"m\" }\nslog.Info(\"x\", \"m\", M(1))", "log the text instead"},
 		{"reflect.DeepEqual with an interface operand when two cell types have the same structure", "import \"reflect\"\ntype A struct{}\ntype B struct{}\nvar v any = A{}\nreflect.DeepEqual(v, B{})", "compare the values after a type assertion"},
 		{"a map keyed by any indexed with a cell type of a basic underlying type", "type C int\nm := map[any]string{}\nm[C(1)] = \"c\"", "key the map by a concrete type"},
+		{"a key of a cell type of a basic underlying type given to context.WithValue, Context.Value or sync.Map", "import \"context\"\ntype K string\nctx := context.WithValue(context.Background(), K(\"u\"), 1)", "use keys of a struct type of the cells"},
+		{"slices.Contains or slices.Index of interface elements when a cell type has a basic underlying type", "type C int\n_ = slices.Contains([]any{C(1)}, any(1))", "comparing the concrete values after a type assertion"},
 		{"== of interface values when a cell type has a basic underlying type", "type C int\nx, y := any(C(1)), any(1)\n_ = x == y", "compare the concrete values"},
 		{"an assertion to a basic type when a cell type has it as underlying type", "type C int\nvar v any = C(1)\n_, ok := v.(int)\n_ = ok", "assert to an interface with a method"},
 		{"a value of a cell type of a basic kind with a String method handed to compiled code that may give it back", "type C float64\nfunc (C) String() string { return \"c\" }\nvar m sync.Map\nm.Store(1, C(2))", "keep such values in a container of their own type"},

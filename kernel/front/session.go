@@ -207,7 +207,10 @@ type Checked struct {
 	// deferlist made: their calls are made inside a call of their own
 	// (a closure made in the function would hang when the list runs).
 	ownDefers map[*ast.BlockStmt]bool
-	methods   []*ast.FuncDecl
+	// rethrowDefers names the slot of the deferred calls of cell
+	// functions that may recover in such lists (deferlist.go).
+	rethrowDefers map[*ast.DeferStmt]string
+	methods       []*ast.FuncDecl
 	// values holds the positions of top-level expression statements, whose
 	// value the cell shows (Go would say it is not used).
 	values map[token.Pos]bool
