@@ -214,13 +214,20 @@ func (s *Session) rtRecovered(r any) any {
 		}
 		return methodValue{r, at.text}
 	}
-	e, ok := r.(error)
-	if !ok {
+	var msg string
+	switch v := r.(type) {
+	case error:
+		msg = v.Error()
+	case string:
+		msg = v // reflect panics with strings too
+	default:
 		return r
 	}
-	msg := e.Error()
-	if nilDeref(msg) {
-		return &runtimeError{msg: "invalid memory address or nil pointer dereference"}
+	if rt := reflectRuntime(msg); rt != "" {
+		return &runtimeError{msg: rt}
+	}
+	if _, ok := r.(error); !ok {
+		return r
 	}
 	if m := conversionRE.FindStringSubmatch(msg); m != nil {
 		return &conversionError{m[3]}
@@ -389,14 +396,35 @@ func nilDeref(msg string) bool {
 	return m != nil && m[1] != "Type"
 }
 
+// sliceToArrayRE matches reflect's panic on a conversion of a slice to
+// an array (or a pointer to one) of a greater length.
+var sliceToArrayRE = regexp.MustCompile(`^reflect: cannot convert slice with length (\d+) to (?:pointer to )?array with length (\d+)$`)
+
+// reflectRuntime returns the text after "runtime error: " of Go's
+// runtime error for reflect's panic msg where the interpreter meets
+// reflect's check where Go's runtime checks (a nil pointer dereference, a
+// call of a nil func, a slice converted to a longer array), "" for
+// another msg.
+func reflectRuntime(msg string) string {
+	switch {
+	case nilDeref(msg), msg == "reflect.Value.Call: call of nil function":
+		return "invalid memory address or nil pointer dereference"
+	}
+	if m := sliceToArrayRE.FindStringSubmatch(msg); m != nil {
+		return "cannot convert slice with length " + m[1] + " to array or pointer to array with length " + m[2]
+	}
+	return ""
+}
+
 // goPanicText puts the interpreter's panics in Go's words where their
 // meaning is certain: a nil pointer dereference, or an index out of range
 // or a slice bound the front end could not check (the index and length
 // are then unknown).
 func goPanicText(msg string) string {
+	if rt := reflectRuntime(msg); rt != "" {
+		return "runtime error: " + rt
+	}
 	switch {
-	case nilDeref(msg):
-		return "runtime error: invalid memory address or nil pointer dereference"
 	case msg == "reflect: slice index out of range", msg == "reflect: array index out of range", msg == "reflect: string index out of range":
 		return "runtime error: index out of range"
 	case strings.HasPrefix(msg, "reflect.Value.Slice") && strings.HasSuffix(msg, "index out of bounds"):
