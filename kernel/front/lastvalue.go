@@ -36,7 +36,7 @@ func init() {
 			// notebook in the interpreter's box: described as fmt's
 			// operand is (dynFunc)
 			if fn, why := c.dynFunc(t, "", "v", e.Pos(), false); why == "" && fn != "" {
-				c.replace(e, fn+"("+c.src(e)+")")
+				c.replace(e, c.describeIface(fn, e, t))
 			}
 			return
 		}

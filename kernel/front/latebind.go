@@ -357,7 +357,7 @@ func (c *Checked) lateRelevant(ts *ast.TypeSpec, ds []string) bool {
 		for _, d := range ds {
 			v, flags, _, _ := lateKey(d)
 			g := &fmtGen{c: c, verb: v, plus: flags == "+"}
-			if g.needs(n, 0, true, map[types.Type]bool{}) || g.needs(types.NewPointer(n), 0, true, map[types.Type]bool{}) {
+			if g.needs(n, 0, true, map[types.Type]bool{}) || g.needs(types.NewPointer(n), 0, true, map[types.Type]bool{}) || c.twinVerb(n, types.NewInterfaceType(nil, nil), v) != "" {
 				return true
 			}
 		}
