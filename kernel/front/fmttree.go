@@ -676,6 +676,9 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 			continue
 		}
 		for _, ct := range []types.Type{named, types.NewPointer(named)} {
+			if why := g.c.twinVerb(ct, iface, g.verb); why != "" && g.lax == 0 {
+				return g.fail("a value of interface type " + types.TypeString(t, func(p *types.Package) string { return p.Name() }) + " inside the operand may hold a " + tname + ": " + why)
+			}
 			if named.TypeParams().Len() == 0 && !types.Implements(ct, iface) || named.TypeParams().Len() > 0 && !mayImplement(named, iface) {
 				continue
 			}
