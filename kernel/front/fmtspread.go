@@ -165,7 +165,7 @@ func (c *Checked) replaceByLiteral(call *ast.CallExpr, sig *types.Signature, dro
 	if format != "" {
 		v := c.temp("v")
 		msg := strconv.Quote("goldp: this format's %") + " + " + v + " + " + strconv.Quote(" takes a value of a cell type "+what+", which the interpreter cannot format with it: print the type's name yourself, or use %v")
-		s.WriteString("if " + v + " := " + c.sess.FmtHook + ".FmtOpaque(" + format + ", " + b + "); " + v + " != \"\" { panic(" + msg + ") }; ")
+		s.WriteString("if " + v + " := " + c.sess.FmtHook + ".FmtOpaque(" + format + ", " + b + c.twinKinds() + "); " + v + " != \"\" { panic(" + msg + ") }; ")
 	}
 	if len(results) > 0 {
 		s.WriteString("return ")
@@ -296,4 +296,24 @@ func (c *Checked) methodAnyArgs(call *ast.CallExpr, sig *types.Signature) {
 			return
 		}
 	}
+}
+
+// twinKinds returns the arguments ", \"float64\", ..." naming the basic
+// types of the session's cell types over a basic type without methods
+// (fmtval.OpaqueVerb's twins), "" when there are none.
+func (c *Checked) twinKinds() string {
+	seen := map[string]bool{}
+	var out strings.Builder
+	for _, n := range c.sessionTypes(nil) {
+		b, ok := n.Underlying().(*types.Basic)
+		if !ok || !isCell(n) || hasMethods(n) {
+			continue
+		}
+		name := types.Typ[b.Kind()].Name() // uint8 for byte, as reflect names it
+		if !seen[name] {
+			seen[name] = true
+			out.WriteString(", " + strconv.Quote(name))
+		}
+	}
+	return out.String()
 }
