@@ -23,12 +23,17 @@ import (
 // compiled code that may give it back, an explicit conversion. Operands of
 // fmt and log, described by their static type (rule fmtcell), and the
 // compiled functions that only read the value (twinConsumers) are left
-// alone. Golden tests: testdata/heldcomposite.txtar.
+// alone. A value put in an interface so before its type (or its
+// elements' type) had such a method would keep printing without it: the
+// cells record those types (noteHeld), and a later cell declaring such a
+// method on one is refused (lateMethods).
+// Golden tests: testdata/heldcomposite.txtar.
 func init() {
 	register(rule{"heldcomposite", 49, kCall | kReturn | kAssign | kValueSpec | kComposite | kSend, func(c *Checked) {
 		if c.sess == nil || c.sess.FmtHook == "" || !c.hasCellTypes() {
 			return
 		}
+		c.lateMethods()
 		c.walk(func(n ast.Node, stack []ast.Node) bool {
 			if c.refused != nil {
 				return false
@@ -92,6 +97,7 @@ func (c *Checked) heldConv(e ast.Expr, target types.Type) {
 	if t == nil || types.IsInterface(t) {
 		return
 	}
+	c.noteHeld(t)
 	if elem := c.heldCell(t); elem != "" {
 		name := types.TypeString(t, func(p *types.Package) string { return "" })
 		c.refuse(e, "the interpreter puts a "+name+" in an interface without its type (as a value it cannot tell from one of the same layout without "+elem+"), so fmt would print the "+elem+" values in it without their methods: keep it in a variable of type "+name+" and print that, or put the elements' text (their String) in the interface")
@@ -107,6 +113,7 @@ func (c *Checked) heldTuple(e ast.Expr, targets []types.Type) {
 	}
 	for i := 0; i < tu.Len(); i++ {
 		if t := targets[i]; t != nil && types.IsInterface(t) && !types.IsInterface(tu.At(i).Type()) {
+			c.noteHeld(tu.At(i).Type())
 			if elem := c.heldCell(tu.At(i).Type()); elem != "" {
 				c.refuse(e, "the interpreter puts a "+types.TypeString(tu.At(i).Type(), func(*types.Package) string { return "" })+" in an interface without its type, so fmt would print the "+elem+" values in it without their methods: receive the result in a variable of its own type")
 				return
@@ -168,4 +175,90 @@ func (c *Checked) heldCell(t types.Type) string {
 	}
 	walk(t)
 	return found
+}
+
+// noteHeld records the cell types a value of type t, converted to an
+// interface, holds without their type there: those inside a slice, array
+// or map without a name (or a cell type without methods over one), or t
+// itself when it is a cell type of a basic kind without methods. A later
+// cell giving one of them a method fmt calls would not reach those
+// values (lateMethods).
+func (c *Checked) noteHeld(t types.Type) {
+	note := func(n *types.Named) {
+		if c.heldTypes == nil {
+			c.heldTypes = map[string]bool{}
+		}
+		c.heldTypes[n.Obj().Name()] = true
+	}
+	switch n := types.Unalias(t).(type) {
+	case *types.Named:
+		if !isCell(n) || hasMethods(n) {
+			return
+		}
+		if _, basic := n.Underlying().(*types.Basic); basic {
+			note(n)
+			return
+		}
+	case *types.Slice, *types.Array, *types.Map:
+	default:
+		return
+	}
+	switch t.Underlying().(type) {
+	case *types.Slice, *types.Array, *types.Map:
+	default:
+		return
+	}
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type)
+	walk = func(t types.Type) {
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			if !isCell(n) {
+				return
+			}
+			note(n)
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Slice:
+			walk(u.Elem())
+		case *types.Array:
+			walk(u.Elem())
+		case *types.Map:
+			walk(u.Key())
+			walk(u.Elem())
+		case *types.Pointer:
+			walk(u.Elem())
+		case *types.Struct:
+			for i := 0; i < u.NumFields(); i++ {
+				walk(u.Field(i).Type())
+			}
+		}
+	}
+	walk(t)
+}
+
+// lateMethods refuses a method fmt calls (String, Error, Format,
+// GoString) that the cell gives a type of an earlier cell whose values
+// earlier cells put in an interface without their type (noteHeld): fmt
+// would keep printing those without it ([1 2] for Go's [T1 T2]).
+func (c *Checked) lateMethods() {
+	if len(c.sess.heldTypes) == 0 {
+		return
+	}
+	for _, fd := range c.methods {
+		switch fd.Name.Name {
+		case "String", "Error", "Format", "GoString":
+		default:
+			continue
+		}
+		t := recvBase(fd)
+		if t == "" || c.declared[t] || !c.sess.heldTypes[t] {
+			continue
+		}
+		c.refuse(fd.Name, "an earlier cell put a value of "+t+" in an interface where the interpreter keeps it without its type (inside a slice, array or map, or as a value of its basic type without methods), and fmt would keep printing it without this method: declare the method in "+t+"'s cell and run the cells again")
+		return
+	}
 }
