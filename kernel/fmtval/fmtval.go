@@ -18,6 +18,7 @@ import (
 	"cmp"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -561,8 +562,13 @@ func badVerb(verb rune, v any) bool {
 // loses its name). "" if there is none; the caller stops the cell then.
 // Directives are read as fmt reads them: flags, a width and a precision
 // that may be * (an operand of their own), explicit argument indexes [n]
-// and %%.
-func OpaqueVerb(format string, args []any) string {
+// and %%. twins names the basic types (float64, int) of the cell types
+// over a basic type without methods: the interpreter hands fmt a value of
+// such a type as one of its basic type, and fmt names the type under %T
+// and in its complaint about a verb it rejects (%!d(main.C=1.5)), so a
+// value of one of those basic types under such a verb (which could be a
+// value of the cell type) is reported too.
+func OpaqueVerb(format string, args []any, twins ...string) string {
 	arg := 0
 	// index reads an explicit argument index [n] at format[i], if any
 	index := func(i int) int {
@@ -624,6 +630,8 @@ func OpaqueVerb(format string, args []any) string {
 					return "#v"
 				}
 				return "T"
+			case !node && len(twins) > 0 && args[arg] != nil && (v == 'T' || badVerb(v, args[arg])) && slices.Contains(twins, reflect.TypeOf(args[arg]).String()):
+				return string(v)
 			}
 		}
 		arg++

@@ -62,3 +62,28 @@ func TestTypeName(t *testing.T) {
 		}
 	}
 }
+
+// TestOpaqueVerbTwins checks the values of the basic types of cell types
+// without methods (twins): a verb fmt rejects for their kind, and %T,
+// would name the cell type in Go and the basic type in the interpreter.
+func TestOpaqueVerbTwins(t *testing.T) {
+	for _, c := range []struct {
+		format string
+		args   []any
+		twins  []string
+		want   string
+	}{
+		{"%d", []any{2.5}, []string{"float64"}, "d"},
+		{"%d", []any{2.5}, nil, ""},
+		{"%.1f %x %v %g", []any{2.5, 2.5, 2.5, 2.5}, []string{"float64"}, ""},
+		{"%d %s", []any{7, 2.5}, []string{"int"}, ""},
+		{"%s %d", []any{7, 2.5}, []string{"int"}, "s"},
+		{"%T", []any{uint8(1)}, []string{"uint8"}, "T"},
+		{"%T", []any{1}, []string{"uint8"}, ""},
+		{"%s", []any{nil}, []string{"int"}, ""},
+	} {
+		if got := OpaqueVerb(c.format, c.args, c.twins...); got != c.want {
+			t.Errorf("OpaqueVerb(%q, %v, %v) = %q, want %q", c.format, c.args, c.twins, got, c.want)
+		}
+	}
+}

@@ -49,6 +49,12 @@ func (s *Session) commit(c *Checked, defined func(string) bool) {
 	for _, t := range c.anonTypes {
 		s.addAnonType(t)
 	}
+	for t := range c.heldTypes {
+		if s.heldTypes == nil {
+			s.heldTypes = map[string]bool{}
+		}
+		s.heldTypes[t] = true
+	}
 	for p := range s.printers {
 		if c.printers[p] == nil && c.declared[p] {
 			// declared again, and formats nothing now

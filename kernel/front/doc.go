@@ -115,6 +115,12 @@
 //	             methods, other pointers to its underlying type put in
 //	             an interface are refused (the interpreter's pointers
 //	             have no box)
+//	heldcomposite slices, arrays and maps of cell types with fmt methods
+//	             converted to an interface are refused where interpreted
+//	             code keeps them (the interpreter holds them as the
+//	             composite of the underlying type, without their type),
+//	             and a later String (Error, Format) on a type whose values
+//	             were put in an interface so (lateMethods)
 //	mapkey       maps keyed by an interface of the cells are refused, and
 //	             keys of types the interpreter cannot tell apart in maps
 //	             keyed by any

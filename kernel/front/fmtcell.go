@@ -189,20 +189,26 @@ func (c *Checked) fmtCall(call *ast.CallExpr, name string, sel *ast.SelectorExpr
 			spacing := name == "Print" || name == "Sprint" || name == "Fprint" || name == "Append"
 			late := c.lateName(t, flags, v, spacing, stack)
 			if v != "p" && v != "w" && !compiledIface(t) && (c.hasCellTypes() || c.hasAnonTypes()) {
+				for _, ct := range c.sessionTypes(nil) {
+					if why := c.twinVerb(ct, t.Underlying().(*types.Interface), v); why != "" {
+						c.refuse(a, why)
+						return
+					}
+				}
 				fn, why := c.dynFunc(t, flags, v, call.Pos(), spacing)
 				if why != "" {
 					c.refuse(a, "the interpreter prints a value of a cell type held by an interface without its String or Error methods, and "+why+": print it through a variable of its own type")
 					return
 				}
 				if fn != "" && late == "" {
-					c.replace(a, fn+"("+c.text(c.off(a.Pos()), c.off(a.End()))+")")
+					c.replace(a, c.describeIface(fn, a, t))
 				}
 			}
 			if late != "" {
 				// a function of the cells: described when it runs,
 				// with the types of the session then (latebind.go)
 				c.useLate(late, stack)
-				c.replace(a, late+"("+c.text(c.off(a.Pos()), c.off(a.End()))+")")
+				c.replace(a, c.describeIface(late, a, t))
 			}
 			continue
 		}
@@ -818,4 +824,27 @@ func (c *Checked) replaceTree(a ast.Expr, t types.Type, flags, v string) bool {
 func isPointer(t types.Type) bool {
 	_, ok := t.Underlying().(*types.Pointer)
 	return ok
+}
+
+// describeIface returns the call of fn, a description of values of
+// interface type t (dynFunc, a dispatcher), on operand a. A call's result
+// of an interface of the cells (func get() Shape) handed straight to
+// another function loses the interpreter's box of a value of a cell type
+// whose underlying type is not a struct (a Celsius read as a float64, and
+// printed without its String method), and its nil-ness (rule ifacenil);
+// converted explicitly, it keeps both: such an operand is (Shape(get())).
+func (c *Checked) describeIface(fn string, a ast.Expr, t types.Type) string {
+	text := c.text(c.off(a.Pos()), c.off(a.End()))
+	call, ok := ast.Unparen(a).(*ast.CallExpr)
+	if !ok || emptyIface(t) {
+		return fn + "(" + text + ")"
+	}
+	if tv, ok := c.Info.Types[call.Fun]; ok && tv.IsType() {
+		return fn + "(" + text + ")" // a conversion already
+	}
+	tt, ok := c.typeText(t)
+	if !ok {
+		return fn + "(" + text + ")"
+	}
+	return fn + "(" + tt + "(" + text + "))"
 }

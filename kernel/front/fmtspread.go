@@ -136,7 +136,7 @@ func (c *Checked) describeSpread(call *ast.CallExpr, fn *types.Func, sig *types.
 	if printf {
 		format = fixed[n-2]
 	}
-	c.replaceByLiteral(call, sig, stmt, params, fixed, args, b, body, format, "from the slice spread into "+fn.Pkg().Name()+"."+name)
+	c.replaceByLiteral(call, sig, stmt, params, fixed, args, b, body, format, "from the slice spread into "+fn.Pkg().Name()+"."+name, stack)
 }
 
 // replaceByLiteral replaces call (of a function of fmt or log with sig)
@@ -147,7 +147,7 @@ func (c *Checked) describeSpread(call *ast.CallExpr, fn *types.Func, sig *types.
 // no %T, %#v, %p or %w of format takes a description in b (the panic
 // says which operand: what), and the call of the function with fixed and
 // b spread.
-func (c *Checked) replaceByLiteral(call *ast.CallExpr, sig *types.Signature, drop bool, params, fixed, pass []string, b, body, format, what string) {
+func (c *Checked) replaceByLiteral(call *ast.CallExpr, sig *types.Signature, drop bool, params, fixed, pass []string, b, body, format, what string, stack []ast.Node) {
 	var results []string
 	for i := 0; i < sig.Results().Len() && !drop; i++ {
 		t, ok := c.typeText(sig.Results().At(i).Type())
@@ -165,7 +165,7 @@ func (c *Checked) replaceByLiteral(call *ast.CallExpr, sig *types.Signature, dro
 	if format != "" {
 		v := c.temp("v")
 		msg := strconv.Quote("goldp: this format's %") + " + " + v + " + " + strconv.Quote(" takes a value of a cell type "+what+", which the interpreter cannot format with it: print the type's name yourself, or use %v")
-		s.WriteString("if " + v + " := " + c.sess.FmtHook + ".FmtOpaque(" + format + ", " + b + "); " + v + " != \"\" { panic(" + msg + ") }; ")
+		s.WriteString("if " + v + " := " + c.sess.FmtHook + ".FmtOpaque(" + format + ", " + b + c.twinArgs(stack) + "); " + v + " != \"\" { panic(" + msg + ") }; ")
 	}
 	if len(results) > 0 {
 		s.WriteString("return ")
@@ -271,7 +271,7 @@ func (c *Checked) dynamicFormat(call *ast.CallExpr, first int, drop bool, stack 
 		elems = append(elems, p)
 	}
 	b := c.temp("b")
-	c.replaceByLiteral(call, sig, drop, params, fixed, pass, b, b+" := []any{"+strings.Join(elems, ", ")+"}", fixed[first-1], "held by an interface")
+	c.replaceByLiteral(call, sig, drop, params, fixed, pass, b, b+" := []any{"+strings.Join(elems, ", ")+"}", fixed[first-1], "held by an interface", stack)
 }
 
 // methodAnyArgs refuses a call of a compiled method with a variadic
@@ -296,4 +296,41 @@ func (c *Checked) methodAnyArgs(call *ast.CallExpr, sig *types.Signature) {
 			return
 		}
 	}
+}
+
+// twinArgs returns the arguments naming the basic types of the session's
+// cell types without methods for fmtval.OpaqueVerb: twinKinds, or, in a
+// function of the cells, the call of the dispatcher lateTwins, which a
+// later cell declaring such a type assigns anew (rule latebind: the
+// function keeps the code it was made with).
+func (c *Checked) twinArgs(stack []ast.Node) string {
+	if n := c.lateName(types.Universe.Lookup("any").Type(), "", "v", false, stack); n != "" {
+		c.useLate(lateTwins, stack)
+		return ", " + lateTwins + "(nil).([]string)..."
+	}
+	return c.twinKinds()
+}
+
+// lateTwins is the dispatcher whose result, a []string, is twinKinds for
+// the session's types.
+const lateTwins = lateVar + "twins"
+
+// twinKinds returns the arguments ", \"float64\", ..." naming the basic
+// types of the session's cell types over a basic type without methods
+// (fmtval.OpaqueVerb's twins), "" when there are none.
+func (c *Checked) twinKinds() string {
+	seen := map[string]bool{}
+	var out strings.Builder
+	for _, n := range c.sessionTypes(nil) {
+		b, ok := n.Underlying().(*types.Basic)
+		if !ok || !isCell(n) || hasMethods(n) {
+			continue
+		}
+		name := types.Typ[b.Kind()].Name() // uint8 for byte, as reflect names it
+		if !seen[name] {
+			seen[name] = true
+			out.WriteString(", " + strconv.Quote(name))
+		}
+	}
+	return out.String()
 }

@@ -676,6 +676,9 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 			continue
 		}
 		for _, ct := range []types.Type{named, types.NewPointer(named)} {
+			if why := g.c.twinVerb(ct, iface, g.verb); why != "" && g.lax == 0 {
+				return g.fail("a value of interface type " + types.TypeString(t, func(p *types.Package) string { return p.Name() }) + " inside the operand may hold a " + tname + ": " + why)
+			}
 			if named.TypeParams().Len() == 0 && !types.Implements(ct, iface) || named.TypeParams().Len() > 0 && !mayImplement(named, iface) {
 				continue
 			}
@@ -993,6 +996,9 @@ func (c *Checked) dynFunc(t types.Type, flags, v string, at token.Pos, spacing b
 			if !strings.Contains("vsqxXd", v) && !(twinType(ct) && isBasic(ct)) && !fmtMethods(ct)["Format"] {
 				continue // fmt calls no method but Format for other verbs
 			}
+			if why := c.twinVerb(ct, iface, v); why != "" {
+				return "", why
+			}
 			g := &fmtGen{c: c, verb: v, plus: v == "v" && strings.Contains(flags, "+")}
 			// in an empty interface, a value of a type with methods
 			// reaches fmt in the interpreter's own representation
@@ -1057,7 +1063,13 @@ func (c *Checked) dynFunc(t types.Type, flags, v string, at token.Pos, spacing b
 		}
 		b.WriteString("if " + y + ", ok := " + anyFor(x, ct) + ".(" + ctt + "); ok" + c.boxedTest(ct, x) + " { return " + node + " }; ")
 	}
-	return "func(" + x + " " + tt + ") any { " + g.defs() + b.String() + "return " + x + " }", ""
+	guard := ""
+	if !iface.Empty() {
+		// the interpreter's assertions panic on a nil value of an
+		// interface of the cells (rule ifacenil): var s Shape printed
+		guard = "if " + x + " == nil { return nil }; "
+	}
+	return "func(" + x + " " + tt + ") any { " + guard + g.defs() + b.String() + "return " + x + " }", ""
 }
 
 // anyComposites returns the types without a name an empty interface
@@ -1138,4 +1150,23 @@ func twinType(t types.Type) bool {
 		return false
 	}
 	return true
+}
+
+// twinVerb returns why a value of the cell type ct held by an interface
+// of type iface cannot be formatted with verb v as Go does, "" when it
+// can: ct has a basic underlying type fmt rejects v for and no methods,
+// so the interpreter keeps no box beside it (twinbox) and hands fmt the
+// underlying value, whose type fmt names in its complaint
+// (%!d(float64=1.5) for Go's %!d(main.C=1.5)).
+func (c *Checked) twinVerb(ct types.Type, iface *types.Interface, v string) string {
+	named, ok := types.Unalias(ct).(*types.Named)
+	if !ok || !isCell(named) || !twinType(named) || hasMethods(named) || named.TypeParams().Len() > 0 || !types.Implements(named, iface) {
+		return ""
+	}
+	ub, ok := named.Underlying().(*types.Basic)
+	if !ok || len(v) != 1 || validVerb(ub, v) {
+		return ""
+	}
+	rn, _ := reflectName(named)
+	return "fmt names the type of a value it cannot format with %" + v + " (%!" + v + "(" + rn + "=...)), and the interpreter hands it a value of type " + named.Obj().Name() + " held by an interface as a " + ub.Name() + " (%!" + v + "(" + ub.Name() + "=...)): use a verb fmt accepts for a " + ub.Name() + ", or print a variable of type " + named.Obj().Name()
 }

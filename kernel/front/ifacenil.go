@@ -96,7 +96,7 @@ func (c *Checked) nilIfaceConv(e ast.Expr, target types.Type) {
 	}
 	from, ok1 := c.typeText(t)
 	to, ok2 := c.typeText(target)
-	if !ok1 || !ok2 {
+	if !ok1 || !ok2 || c.replacedAround(e) {
 		return
 	}
 	open, close := "", ""
@@ -113,4 +113,19 @@ func (c *Checked) nilIfaceConv(e ast.Expr, target types.Type) {
 	if open != "" {
 		c.wrap(e, open, close)
 	}
+}
+
+// replacedAround reports whether an edit recorded so far replaced a range
+// holding e (rule fmtcell's description of an operand holding it, built
+// from e's text then): an insertion around e now would land inside that
+// replacement's range, which Rewritten cannot apply (the front end
+// failed on fmt.Println([]Shape{find()})).
+func (c *Checked) replacedAround(e ast.Node) bool {
+	start, end := c.off(e.Pos()), c.off(e.End())
+	for _, ed := range c.edits {
+		if !ed.wrapped && ed.start < ed.end && ed.start <= start && end <= ed.end {
+			return true
+		}
+	}
+	return false
 }

@@ -31,12 +31,12 @@ func init() {
 			return
 		}
 		t := c.typeOf(e)
-		if t != nil && types.IsInterface(t) && !compiledIface(t) && len(c.Renders()) == 0 && !c.overlapsEdit(e) {
+		if t != nil && types.IsInterface(t) && !compiledIface(t) && textOnly(c.Renders()) && !c.overlapsEdit(e) {
 			// an interface value holding a cell type reaches the
 			// notebook in the interpreter's box: described as fmt's
 			// operand is (dynFunc)
 			if fn, why := c.dynFunc(t, "", "v", e.Pos(), false); why == "" && fn != "" {
-				c.replace(e, fn+"("+c.src(e)+")")
+				c.replace(e, c.describeIface(fn, e, t))
 			}
 			return
 		}
@@ -87,4 +87,18 @@ func libPrinter(t types.Type) bool {
 		}
 	}
 	return false
+}
+
+// textOnly reports whether the display methods renders (Renders) give the
+// value only its text (String, Error), which the engine takes from
+// fmt.Sprint of the value: a description of it gives the same text as Go
+// (an interface of the cells holding a type over float64 with a String
+// method showed 1.5 for Go's C(1.5)).
+func textOnly(renders []string) bool {
+	for _, m := range renders {
+		if m != "String" && m != "Error" {
+			return false
+		}
+	}
+	return true
 }

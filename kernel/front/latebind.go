@@ -355,9 +355,15 @@ func (c *Checked) lateRelevant(ts *ast.TypeSpec, ds []string) bool {
 			return true
 		}
 		for _, d := range ds {
+			if d == lateTwins {
+				if _, basic := n.Underlying().(*types.Basic); basic {
+					return true // a new basic type for twinKinds
+				}
+				continue
+			}
 			v, flags, _, _ := lateKey(d)
 			g := &fmtGen{c: c, verb: v, plus: flags == "+"}
-			if g.needs(n, 0, true, map[types.Type]bool{}) || g.needs(types.NewPointer(n), 0, true, map[types.Type]bool{}) {
+			if g.needs(n, 0, true, map[types.Type]bool{}) || g.needs(types.NewPointer(n), 0, true, map[types.Type]bool{}) || c.twinVerb(n, types.NewInterfaceType(nil, nil), v) != "" {
 				return true
 			}
 		}
@@ -398,6 +404,9 @@ func hiddenIface(t types.Type) bool {
 // dynFunc's description of an operand of type any for the dispatcher's
 // verb, or one that panics with why it cannot be written (why).
 func (c *Checked) lateBody(n string) (body, why string, ok bool) {
+	if n == lateTwins {
+		return "func(x any) any { return []string{" + strings.TrimPrefix(c.twinKinds(), ", ") + "} }", "", true
+	}
 	v, flags, spaced, in := lateKey(n)
 	t := types.Universe.Lookup("any").Type()
 	if in != "" {

@@ -703,7 +703,9 @@ func (c *Checked) instance(name string, args []bound, at token.Pos) (string, *Er
 		return n, nil
 	}
 	risky := g.risky
-	if risky == "" && g.toIface != "" && slices.ContainsFunc(args, func(a bound) bool { return withMethods(a.t, a.env) && !convByCall(a) }) {
+	if risky == "" && g.toIface != "" && slices.ContainsFunc(args, func(a bound) bool { return withMethods(a.t, a.env) && !convByCall(a) || c.heldCell(a.t) != "" }) {
+		// (a []T of a T with String, in an interface, is held without
+		// its type: rule heldcomposite)
 		risky = g.toIface
 	}
 	if risky == "" && g.fmtPlain != "" && slices.ContainsFunc(args, func(a bound) bool { return !fmtPlainArg(a.t, a.env, map[types.Type]bool{}) }) {

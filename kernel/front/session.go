@@ -127,6 +127,10 @@ type Session struct {
 	genAliases map[string]bool
 	anon       anonKinds    // what the cells' struct types without a name held (anonfields.go)
 	anonTypes  []types.Type // the cells' struct types without a name that anonKinds counts (anonfields.go)
+	// heldTypes names the cell types whose values the cells put in an
+	// interface without their type: inside a slice, array or map, or
+	// of a basic kind without methods (heldcomposite.go)
+	heldTypes map[string]bool
 	// printers maps the declarations whose functions format values
 	// with fmt or log to the types with methods known when they were
 	// written, printReach to the types of the cells (and anyType) the
@@ -276,6 +280,8 @@ type Checked struct {
 	// anonTypes are the cell's struct types without a name that anon
 	// counts (rule anonfields).
 	anonTypes []types.Type
+	// heldTypes are the cell's additions to the session's heldTypes.
+	heldTypes map[string]bool
 	// printers maps the cell's top-level declarations whose functions
 	// format values with fmt or log to the types of the cells (and
 	// anyType) those values may hold (rule anonfields, notePrinter).
