@@ -113,6 +113,10 @@
 //	             parenthesized, so that each is assigned
 //	arraylit     so is an array literal defining a variable in a loop
 //	             (the interpreter reused one array for every iteration)
+//	addrlit      &[3]int{}, &V{...} (array, slice or map literals) and the
+//	             implicit & of such literals inside composite literals
+//	             become a call returning a fresh variable (the interpreter
+//	             gave one pointer per function call)
 //	commaok      v, ok = m[k] and v, ok = x.(T) assign the zero value on a
 //	             miss, and so do v, ok := m[k], var v, ok = m[k] and the
 //	             same with x.(T) in loops
