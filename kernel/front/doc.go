@@ -75,7 +75,8 @@
 //	complexconst complex of constants of a package becomes its value
 //	builtins     min, max, clear; print and println to standard error
 //	methodvalue  method values of cell types bind a copy of the receiver
-//	             (of an embedded interface, its value)
+//	             (of an embedded interface, its value; of a pointer
+//	             method, the variable's address, taken then)
 //	methodexpr   method expressions become function literals
 //	rangefunc    range over a function (Go 1.23 iterators) becomes a
 //	             call with the body as yield function
@@ -86,7 +87,8 @@
 //	             becomes a range over the indexes
 //	selectbreak  a break inside a select names the select (the interpreter
 //	             ended the loop around it)
-//	loopvar      per-iteration loop variables (Go 1.22)
+//	loopvar      per-iteration loop variables (Go 1.22), also when the
+//	             body slices an array variable or calls a pointer method
 //	callback     function literals handed to compiled code in loops
 //	ifaceloop    in loops, cell values converted to compiled interfaces
 //	             (error, fmt.Stringer) are converted by a call
@@ -113,6 +115,13 @@
 //	             parenthesized, so that each is assigned
 //	arraylit     so is an array literal defining a variable in a loop
 //	             (the interpreter reused one array for every iteration)
+//	structassign a struct literal assigned to a struct variable is
+//	             parenthesized (the interpreter gave the variable new
+//	             memory: pointers and closures kept the old value)
+//	reassign     a := of several names in a function that assigns one
+//	             declared before declares the new names first and assigns
+//	             (the interpreter declared them all anew); the cell's top
+//	             level does the same (chunkdefine.go)
 //	addrlit      &[3]int{}, &V{...} (array, slice or map literals) and the
 //	             implicit & of such literals inside composite literals
 //	             become a call returning a fresh variable (the interpreter
