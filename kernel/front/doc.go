@@ -115,6 +115,10 @@
 //	             parenthesized, so that each is assigned
 //	arraylit     so is an array literal defining a variable in a loop
 //	             (the interpreter reused one array for every iteration)
+//	libhidden    a value of a cell type with a method the library asks
+//	             for by assertion (IsMetric, DeltaFor, ...) converted to a
+//	             library interface without it is refused (the library
+//	             could not see the method)
 //	structassign a struct literal assigned to a struct variable is
 //	             parenthesized (the interpreter gave the variable new
 //	             memory: pointers and closures kept the old value)

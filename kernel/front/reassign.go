@@ -29,10 +29,10 @@ func init() {
 			if len(stack) == 0 {
 				return true
 			}
-			if _, ok := stack[len(stack)-1].(*ast.BlockStmt); !ok {
-				if _, ok := stack[len(stack)-1].(*ast.CaseClause); !ok {
-					return true // an init statement: a new scope, every name is new
-				}
+			switch stack[len(stack)-1].(type) {
+			case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause, *ast.LabeledStmt:
+			default:
+				return true // an init statement: a new scope, every name is new
 			}
 			if len(as.Rhs) == 1 {
 				switch r := ast.Unparen(as.Rhs[0]).(type) {
