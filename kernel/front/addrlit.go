@@ -33,7 +33,7 @@ func init() {
 				if !ok || !addrLitKind(c.typeOf(lit)) {
 					return true
 				}
-				if pre, ok := c.addrLitOpen(n, c.typeOf(lit)); ok {
+				if pre, ok := c.addrLitOpen(n, c.typeOf(lit), c.litTypeSrc(lit)); ok {
 					c.replaceRange(c.off(n.OpPos), c.off(n.OpPos)+1, pre+"(")
 					c.insert(n.End(), ")")
 				}
@@ -45,7 +45,7 @@ func init() {
 				if !ok || !addrLitKind(pt.Elem()) {
 					return true
 				}
-				if pre, ok := c.addrLitOpen(n, pt.Elem()); ok {
+				if pre, ok := c.addrLitOpen(n, pt.Elem(), ""); ok {
 					et, _ := c.typeText(pt.Elem())
 					c.insert(n.Pos(), pre+"("+et)
 					c.insert(n.End(), ")")
@@ -70,8 +70,14 @@ func addrLitKind(t types.Type) bool {
 }
 
 // addrLitOpen returns the text opening the call that makes a fresh
-// variable of type t, or refuses n when t cannot be written in the cell.
-func (c *Checked) addrLitOpen(n ast.Node, t types.Type) (string, bool) {
+// variable of type t, written src when src is not empty, or refuses n
+// when t cannot be written in the cell.
+func (c *Checked) addrLitOpen(n ast.Node, t types.Type, src string) (string, bool) {
+	if src != "" {
+		// the literal's own type, which names the same type where the
+		// call is written (a type local to the function too)
+		return "func(__goldpal " + src + ") *" + src + " { return &__goldpal }", true
+	}
 	et, ok1 := c.typeText(t)
 	pt, ok2 := c.typeText(types.NewPointer(t))
 	if !ok1 || !ok2 {
@@ -79,4 +85,18 @@ func (c *Checked) addrLitOpen(n ast.Node, t types.Type) (string, bool) {
 		return "", false
 	}
 	return "func(__goldpal " + et + ") " + pt + " { return &__goldpal }", true
+}
+
+// litTypeSrc is the name of the type of composite literal lit as the
+// cell writes it, for a named type that typeText cannot write (a type
+// local to a function), or "".
+func (c *Checked) litTypeSrc(lit *ast.CompositeLit) string {
+	id, ok := lit.Type.(*ast.Ident)
+	if !ok {
+		return "" // typeText writes it
+	}
+	if _, ok := c.typeText(c.typeOf(lit)); ok {
+		return ""
+	}
+	return c.text(c.off(id.Pos()), c.off(id.End()))
 }
