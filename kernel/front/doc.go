@@ -119,6 +119,9 @@
 //	             for by assertion (IsMetric, DeltaFor, ...) converted to a
 //	             library interface without it is refused (the library
 //	             could not see the method)
+//	recvassign   x = <-ch receives into a new variable and assigns it (the
+//	             interpreter gave x new memory: a pointer or named result
+//	             kept the old value)
 //	structassign a struct literal assigned to a struct variable is
 //	             parenthesized (the interpreter gave the variable new
 //	             memory: pointers and closures kept the old value)
