@@ -122,6 +122,9 @@
 //	recvassign   x = <-ch receives into a new variable and assigns it (the
 //	             interpreter gave x new memory: a pointer or named result
 //	             kept the old value)
+//	recvreturn   return <-c receives into a new variable first (the
+//	             interpreter failed: reflect.Value.Set using unaddressable
+//	             value)
 //	structassign a struct literal assigned to a struct variable is
 //	             parenthesized (the interpreter gave the variable new
 //	             memory: pointers and closures kept the old value)
