@@ -41,9 +41,8 @@ func init() {
 				return true
 			}
 			v := c.temp("rr")
-			c.insert(r.Pos(), "{ "+v+" := "+c.text(c.off(res.Pos()), c.off(res.End()))+"; ")
+			c.wrap(r, "{ "+v+" := "+c.text(c.off(res.Pos()), c.off(res.End()))+"; ", " }")
 			c.replaceRange(c.off(res.Pos()), c.off(res.End()), v)
-			c.insert(r.End(), " }")
 			return true
 		})
 	}})
