@@ -125,6 +125,9 @@
 //	recvreturn   return <-c receives into a new variable first (the
 //	             interpreter failed: reflect.Value.Set using unaddressable
 //	             value)
+//	selectassign case x = <-c: receives into a new variable and assigns
+//	             it in the case (the interpreter assigned a variable of the
+//	             case alone); into an element or a field it is refused
 //	structassign a struct literal assigned to a struct variable is
 //	             parenthesized (the interpreter gave the variable new
 //	             memory: pointers and closures kept the old value)
