@@ -226,6 +226,25 @@ func multiValue(d *ast.GenDecl) bool {
 // plans nothing and reports false when the cell cannot write the type of
 // a new name.
 func (r *planner) multiDeclare(it *PlanItem, names []string, rhs string) bool {
+	if !r.declareFresh(it, names) {
+		return false
+	}
+	c := r.chunkAt(it, WrapOpen+multiAssign(r.directive(it.Start), names, rhs)+WrapClose)
+	c.Wrapped = true
+	r.emit(c)
+	for _, n := range names {
+		if n != "_" {
+			r.declared[n] = "var"
+		}
+	}
+	return true
+}
+
+// declareFresh emits the declarations of the names of a := that are new
+// (var n T), with the imports their types need, so that the := can be
+// planned as an assignment; it emits nothing and returns false when a
+// type cannot be written.
+func (r *planner) declareFresh(it *PlanItem, names []string) bool {
 	var decl strings.Builder
 	var fresh []string
 	imports := map[string]string{}
@@ -271,14 +290,6 @@ func (r *planner) multiDeclare(it *PlanItem, names []string, rhs string) bool {
 		d := r.chunkAt(it, decl.String())
 		d.Vars = fresh
 		r.emitDecl(d)
-	}
-	c := r.chunkAt(it, WrapOpen+multiAssign(r.directive(it.Start), names, rhs)+WrapClose)
-	c.Wrapped = true
-	r.emit(c)
-	for _, n := range names {
-		if n != "_" {
-			r.declared[n] = "var"
-		}
 	}
 	return true
 }
@@ -365,6 +376,12 @@ func (r *planner) define(it *PlanItem, as *ast.AssignStmt) error {
 		c.Src = WrapOpen + r.zeroFirst(it, as, names) + assign + WrapClose
 	case len(as.Lhs) > 1 && len(as.Rhs) == 1 && r.multiDeclare(it, names, rhs):
 		return nil
+	case existing > 0 && len(as.Lhs) == len(as.Rhs) && r.declareFresh(it, names):
+		// x, n := 5.0, 1 after x := 1.0: the interpreter would declare
+		// x anew, leaving a pointer taken before (px := &x) and the
+		// functions of the cell on the old x; the new names are declared
+		// first and all are assigned
+		c.Src = assign
 	default:
 		c.Src = ";" + r.text(it, it.Start, it.End) + "\n"
 	}

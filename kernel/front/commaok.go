@@ -73,6 +73,14 @@ func init() {
 					// (the assignment leaves the zero value on a
 					// miss), which costs no call
 					lhs := c.src(a.Lhs[0]) + ", " + c.src(a.Lhs[1])
+					if decls, again := c.commaDecls(a, elem, okType); again {
+						// a name declared before in the scope is
+						// assigned (reassign.go): the new ones are
+						// declared, and the pair assigned
+						c.insert(a.Pos(), decls+lhs+" = *new("+elem+"), false; ")
+						c.replaceRange(c.off(a.TokPos), c.off(a.TokPos)+2, "=")
+						return true
+					}
 					c.insert(a.Pos(), lhs+" := *new("+elem+"), false; ")
 					c.replaceRange(c.off(a.TokPos), c.off(a.TokPos)+2, "=")
 					return true
@@ -84,6 +92,29 @@ func init() {
 			return true
 		})
 	}})
+}
+
+// commaDecls returns, for the definition a of a comma-ok pair, the
+// declarations of its new names (var ok bool; ) and whether one of its
+// names was declared before in the scope, which the definition assigns.
+func (c *Checked) commaDecls(a *ast.AssignStmt, elem, okType string) (string, bool) {
+	decls, again := "", false
+	for i, e := range a.Lhs {
+		id, ok := e.(*ast.Ident)
+		if !ok || id.Name == "_" {
+			continue
+		}
+		if c.Info.Defs[id] == nil {
+			again = true
+			continue
+		}
+		t := elem
+		if i == 1 {
+			t = okType
+		}
+		decls += "var " + id.Name + " " + t + "; "
+	}
+	return decls, again
 }
 
 // isBlank reports whether e is the blank identifier.

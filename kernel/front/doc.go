@@ -81,7 +81,8 @@
 //	complexconst complex of constants of a package becomes its value
 //	builtins     min, max, clear; print and println to standard error
 //	methodvalue  method values of cell types bind a copy of the receiver
-//	             (of an embedded interface, its value)
+//	             (of an embedded interface, its value; of a pointer
+//	             method, the variable's address, taken then)
 //	methodexpr   method expressions become function literals
 //	rangefunc    range over a function (Go 1.23 iterators) becomes a
 //	             call with the body as yield function
@@ -95,7 +96,8 @@
 //	             body (the interpreter failed on it)
 //	selectbreak  a break inside a select names the select (the interpreter
 //	             ended the loop around it)
-//	loopvar      per-iteration loop variables (Go 1.22)
+//	loopvar      per-iteration loop variables (Go 1.22), also when the
+//	             body slices an array variable or calls a pointer method
 //	callback     function literals handed to compiled code in loops
 //	ifaceloop    in loops, cell values converted to compiled interfaces
 //	             (error, fmt.Stringer) are converted by a call
@@ -133,6 +135,30 @@
 //	             parenthesized, so that each is assigned
 //	arraylit     so is an array literal defining a variable in a loop
 //	             (the interpreter reused one array for every iteration)
+//	libhidden    a value of a cell type with a method the library asks
+//	             for by assertion (IsMetric, DeltaFor, ...) converted to a
+//	             library interface without it is refused (the library
+//	             could not see the method)
+//	recvassign   x = <-ch receives into a new variable and assigns it (the
+//	             interpreter gave x new memory: a pointer or named result
+//	             kept the old value)
+//	recvreturn   return <-c receives into a new variable first (the
+//	             interpreter failed: reflect.Value.Set using unaddressable
+//	             value)
+//	selectassign case x = <-c: receives into a new variable and assigns
+//	             it in the case (the interpreter assigned a variable of the
+//	             case alone); into an element or a field it is refused
+//	structassign a struct literal assigned to a struct variable is
+//	             parenthesized (the interpreter gave the variable new
+//	             memory: pointers and closures kept the old value)
+//	reassign     a := of several names in a function that assigns one
+//	             declared before declares the new names first and assigns
+//	             (the interpreter declared them all anew); the cell's top
+//	             level does the same (chunkdefine.go)
+//	addrlit      &[3]int{}, &V{...} (array, slice or map literals) and the
+//	             implicit & of such literals inside composite literals
+//	             become a call returning a fresh variable (the interpreter
+//	             gave one pointer per function call)
 //	commaok      v, ok = m[k] and v, ok = x.(T) assign the zero value on a
 //	             miss, and so do v, ok := m[k], var v, ok = m[k] and the
 //	             same with x.(T) in loops

@@ -11,7 +11,9 @@ import (
 // Rule loopvar: since Go 1.22 each iteration of a loop has its own loop
 // variables, so a closure, a go statement or a pointer made in the body
 // sees that iteration's value. The interpreter shares one variable across
-// iterations (Go before 1.22). When the body captures a loop variable, the
+// iterations (Go before 1.22). When the body captures a loop variable (in
+// a closure, a go or defer statement, &v, a slice of an array v[:], a
+// method value or call of a pointer method v.M), the
 // rule starts the body with a copy (`for i := ...; { i := i; ... }`),
 // which is Go 1.22's semantics as long as the body does not assign the
 // variable of a three-clause loop; such a loop is refused.
@@ -263,6 +265,26 @@ func (c *Checked) captured(body *ast.BlockStmt, vars []*types.Var) []*types.Var 
 			if n.Op == token.AND {
 				uses(n.X)
 			}
+		case *ast.SliceExpr:
+			// slicing an array takes its address (rows = append(rows, row[:]))
+			if t := c.typeOf(n.X); t != nil {
+				if _, ok := t.Underlying().(*types.Array); ok {
+					if id := c.addrRoot(n.X); id != nil {
+						uses(id)
+					}
+				}
+			}
+		case *ast.SelectorExpr:
+			// a pointer method of a variable takes its address (a.Inc, a.Self())
+			if s, ok := c.Info.Selections[n]; ok && s.Kind() == types.MethodVal {
+				if sig, ok := s.Obj().Type().(*types.Signature); ok && sig.Recv() != nil {
+					_, ptrRecv := sig.Recv().Type().(*types.Pointer)
+					_, ptrX := c.typeOf(n.X).Underlying().(*types.Pointer)
+					if id := c.addrRoot(n.X); ptrRecv && !ptrX && id != nil {
+						uses(id)
+					}
+				}
+			}
 		}
 		return true
 	})
@@ -273,6 +295,36 @@ func (c *Checked) captured(body *ast.BlockStmt, vars []*types.Var) []*types.Var 
 		}
 	}
 	return out
+}
+
+// addrRoot returns the variable whose memory the addressable operand e
+// is part of (v, v.f, v[i] of an array v), or nil (an element of a slice,
+// what a pointer points to).
+func (c *Checked) addrRoot(e ast.Expr) *ast.Ident {
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			return x
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.SelectorExpr:
+			s, ok := c.Info.Selections[x]
+			if !ok || s.Kind() != types.FieldVal || s.Indirect() {
+				return nil
+			}
+			if _, ptr := c.typeOf(x.X).Underlying().(*types.Pointer); ptr {
+				return nil
+			}
+			e = x.X
+		case *ast.IndexExpr:
+			if _, ok := c.typeOf(x.X).Underlying().(*types.Array); !ok {
+				return nil
+			}
+			e = x.X
+		default:
+			return nil
+		}
+	}
 }
 
 // assigned returns a variable of vars that body assigns (=, op=, ++, --),

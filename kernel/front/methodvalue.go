@@ -19,7 +19,9 @@ import (
 // (cs[i].Inc in a loop bound every value to the last element), the
 // pointer of an embedded pointer field (w.Inc of a struct{ *Counter }
 // after w.Counter changed), the value a pointer points to for a value
-// method ((&c).Get). Such receivers are evaluated as Go does, as the
+// method ((&c).Get), the address of a plain variable for a pointer method
+// (a := Acc{i}; fs = append(fs, a.Inc) in a loop bound every value to the
+// last iteration's a). Such receivers are evaluated as Go does, as the
 // argument of the literal (boundReceiver):
 //
 //	cs[i].Inc  →  func(r *Counter) func() { return r.Inc }(&cs[i])
@@ -125,7 +127,11 @@ func (c *Checked) boundReceiver(sel *ast.SelectorExpr, s *types.Selection, sig *
 	switch {
 	case ptrRecv && !isPtr:
 		if plain && !followed {
-			return "", nil, false // &v: the same variable either way
+			// &v, taken now: the interpreter read the variable when
+			// the method was called, and a variable defined in a loop
+			// body (a := T{i}; fs = append(fs, a.Inc)) had one memory
+			// for every iteration's value
+			return "&" + x, types.NewPointer(t), true
 		}
 		return "&(" + x + ")", types.NewPointer(t), true
 	case ptrRecv && isPtr:

@@ -38,7 +38,8 @@ func (c *Checked) recvParen(n ast.Node) bool {
 			c.parenRecv(r)
 		}
 	case *ast.AssignStmt:
-		if n.Tok != token.DEFINE && len(n.Lhs) == len(n.Rhs) {
+		// rule recvassign's block, if it wrote one, holds the receive
+		if n.Tok != token.DEFINE && len(n.Lhs) == len(n.Rhs) && !c.edited(c.off(n.Pos()), c.off(n.End())) {
 			for _, r := range n.Rhs {
 				c.parenRecv(r)
 			}
