@@ -142,12 +142,6 @@
 //	recvassign   x = <-ch receives into a new variable and assigns it (the
 //	             interpreter gave x new memory: a pointer or named result
 //	             kept the old value)
-//	recvreturn   return <-c receives into a new variable first (the
-//	             interpreter failed: reflect.Value.Set using unaddressable
-//	             value)
-//	selectassign case x = <-c: receives into a new variable and assigns
-//	             it in the case (the interpreter assigned a variable of the
-//	             case alone); into an element or a field it is refused
 //	structassign a struct literal assigned to a struct variable is
 //	             parenthesized (the interpreter gave the variable new
 //	             memory: pointers and closures kept the old value)
