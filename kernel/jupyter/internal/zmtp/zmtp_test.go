@@ -315,6 +315,18 @@ func TestPubSubscriptions(t *testing.T) {
 	st.Subscribe("stat")
 	st.c.write(command("SUBSCRIBE", []byte("disp")), nil)
 	waitSubscribers(t, z, 2)
+	// both of st's topics, not only its first: the test once sent
+	// before the publisher had read "disp" (display|3 never came)
+	waitFor(t, "st's second subscription", func() bool {
+		z.mu.Lock()
+		defer z.mu.Unlock()
+		for _, p := range z.peers {
+			if p.topics["stat"] > 0 && p.topics["disp"] > 0 {
+				return true
+			}
+		}
+		return false
+	})
 
 	z.Send(frames("stream", "1"))
 	z.SendAll([][][]byte{frames("status", "2"), frames("display", "3")})
