@@ -13,9 +13,16 @@ import (
 // the interpreter declared them anew, so a pointer taken before and a
 // closure capturing the variable kept the old variable (add := func(v
 // float64) { total += v } still added to the old total: 5 where Go prints
-// 15). The rule declares the new variables first and assigns them all:
+// 15). The rule defines temporaries in place of the names declared
+// before and assigns those names from them right after, with nothing
+// evaluated between:
 //
-//	total, n := 10.0, 1  →  var n int; total, n = 10.0, 1
+//	total, n := 10.0, 1  →  __goldpra1, n := 10.0, 1; total = __goldpra1
+//
+// (Declaring the new names first, var n int; total, n = ..., made the
+// interpreter fail on a later method value of a variable so declared:
+// var r *strings.Replacer; ...; apply(r.Replace) was refused as a method
+// expression.)
 //
 // The cell's top level is planned apart (chunkdefine.go); a single
 // comma-ok operand (v, ok := m[k]) is left to rule commaok.
@@ -44,30 +51,26 @@ func init() {
 					}
 				}
 			}
-			var decls []string
-			again := false
+			var reused []*ast.Ident
 			for _, e := range as.Lhs {
 				id, ok := e.(*ast.Ident)
 				if !ok || id.Name == "_" {
 					continue
 				}
-				v, isDef := c.Info.Defs[id].(*types.Var)
-				if !isDef || v == nil {
-					again = true
-					continue
+				if v, isDef := c.Info.Defs[id].(*types.Var); !isDef || v == nil {
+					reused = append(reused, id)
 				}
-				t, ok := c.typeText(v.Type())
-				if !ok {
-					c.refuse(as, "the interpreter would declare anew the variables this := assigns, and the type of "+id.Name+" cannot be written for it: declare "+id.Name+" first (var "+id.Name+" T) and assign with =")
-					return true
-				}
-				decls = append(decls, "var "+id.Name+" "+t+"; ")
 			}
-			if !again {
-				return true
+			if len(reused) == 0 {
+				return true // every name is new: the interpreter is right
 			}
-			c.insert(as.Pos(), strings.Join(decls, ""))
-			c.replaceRange(c.off(as.TokPos), c.off(as.TokPos)+2, "=")
+			var names, temps []string
+			for _, id := range reused {
+				t := c.temp("ra")
+				c.replace(id, t)
+				names, temps = append(names, id.Name), append(temps, t)
+			}
+			c.insert(as.End(), "; "+strings.Join(names, ", ")+" = "+strings.Join(temps, ", "))
 			return true
 		})
 	}})

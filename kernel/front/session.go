@@ -413,7 +413,16 @@ func (s *Session) check(src string, line0, col0 int, rd *cellRedef) (*Checked, e
 		}
 		return nil, e
 	}
-	if e := c.monomorphize(); e != nil {
+	me := c.monomorphize()
+	if c.need > c.level {
+		// an instance's checks looked at every type of the session
+		// (sessionTypes): check again with them, as above
+		was := s.level
+		s.level = c.need
+		defer func() { s.level = was }()
+		return s.check(src, line0, col0, rd)
+	}
+	if e := me; e != nil {
 		if rd != nil && rd.start > 0 && c.ps.Offset(e.Line, e.Col) >= rd.start {
 			// an instance a declared-again function makes (staleCallers)
 			return nil, rd.refusedAt(c.ps.Offset(e.Line, e.Col), e.Msg)
