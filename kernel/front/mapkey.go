@@ -3,6 +3,7 @@ package front
 import (
 	"go/ast"
 	"go/types"
+	"sort"
 )
 
 // Rule mapkey: a map keyed by an interface of the cells (map[Shape]int)
@@ -127,7 +128,15 @@ func (c *Checked) keyTwin(t types.Type) (string, string) {
 // tell some types of the session apart as keys, or when the interface is
 // one of the cells' own; it reports whether it refused.
 func (c *Checked) refuseInterfaceInstance() bool {
-	for id, inst := range c.Info.Instances {
+	// in the cell's order, so that the first refused instance is the
+	// one named (a map's order changed it from run to run)
+	ids := make([]*ast.Ident, 0, len(c.Info.Instances))
+	for id := range c.Info.Instances {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i].Pos() < ids[j].Pos() })
+	for _, id := range ids {
+		inst := c.Info.Instances[id]
 		if !isCellGeneric(c.Info.Uses[id]) {
 			continue
 		}
