@@ -44,7 +44,7 @@ func init() {
 				if a, b := c.keyTwin(c.typeOf(arg)); a != "" {
 					name := fn.Pkg().Name() + "." + fn.Name()
 					if recv := sig.Recv(); recv != nil {
-						name = "(" + types.TypeString(recv.Type(), func(p *types.Package) string { return p.Name() }) + ")." + fn.Name()
+						name = "(" + types.TypeString(recv.Type(), pkgNameOnly) + ")." + fn.Name()
 					}
 					c.refuse(arg, "the interpreter cannot tell "+a+" from "+b+" (the same structure) when "+name+" compares keys: use keys of a struct type of the cells (type ctxKey struct{ name string })")
 					return false

@@ -25,7 +25,7 @@ func init() {
 			}
 			t := c.typeOf(ta.Type)
 			if why := c.libAmbiguous(t, ta.Pos()); why != "" {
-				c.refuse(ta, "the interpreter's assertion to "+types.TypeString(t, func(p *types.Package) string { return p.Name() })+" misses values of cell types, and "+why+": give the types different fields, or declare the variable with the interface type (var s fmt.Stringer = v)")
+				c.refuse(ta, "the interpreter's assertion to "+types.TypeString(t, pkgNameOnly)+" misses values of cell types, and "+why+": give the types different fields, or declare the variable with the interface type (var s fmt.Stringer = v)")
 				return true
 			}
 			if !c.libIface(t, ta.Pos()) {

@@ -59,7 +59,7 @@ func (c *Checked) defineUnderlying(ts *ast.TypeSpec) {
 		if n.NumMethods() == 0 {
 			return // the interpreter is right, or fails loudly
 		}
-		name := types.TypeString(n, func(p *types.Package) string { return p.Name() })
+		name := types.TypeString(n, pkgNameOnly)
 		c.refuse(ts.Type, "the interpreter would give "+ts.Name.Name+" the methods of "+name+
 			" (in Go it has none, only the underlying type), and that type cannot be written in the cell: embed it in a struct (type "+
 			ts.Name.Name+" struct{ "+name+" }) to keep its methods, or convert to "+name+" where they are needed")

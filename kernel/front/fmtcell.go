@@ -510,7 +510,7 @@ func runtimeName(t types.Type) string {
 		}
 		return b.String()
 	}
-	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+	return types.TypeString(t, pkgNameOnly)
 }
 
 // hasLibraryInstance reports whether t is or contains an instance of a

@@ -415,7 +415,7 @@ func (g *fmtGen) leaf(t types.Type, x string, depth int) string {
 		// structure prints as Go prints it, except for verbs that
 		// fmt rejects with the type's name
 		if g.verb != "v" && g.verb != "d" && g.verb != "s" && g.lax == 0 {
-			return g.fail("%" + g.verb + " of " + types.TypeString(t, func(p *types.Package) string { return p.Name() }) + " inside a value")
+			return g.fail("%" + g.verb + " of " + types.TypeString(t, pkgNameOnly) + " inside a value")
 		}
 		if _, ok := t.Underlying().(*types.Pointer); ok && depth > 0 && g.verb == "s" {
 			return g.fail("%s of a nested pointer")
@@ -635,7 +635,7 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 		leaf = g.hook + ".FmtHidden(" + strconv.Quote(name) + ", "
 		if compiledIface(t) {
 			if tn := g.c.implementer(t); tn != "" {
-				return g.fail("an unexported field of type " + types.TypeString(t, func(p *types.Package) string { return p.Name() }) + " may hold a " + tn + ", which fmt prints without its methods and the interpreter hands over in a wrapper")
+				return g.fail("an unexported field of type " + types.TypeString(t, pkgNameOnly) + " may hold a " + tn + ", which fmt prints without its methods and the interpreter hands over in a wrapper")
 			}
 			return leaf + x + ")"
 		}
@@ -677,7 +677,7 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 		}
 		for _, ct := range []types.Type{named, types.NewPointer(named)} {
 			if why := g.c.twinVerb(ct, iface, g.verb); why != "" && g.lax == 0 {
-				return g.fail("a value of interface type " + types.TypeString(t, func(p *types.Package) string { return p.Name() }) + " inside the operand may hold a " + tname + ": " + why)
+				return g.fail("a value of interface type " + types.TypeString(t, pkgNameOnly) + " inside the operand may hold a " + tname + ": " + why)
 			}
 			if named.TypeParams().Len() == 0 && !types.Implements(ct, iface) || named.TypeParams().Len() > 0 && !mayImplement(named, iface) {
 				continue
@@ -690,7 +690,7 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 			if !(g.sharp || m["String"] || m["Error"] || m["Format"] || inner.needs(ct, 1, true, map[types.Type]bool{}) || g.plus && g.c.unexportedFields(ct) || iface.Empty() && hasMethods(named) || g.hide > 0) {
 				continue
 			}
-			what := "a value of interface type " + types.TypeString(t, func(p *types.Package) string { return p.Name() }) + " inside the operand may hold a " + tname
+			what := "a value of interface type " + types.TypeString(t, pkgNameOnly) + " inside the operand may hold a " + tname
 			if named.TypeParams().Len() > 0 {
 				return g.fail(what + ", an instance of a generic type the front end cannot list")
 			}
@@ -733,7 +733,7 @@ func (g *fmtGen) dynNode(t types.Type, x string, depth int) string {
 	}
 	anons, why := g.c.anonCands(iface)
 	if why != "" {
-		return g.fail("a value of interface type " + types.TypeString(t, func(p *types.Package) string { return p.Name() }) + " inside the operand may hold a struct without a name, and " + why)
+		return g.fail("a value of interface type " + types.TypeString(t, pkgNameOnly) + " inside the operand may hold a struct without a name, and " + why)
 	}
 	for _, ct := range anons {
 		inner := &fmtGen{c: g.c, verb: g.verb, plus: g.plus, sharp: g.sharp}

@@ -62,7 +62,7 @@ func (c *Checked) refuseWrapped(e ast.Expr, what string) {
 		return
 	}
 	if impl := c.sessionImplementer(iface); impl != "" {
-		in := types.TypeString(iface, func(p *types.Package) string { return p.Name() })
+		in := types.TypeString(iface, pkgNameOnly)
 		msg := what + " the interpreter's wrapper of " + in + ", not the " + impl +
 			" (a type of the cells) it may hold, whose fields the wrapper does not keep: print them field by field from a variable of type " +
 			impl + " (or *" + impl + ", which an assertion gets back from the interface)"

@@ -47,7 +47,7 @@ func init() {
 				if sigShape(sel.Obj().Type()) != o.shape {
 					continue
 				}
-				c.refuse(e, "the library asks a "+o.iface+" for its "+o.method+" method, which the interpreter does not pass on with a value of a cell type converted to "+types.TypeString(target, func(p *types.Package) string { return p.Name() })+": the library would go on without it; "+o.alt)
+				c.refuse(e, "the library asks a "+o.iface+" for its "+o.method+" method, which the interpreter does not pass on with a value of a cell type converted to "+types.TypeString(target, pkgNameOnly)+": the library would go on without it; "+o.alt)
 				return
 			}
 		})
@@ -73,7 +73,7 @@ func sigShape(t types.Type) string {
 	if !ok {
 		return ""
 	}
-	q := func(p *types.Package) string { return p.Name() }
+	q := pkgNameOnly
 	list := func(tu *types.Tuple) []string {
 		var out []string
 		for i := 0; i < tu.Len(); i++ {

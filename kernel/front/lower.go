@@ -311,6 +311,10 @@ func (c *Checked) typeText(t types.Type) (string, bool) {
 	return s, true
 }
 
+// pkgNameOnly qualifies a type's text by package names (main's too), as
+// messages and Go's %T write them.
+func pkgNameOnly(p *types.Package) string { return p.Name() }
+
 // pkgName is the name under which the cell reaches the package at path;
 // the name is noted for Imports.
 func (c *Checked) pkgName(path string) (string, bool) {

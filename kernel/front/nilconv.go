@@ -190,7 +190,7 @@ func (c *Checked) nilConv(e ast.Expr, target types.Type, assigned map[types.Obje
 		return
 	}
 	v := c.temp("nil")
-	name := types.TypeString(t, func(p *types.Package) string { return p.Name() })
+	name := types.TypeString(t, pkgNameOnly)
 	if types.Identical(target, errorType()) && c.sess != nil && c.sess.ErrorsHook != "" {
 		// the error Go makes of a nil value, from the engine's helper,
 		// with the method value of the nil receiver
@@ -213,7 +213,7 @@ func (c *Checked) nilConv(e ast.Expr, target types.Type, assigned map[types.Obje
 		c.refuse(e, why+"declare the type at the top level of a cell, or convert only values that are not nil")
 		return
 	}
-	msg := strconv.Quote("notebook Go: a nil " + name + " converted to " + types.TypeString(target, func(p *types.Package) string { return p.Name() }) +
+	msg := strconv.Quote("notebook Go: a nil " + name + " converted to " + types.TypeString(target, pkgNameOnly) +
 		" is a non-nil interface in Go, but the interpreter makes it nil (so == nil would be true): return or assign nil itself when there is no value")
 	stop := "panic(" + msg + ")"
 	if c.sess != nil && c.sess.PanicHook != "" {

@@ -177,7 +177,7 @@ func (c *Checked) twinCompiled(call *ast.CallExpr) {
 		}
 		if t := c.typeOf(a); t != nil && boxTwin(t) {
 			name := types.TypeString(t, func(p *types.Package) string { return "" })
-			u := types.TypeString(t.Underlying(), func(p *types.Package) string { return p.Name() })
+			u := types.TypeString(t.Underlying(), pkgNameOnly)
 			c.refuse(a, "the interpreter hands a "+name+" to compiled code ("+fn.FullName()+") as a "+u+" (its underlying type), and cannot tell one from a "+u+" when it comes back, so fmt would print it without its methods: keep such values in a container of their own type (map[string]"+name+", []"+name+"), or make "+name+" a struct")
 			return
 		}

@@ -197,9 +197,6 @@ func (c *Checked) tagRead(sel *ast.SelectorExpr, stack []ast.Node) {
 	c.refuse(sel, "a struct type of the cells that has the fields of another carries a tag goldp:\"Name\" in the interpreter, which tells the two apart; Go has no such tag: read a tag by its key (f.Tag.Get(\"json\"))")
 }
 
-// pkgNameOnly qualifies a type's text by package names (main's too).
-func pkgNameOnly(p *types.Package) string { return p.Name() }
-
 // sameDecl reports whether the cell declares the session name n with the
 // source an earlier cell declared it with (as tokens), which leaves the
 // interpreter's declaration as it is.

@@ -233,7 +233,7 @@ func underlyingTwin(n *types.Named, x types.Type) string {
 	if !ok || !types.Implements(u, iface) {
 		return ""
 	}
-	return types.TypeString(u, func(p *types.Package) string { return p.Name() })
+	return types.TypeString(u, pkgNameOnly)
 }
 
 // nilMisses reports whether the interpreter's case nil can miss a nil
@@ -333,7 +333,7 @@ func (c *Checked) ifaceMatch(v string, src, t types.Type, at token.Pos) (cond, c
 		for i := 0; i < iface.NumMethods(); i++ {
 			names = append(names, strconv.Quote(iface.Method(i).Name()))
 		}
-		conds = append(conds, c.sess.FmtHook+".Implements("+v+", "+strconv.Quote(types.TypeString(t, func(p *types.Package) string { return p.Name() }))+", "+strings.Join(names, ", ")+")")
+		conds = append(conds, c.sess.FmtHook+".Implements("+v+", "+strconv.Quote(types.TypeString(t, pkgNameOnly))+", "+strings.Join(names, ", ")+")")
 	}
 	if len(conds) == 0 {
 		conds = []string{"false"}

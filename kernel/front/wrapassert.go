@@ -55,7 +55,7 @@ func (c *Checked) wrappedStruct(x, typ ast.Expr) {
 	if _, ok := named.Underlying().(*types.Struct); !ok {
 		return
 	}
-	iface := types.TypeString(xt, func(p *types.Package) string { return p.Name() })
+	iface := types.TypeString(xt, pkgNameOnly)
 	name := named.Obj().Name()
 	c.refuse(typ, "the interpreter keeps a struct value of "+name+" held by "+iface+" (an interface compiled code declares) without its fields, so asserting it back to "+name+" fails: store a pointer (&"+name+"{...}) and assert to *"+name+", or keep the value in a variable of type "+name+" or any")
 }
